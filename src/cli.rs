@@ -1,0 +1,231 @@
+//! The command line: `tabula [open|check|sim] ...`.
+
+use crate::scene::{self, Scene, SceneError};
+use crate::sim::{self, EventLog};
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Most moves one `tabula sim` runs.
+pub const MAX_MOVES: u32 = 100_000;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tabula",
+    version,
+    about = "Tabletop map visualizer and rules simulator for game-masters",
+    long_about = "Tabula holds a table measured in inches, with figures, traps, fires, herds and \
+                  sleepers, and resolves it move by move by the rules, logging every die.\n\n\
+                  With no command it shows the built-in demo scene.",
+    after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula sim scenes/tomb.ron --moves 20 --seed 7 --events -\n  tabula open scenes/farmstead.ron"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open a scene in the GM view.
+    #[command(after_help = "Examples:\n  tabula open scenes/tomb.ron\n  \
+                            tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png")]
+    Open {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// Render the view, save it as a PNG here and exit.
+        #[arg(long, value_name = "OUT.png")]
+        screenshot: Option<PathBuf>,
+        /// Resolve this many moves before showing the table.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
+        moves: u32,
+    },
+    /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
+    #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
+    Check {
+        /// Scene files to check.
+        #[arg(required = true)]
+        scenes: Vec<PathBuf>,
+    },
+    /// Step a scene headless for a number of moves and write what happened.
+    #[command(after_help = "Examples:\n  tabula sim scenes/tomb.ron --moves 10\n  \
+                            tabula sim scenes/tomb.ron --moves 10 --seed 3 --events events.jsonl --final end.ron\n  \
+                            tabula sim scenes/tomb.ron --moves 5 --events - | jq .outcome")]
+    Sim {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// How many moves to resolve (a move is 2 rounds by default).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
+        moves: u32,
+        /// Dice seed; the scene's `seed` when absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write the event log as JSON Lines to this file, or `-` for standard output.
+        #[arg(long, value_name = "PATH|-")]
+        events: Option<String>,
+        /// Write the end state as a scene file that loads again.
+        #[arg(long = "final", value_name = "PATH")]
+        final_scene: Option<PathBuf>,
+    },
+}
+
+/// Parse the arguments and run; the process exit code comes back.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => demo(),
+        Some(Command::Open { scene, screenshot, moves }) => open(&scene, screenshot, moves),
+        Some(Command::Check { scenes }) => check(&scenes),
+        Some(Command::Sim { scene, moves, seed, events, final_scene }) => {
+            run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
+        }
+    }
+}
+
+fn report(e: &SceneError) -> ExitCode {
+    eprintln!("{e}");
+    if e.is_io() { ExitCode::from(2) } else { ExitCode::from(1) }
+}
+
+fn check(paths: &[PathBuf]) -> ExitCode {
+    let mut invalid = false;
+    let mut io_error = false;
+    for path in paths {
+        match scene::load_scene(path) {
+            Ok(s) => println!("{}: ok ({})", path.display(), summary(&s)),
+            Err(e) => {
+                eprintln!("{e}");
+                if e.is_io() {
+                    io_error = true;
+                } else {
+                    invalid = true;
+                }
+            }
+        }
+    }
+    if io_error {
+        ExitCode::from(2)
+    } else if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One line saying what a scene holds.
+pub fn summary(s: &Scene) -> String {
+    format!(
+        "{}x{}\" table, {} figures, {} traps, {} fires, {} herds, {} sleeping groups, {} regions, {} walls",
+        s.table.width,
+        s.table.height,
+        s.figures.len(),
+        s.traps.len(),
+        s.fires.len(),
+        s.herds.len(),
+        s.sleepers.len(),
+        s.terrain.len(),
+        s.walls.len()
+    )
+}
+
+/// Run `moves` moves of `scene` headless; returns the world's log and final scene.
+pub fn simulate(scene: &Scene, seed: u64, moves: u32) -> (EventLog, Scene) {
+    let mut app = crate::app::headless(scene, seed);
+    sim::testing::step_moves(&mut app, moves);
+    let world = app.world_mut();
+    let log = world.resource::<EventLog>().clone();
+    // The world was spawned from a scene, so a snapshot always exists; fall back to the input.
+    let end = sim::world::snapshot_scene(world).unwrap_or_else(|| scene.clone());
+    (log, end)
+}
+
+fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, final_path: Option<&Path>) -> ExitCode {
+    let scene = match scene::load_scene(path) {
+        Ok(s) => s,
+        Err(e) => return report(&e),
+    };
+    let seed = seed.unwrap_or(scene.seed);
+    let (log, end) = simulate(&scene, seed, moves);
+    let mut to_stdout = false;
+    if let Some(target) = events {
+        let text = log.to_json_lines();
+        if target == "-" {
+            to_stdout = true;
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                eprintln!("writing events: {e}");
+                return ExitCode::from(2);
+            }
+        } else if let Err(e) = scene::save::write_atomic(Path::new(target), text.as_bytes()) {
+            eprintln!("{target}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(final_path) = final_path {
+        if let Err(e) = scene::save_scene(&end, final_path) {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    }
+    let line = format!(
+        "{}: {} moves with seed {}, {} events, {} rolls",
+        path.display(),
+        moves,
+        seed,
+        log.events.len(),
+        log.events.iter().map(|e| e.rolls.len()).sum::<usize>()
+    );
+    if to_stdout { eprintln!("{line}") } else { println!("{line}") }
+    ExitCode::SUCCESS
+}
+
+fn demo_scene() -> Option<Scene> {
+    match scene::parse_scene(scene::DEMO_SCENE, Path::new("<built-in demo>")) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("{e}");
+            None
+        }
+    }
+}
+
+fn demo() -> ExitCode {
+    let Some(scene) = demo_scene() else { return ExitCode::from(1) };
+    #[cfg(feature = "gui")]
+    {
+        crate::view::run(scene, None)
+    }
+    #[cfg(not(feature = "gui"))]
+    {
+        print_headless_run(&scene, 10);
+        ExitCode::SUCCESS
+    }
+}
+
+fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32) -> ExitCode {
+    let scene = match scene::load_scene(path) {
+        Ok(s) => s,
+        Err(e) => return report(&e),
+    };
+    #[cfg(feature = "gui")]
+    {
+        let options = crate::view::ViewOptions { screenshot, moves };
+        crate::view::run_with(scene, Some(path.to_path_buf()), options)
+    }
+    #[cfg(not(feature = "gui"))]
+    {
+        let _ = screenshot;
+        eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
+        print_headless_run(&scene, moves.max(1));
+        ExitCode::SUCCESS
+    }
+}
+
+/// Run a scene headless and print what happened, for builds without a window.
+pub fn print_headless_run(scene: &Scene, moves: u32) {
+    println!("{}: {}", if scene.title.is_empty() { "scene" } else { &scene.title }, summary(scene));
+    let (log, _) = simulate(scene, scene.seed, moves);
+    for e in &log.events {
+        println!("move {:>3} {:<12} {:<20} {:<24} {}", e.move_number, e.system, e.subject, e.event, e.outcome);
+    }
+}

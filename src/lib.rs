@@ -1,0 +1,15 @@
+//! Tabula: a tabletop map visualizer and rules simulator for game-masters.
+//!
+//! - [`rules`]: the rule texts as pure functions (inputs and dice in, outcome out).
+//! - [`scene`]: the scene file format, loading with located errors, atomic saving.
+//! - [`sim`]: the ECS world and the `Move` schedule that resolves a move in a fixed order.
+//! - `view` (feature `gui`): the GM and projector windows.
+//! - [`cli`]: the `tabula` command line.
+
+pub mod app;
+pub mod cli;
+pub mod rules;
+pub mod scene;
+pub mod sim;
+#[cfg(feature = "gui")]
+pub mod view;

@@ -1,0 +1,12 @@
+//! The rules as pure functions: inputs and a dice source in, an outcome with every roll out.
+//! One file per source topic; no ECS types here. Each rule function cites its source.
+
+pub mod character;
+pub mod dice;
+pub mod lighting;
+pub mod movement;
+pub mod fire;
+pub mod herds;
+pub mod sleepers;
+pub mod khemri_traps;
+pub mod morval_traps;

@@ -1,0 +1,377 @@
+//! The scene file: a versioned RON document. Every field is documented in
+//! `docs/scene-format.md`; unknown fields are errors.
+
+use crate::rules::character::{Armour, Gait, Sex};
+use crate::rules::lighting::Lighting;
+use crate::rules::movement::Going;
+use serde::{Deserialize, Serialize};
+
+/// The scene format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A point on the table in inches, x to the right, y up, (0, 0) the lower-left corner.
+pub type Point = (f32, f32);
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// Must be 1.
+    pub version: u32,
+    /// A title for the GM.
+    #[serde(default)]
+    pub title: String,
+    pub table: Table,
+    /// The seed used when none is given on the command line.
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub lighting: Lighting,
+    /// Where the clock stands: a saved scene continues from here.
+    #[serde(default)]
+    pub clock: Clock,
+    #[serde(default)]
+    pub rules: RulesSettings,
+    /// A map image drawn under the grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
+    #[serde(default)]
+    pub terrain: Vec<Region>,
+    #[serde(default)]
+    pub walls: Vec<Wall>,
+    #[serde(default)]
+    pub doors: Vec<Door>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lights: Vec<Light>,
+    #[serde(default)]
+    pub figures: Vec<Figure>,
+    #[serde(default)]
+    pub traps: Vec<Trap>,
+    #[serde(default)]
+    pub fires: Vec<Fire>,
+    #[serde(default)]
+    pub herds: Vec<Herd>,
+    #[serde(default)]
+    pub sleepers: Vec<SleepingGroup>,
+}
+
+/// The table, in inches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub width: f32,
+    pub height: f32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// Moves already played (the next move is `moves_played + 1`).
+    #[serde(default)]
+    pub moves_played: u32,
+}
+
+/// Settings and house defaults (RULES-NOTES "Where a source is silent").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RulesSettings {
+    /// Rounds in a move (RULES-NOTES "Time and movement": 2).
+    pub rounds_per_move: u8,
+    /// Moves in a day, for injuries that heal in days (a move is about 3 minutes: 480).
+    pub moves_per_day: u32,
+}
+
+impl Default for RulesSettings {
+    fn default() -> Self {
+        Self { rounds_per_move: 2, moves_per_day: 480 }
+    }
+}
+
+/// What the ground is made of. It sets the going for movement and, for the fuels, how fire
+/// takes and spreads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Material {
+    Grass,
+    Earth,
+    StoneFloor,
+    Paved,
+    BadGround,
+    Rock,
+    Water,
+    Thatch,
+    Hay,
+    StandingCorn,
+    LooseTimber,
+    Brushwood,
+    Bushes,
+    Trees,
+    Cloth,
+    Oil,
+    SolidTimber,
+    HalfTimbered,
+}
+
+impl Material {
+    /// The going underfoot. House rule: undergrowth, trees and corn are bad ground; a paved
+    /// road is paved; a dungeon's stone floor is good going like open grass.
+    pub fn going(self) -> Going {
+        match self {
+            Material::Paved => Going::Paved,
+            Material::Grass | Material::Earth | Material::StoneFloor | Material::Hay | Material::Cloth => Going::Good,
+            Material::Oil | Material::Thatch | Material::SolidTimber | Material::HalfTimbered => Going::Good,
+            Material::BadGround
+            | Material::Rock
+            | Material::StandingCorn
+            | Material::LooseTimber
+            | Material::Brushwood
+            | Material::Bushes
+            | Material::Trees => Going::Bad,
+            Material::Water => Going::Impassable,
+        }
+    }
+}
+
+/// An area of the table with one material.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub name: String,
+    pub material: Material,
+    pub shape: Shape,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wet: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    Rect { min: Point, max: Point },
+    Circle { center: Point, radius: f32 },
+    Polygon { points: Vec<Point> },
+}
+
+impl Shape {
+    pub fn contains(&self, p: Point) -> bool {
+        match self {
+            Shape::Rect { min, max } => p.0 >= min.0 && p.0 <= max.0 && p.1 >= min.1 && p.1 <= max.1,
+            Shape::Circle { center, radius } => {
+                let (dx, dy) = (p.0 - center.0, p.1 - center.1);
+                dx * dx + dy * dy <= radius * radius
+            }
+            Shape::Polygon { points } => point_in_polygon(p, points),
+        }
+    }
+
+    /// Every point that defines the shape (for bounds checks).
+    pub fn points(&self) -> Vec<Point> {
+        match self {
+            Shape::Rect { min, max } => vec![*min, *max],
+            Shape::Circle { center, radius } => vec![
+                (center.0 - radius, center.1 - radius),
+                (center.0 + radius, center.1 + radius),
+            ],
+            Shape::Polygon { points } => points.clone(),
+        }
+    }
+}
+
+/// Even-odd rule.
+fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    if n < 3 {
+        return false;
+    }
+    let mut j = n - 1;
+    for i in 0..n {
+        let (xi, yi) = poly[i];
+        let (xj, yj) = poly[j];
+        if (yi > p.1) != (yj > p.1) && p.0 < (xj - xi) * (p.1 - yi) / (yj - yi) + xi {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WallKind {
+    /// An inner wall or partition (waking checks −1 through it).
+    #[default]
+    Inner,
+    /// An outer wall (waking checks −2 through it).
+    Outer,
+    /// A low obstacle (furniture, rubble): blocks movement, not sound.
+    Low,
+}
+
+/// A map image under the grid: a PNG or WebP file, relative to the scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Background {
+    pub image: String,
+    /// Where the image's lower-left corner lies on the table.
+    #[serde(default)]
+    pub origin: Point,
+    /// How many inches the image covers, width and height.
+    pub size: Point,
+}
+
+/// A light source: brightens the lighting within its range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Light {
+    pub name: String,
+    pub position: Point,
+    /// Reach in inches.
+    pub range: f32,
+    /// 0 to 1: at 0.5 and above the light lifts the lighting two steps, below one.
+    #[serde(default = "full")]
+    pub intensity: f32,
+    /// `#rrggbb`, for drawing.
+    #[serde(default = "white")]
+    pub color: String,
+}
+
+fn full() -> f32 {
+    1.0
+}
+fn white() -> String {
+    "#ffffff".to_string()
+}
+
+/// A wall as a polyline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Wall {
+    pub name: String,
+    #[serde(default)]
+    pub kind: WallKind,
+    pub points: Vec<Point>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoorKind {
+    #[default]
+    Door,
+    Window,
+}
+
+/// A door or window spanning the gap from `from` to `to`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Door {
+    pub name: String,
+    #[serde(default)]
+    pub kind: DoorKind,
+    pub from: Point,
+    pub to: Point,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+}
+
+/// A skill the rules read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skill {
+    /// Tracker in the wild (spots traps outdoors).
+    Tracker,
+    /// Engineer (spots traps in buildings).
+    Engineer,
+    /// Thief (spots traps in buildings).
+    Thief,
+    /// Khemri Spot/Disarm, taken 1 to 4 times.
+    SpotDisarm(u8),
+    /// Khemri Set Trap, taken 1 to 4 times.
+    SetTrap(u8),
+    /// A rider (a 1st level animal trainer).
+    Rider,
+    /// An animal trainer of level 1 or 2.
+    AnimalTrainer(u8),
+    Shepherd,
+}
+
+/// A Mordheim profile, for Khemri trap hits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MordheimProfile {
+    pub ws: u8,
+    pub s: u8,
+    pub t: u8,
+    pub w: u8,
+    pub i: u8,
+    /// Armour save, e.g. 5 for 5+; none when absent.
+    #[serde(default)]
+    pub sv: Option<u8>,
+}
+
+/// A lasting effect on a figure: an injury that slows it, a status.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// What it is, e.g. "strained ankle".
+    pub name: String,
+    /// Inches off every move while it lasts.
+    #[serde(default)]
+    pub move_penalty: f32,
+    /// Moves left before it ends; none when it lasts until removed.
+    #[serde(default)]
+    pub moves_left: Option<u32>,
+}
+
+/// A figure on the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    pub name: String,
+    /// Who the figure is with; traps do not catch their own side unless the rules say so.
+    #[serde(default = "default_side")]
+    pub side: String,
+    pub position: Point,
+    /// Facing in degrees, 0 = along +x, counter-clockwise.
+    #[serde(default)]
+    pub facing: f32,
+    /// A fixed move in inches per move, replacing the worked-out basic move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_rate: Option<f32>,
+    /// Waypoints still to walk, in order.
+    #[serde(default)]
+    pub path: Vec<Point>,
+    #[serde(default)]
+    pub gait: Gait,
+    #[serde(default)]
+    pub armour: Armour,
+    #[serde(default)]
+    pub sex: Sex,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub adventurer: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shield: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub load: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mounted: bool,
+    /// Overrides the agility worked out from armour, sex and so on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agility: Option<i32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<Skill>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mordheim: Option<MordheimProfile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+}
+
+fn default_side() -> String {
+    "party".to_string()
+}
+
+pub use super::fires::Fire;
+pub use super::herds::Herd;
+pub use super::sleepers::{Shelter, SleepingGroup};
+pub use super::traps::{Concealment, Trap, TrapKind};

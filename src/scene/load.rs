@@ -1,0 +1,353 @@
+//! Reading a scene: size bounds, RON syntax with `file:line:col`, then the checks a parser
+//! cannot make (bounds, names, counts), each naming the entity and field.
+
+use super::format::*;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Largest scene file read, in bytes (16 MiB).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest table side, in inches.
+pub const MAX_TABLE_INCHES: f32 = 1000.0;
+/// Most entities of one kind (figures, traps, regions, walls, doors, fires, herds, groups).
+pub const MAX_ENTITIES_PER_KIND: usize = 10_000;
+/// Most points in one wall, polygon or path.
+pub const MAX_POINTS: usize = 10_000;
+/// Most beasts in one herd.
+pub const MAX_HERD_SIZE: u32 = 1_000;
+/// Most members of one sleeping group.
+pub const MAX_GROUP_SIZE: usize = 200;
+/// Longest entity name, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+/// Most problems listed for one file.
+const MAX_PROBLEMS: usize = 50;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for scenes")]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("{path}:{line}:{col}: {message}")]
+    Syntax { path: PathBuf, line: usize, col: usize, message: String },
+    #[error("{}", format_problems(path, problems))]
+    Invalid { path: PathBuf, problems: Vec<Problem> },
+}
+
+impl SceneError {
+    /// Exit code class: I/O problems are 2 (usage or I/O), anything wrong inside the file 1.
+    pub fn is_io(&self) -> bool {
+        matches!(self, SceneError::Io { .. })
+    }
+}
+
+fn format_problems(path: &Path, problems: &[Problem]) -> String {
+    problems.iter().map(|p| format!("{}: {p}", path.display())).collect::<Vec<_>>().join("\n")
+}
+
+/// One thing wrong with a scene, naming where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// `figure "Morgana"`, or `table`, `rules`.
+    pub entity: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.entity, self.message)
+    }
+}
+
+/// Read and check a scene file.
+pub fn load_scene(path: &Path) -> Result<Scene, SceneError> {
+    let io = |source| SceneError::Io { path: path.to_path_buf(), source };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(SceneError::TooLarge { path: path.to_path_buf(), size });
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    // The file may have grown between the two calls.
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(SceneError::TooLarge { path: path.to_path_buf(), size: bytes.len() as u64 });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, col) = line_col(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
+        SceneError::Syntax { path: path.to_path_buf(), line, col, message: "the file is not valid UTF-8".into() }
+    })?;
+    parse_scene(&text, path)
+}
+
+fn line_col(prefix: &[u8]) -> (usize, usize) {
+    let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, col)
+}
+
+/// Parse and check scene text; `path` names it in errors.
+pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(SceneError::TooLarge { path: path.to_path_buf(), size: text.len() as u64 });
+    }
+    // The recursion limit keeps hostile nesting from overflowing the stack.
+    let options = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(64);
+    let scene: Scene = options.from_str(text).map_err(|e| SceneError::Syntax {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    let problems = validate(&scene);
+    if problems.is_empty() {
+        Ok(scene)
+    } else {
+        Err(SceneError::Invalid { path: path.to_path_buf(), problems })
+    }
+}
+
+/// Write a point as the scene file does.
+pub fn fmt_point(p: Point) -> String {
+    format!("({}, {})", p.0, p.1)
+}
+
+/// Collects problems while a scene is checked; each domain's entities check themselves with it.
+pub(crate) struct Checker<'a> {
+    table: Table,
+    problems: Vec<Problem>,
+    names: HashSet<&'a str>,
+}
+
+impl<'a> Checker<'a> {
+    pub(crate) fn problem(&mut self, entity: &str, message: String) {
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(Problem { entity: entity.to_string(), message });
+        }
+    }
+
+    pub(crate) fn name(&mut self, kind: &str, name: &'a str) -> String {
+        let entity = format!("{kind} \"{}\"", name.chars().take(MAX_NAME_CHARS).collect::<String>());
+        if name.trim().is_empty() {
+            self.problem(&format!("{kind} (unnamed)"), "name: must not be empty".into());
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            self.problem(&entity, format!("name: longer than {MAX_NAME_CHARS} characters"));
+        } else if !self.names.insert(name) {
+            self.problem(&entity, "name: another entity already has this name".into());
+        }
+        entity
+    }
+
+    pub(crate) fn finite(&mut self, entity: &str, field: &str, v: f32) -> bool {
+        if v.is_finite() {
+            true
+        } else {
+            self.problem(entity, format!("{field}: {v} is not a finite number"));
+            false
+        }
+    }
+
+    pub(crate) fn on_table(&mut self, entity: &str, field: &str, p: Point) {
+        if !self.finite(entity, field, p.0) || !self.finite(entity, field, p.1) {
+            return;
+        }
+        let Table { width, height } = self.table;
+        if p.0 < 0.0 || p.1 < 0.0 || p.0 > width || p.1 > height {
+            self.problem(entity, format!("{field} {} is off the {width}x{height} table", fmt_point(p)));
+        }
+    }
+
+    pub(crate) fn points(&mut self, entity: &str, field: &str, points: &[Point], min: usize) {
+        if points.len() > MAX_POINTS {
+            self.problem(entity, format!("{field}: {} points, more than the {MAX_POINTS} allowed", points.len()));
+            return;
+        }
+        if points.len() < min {
+            self.problem(entity, format!("{field}: needs at least {min} points, has {}", points.len()));
+        }
+        for &p in points {
+            self.on_table(entity, &format!("{field} point"), p);
+        }
+    }
+
+    pub(crate) fn positive(&mut self, entity: &str, field: &str, v: f32, max: f32) {
+        if self.finite(entity, field, v) && !(v > 0.0 && v <= max) {
+            self.problem(entity, format!("{field}: {v} must be more than 0 and at most {max}"));
+        }
+    }
+
+    fn count<T>(&mut self, kind: &str, list: &[T]) -> bool {
+        if list.len() > MAX_ENTITIES_PER_KIND {
+            self.problem(
+                "scene",
+                format!("{kind}: {} entries, more than the {MAX_ENTITIES_PER_KIND} allowed", list.len()),
+            );
+            false
+        } else {
+            true
+        }
+    }
+}
+
+/// Everything wrong with a parsed scene; empty when it is valid.
+pub fn validate(scene: &Scene) -> Vec<Problem> {
+    let mut c = Checker { table: scene.table, problems: Vec::new(), names: HashSet::new() };
+    if scene.version != FORMAT_VERSION {
+        c.problem("scene", format!("version: {} is not supported (this build reads version {FORMAT_VERSION})", scene.version));
+    }
+    let Table { width, height } = scene.table;
+    for (field, v) in [("width", width), ("height", height)] {
+        if !(v.is_finite() && v >= 1.0 && v <= MAX_TABLE_INCHES) {
+            c.problem("table", format!("{field}: {v} must be between 1 and {MAX_TABLE_INCHES} inches"));
+        }
+    }
+    if !c.problems.is_empty() {
+        // Bounds checks below need a sane table.
+        return c.problems;
+    }
+    let rules = &scene.rules;
+    if !(1..=10).contains(&rules.rounds_per_move) {
+        c.problem("rules", format!("rounds_per_move: {} must be 1 to 10", rules.rounds_per_move));
+    }
+    if !(1..=100_000).contains(&rules.moves_per_day) {
+        c.problem("rules", format!("moves_per_day: {} must be 1 to 100000", rules.moves_per_day));
+    }
+
+    if c.count("terrain", &scene.terrain) {
+        for r in &scene.terrain {
+            let e = c.name("region", &r.name);
+            match &r.shape {
+                Shape::Rect { min, max } => {
+                    c.on_table(&e, "shape min", *min);
+                    c.on_table(&e, "shape max", *max);
+                    if min.0 > max.0 || min.1 > max.1 {
+                        c.problem(&e, format!("shape: min {} is not below and left of max {}", fmt_point(*min), fmt_point(*max)));
+                    }
+                }
+                Shape::Circle { center, radius } => {
+                    c.on_table(&e, "shape center", *center);
+                    c.positive(&e, "shape radius", *radius, MAX_TABLE_INCHES);
+                }
+                Shape::Polygon { points } => c.points(&e, "shape", points, 3),
+            }
+        }
+    }
+    if let Some(bg) = &scene.background {
+        if bg.image.trim().is_empty() {
+            c.problem("background", "image: must name a file".into());
+        }
+        c.finite("background", "origin", bg.origin.0);
+        c.finite("background", "origin", bg.origin.1);
+        c.positive("background", "size width", bg.size.0, 10.0 * MAX_TABLE_INCHES);
+        c.positive("background", "size height", bg.size.1, 10.0 * MAX_TABLE_INCHES);
+    }
+    if c.count("lights", &scene.lights) {
+        for light in &scene.lights {
+            let e = c.name("light", &light.name);
+            c.on_table(&e, "position", light.position);
+            c.positive(&e, "range", light.range, MAX_TABLE_INCHES);
+            if c.finite(&e, "intensity", light.intensity) && !(0.0..=1.0).contains(&light.intensity) {
+                c.problem(&e, format!("intensity: {} must be 0 to 1", light.intensity));
+            }
+            let hex = light.color.strip_prefix('#').unwrap_or("");
+            if hex.len() != 6 || !hex.chars().all(|ch| ch.is_ascii_hexdigit()) {
+                c.problem(&e, format!("color: \"{}\" must be #rrggbb", light.color));
+            }
+        }
+    }
+    if c.count("walls", &scene.walls) {
+        for w in &scene.walls {
+            let e = c.name("wall", &w.name);
+            c.points(&e, "points", &w.points, 2);
+        }
+    }
+    if c.count("doors", &scene.doors) {
+        for d in &scene.doors {
+            let e = c.name("door", &d.name);
+            c.on_table(&e, "from", d.from);
+            c.on_table(&e, "to", d.to);
+        }
+    }
+    if c.count("figures", &scene.figures) {
+        for f in &scene.figures {
+            let e = c.name("figure", &f.name);
+            c.on_table(&e, "position", f.position);
+            c.points(&e, "path", &f.path, 0);
+            if c.finite(&e, "facing", f.facing) && f.facing.abs() > 360.0 {
+                c.problem(&e, format!("facing: {} must be within -360 and 360 degrees", f.facing));
+            }
+            if let Some(rate) = f.move_rate {
+                if c.finite(&e, "move_rate", rate) && !(0.0..=100.0).contains(&rate) {
+                    c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
+                }
+            }
+            if let Some(a) = f.agility {
+                if !(-10..=10).contains(&a) {
+                    c.problem(&e, format!("agility: {a} must be -10 to 10"));
+                }
+            }
+            for s in &f.skills {
+                if let Skill::SpotDisarm(n) | Skill::SetTrap(n) = s {
+                    if !(1..=4).contains(n) {
+                        c.problem(&e, format!("skills: {s:?} must be taken 1 to 4 times"));
+                    }
+                }
+                if let Skill::AnimalTrainer(n) = s {
+                    if !(1..=2).contains(n) {
+                        c.problem(&e, format!("skills: AnimalTrainer level {n} must be 1 or 2"));
+                    }
+                }
+            }
+            if let Some(p) = &f.mordheim {
+                for (field, v, lo) in [("ws", p.ws, 0), ("s", p.s, 1), ("t", p.t, 1), ("w", p.w, 1), ("i", p.i, 0)] {
+                    if !(lo..=10).contains(&v) {
+                        c.problem(&e, format!("mordheim {field}: {v} must be {lo} to 10"));
+                    }
+                }
+                if let Some(sv) = p.sv {
+                    if !(1..=6).contains(&sv) {
+                        c.problem(&e, format!("mordheim sv: {sv} must be 1 to 6"));
+                    }
+                }
+            }
+            if f.conditions.len() > 100 {
+                c.problem(&e, "conditions: more than 100".into());
+            }
+            for cond in &f.conditions {
+                if c.finite(&e, "conditions move_penalty", cond.move_penalty) && !(0.0..=100.0).contains(&cond.move_penalty) {
+                    c.problem(&e, format!("conditions \"{}\": move_penalty {} must be 0 to 100", cond.name, cond.move_penalty));
+                }
+            }
+        }
+    }
+    if c.count("traps", &scene.traps) {
+        for t in &scene.traps {
+            t.check(&mut c);
+        }
+    }
+    if c.count("fires", &scene.fires) {
+        for f in &scene.fires {
+            f.check(&mut c);
+        }
+    }
+    if c.count("herds", &scene.herds) {
+        for h in &scene.herds {
+            h.check(&mut c);
+        }
+    }
+    if c.count("sleepers", &scene.sleepers) {
+        for g in &scene.sleepers {
+            g.check(&mut c);
+        }
+    }
+    // References between entities, now that every name is known.
+    let figure_names: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();
+    for h in &scene.herds {
+        for herder in &h.herders {
+            if !figure_names.contains(herder.as_str()) {
+                c.problem(&format!("herd \"{}\"", h.name), format!("herders: no figure is named \"{herder}\""));
+            }
+        }
+    }
+    c.problems
+}

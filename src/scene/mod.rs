@@ -1,0 +1,19 @@
+//! Scene files: the format, loading with located errors, and atomic saving.
+//!
+//! `format` holds the frame (table, rules, terrain, walls, figures); each domain's entities
+//! have a file of their own.
+
+pub mod fires;
+pub mod format;
+pub mod herds;
+pub mod load;
+pub mod save;
+pub mod sleepers;
+pub mod traps;
+
+pub use format::*;
+pub use load::{SceneError, load_scene, parse_scene};
+pub use save::{save_scene, scene_to_ron};
+
+/// The demo scene built into the binary, for `tabula` with no argument.
+pub const DEMO_SCENE: &str = include_str!("../../scenes/demo.ron");

@@ -1,0 +1,1024 @@
+//! Fire-front geometry: when the fire reaches each point of the table (001 "Fire Spreading":
+//! "Once ignited fire spreads at the FSR (Fire Spread Rate) per round with the same material").
+//!
+//! The table is rasterised into square cells. Each cell holds a fuel index (0 = does not burn),
+//! a spread rate (inches per round) and a burn-out time (rounds). Times are in rounds (`f32`;
+//! 1 move = 2 rounds, RULES-NOTES "Time and movement").
+//!
+//! Arrival times come from Dijkstra's algorithm over a 32-neighbour stencil, so a front in
+//! uniform fuel is round (error bound at `STENCIL_FIRST_OCTANT`), not the diamond or octagon
+//! a 4/8-neighbour grid stepped once a round gives. The heap is kept between calls, so stepping
+//! round by round costs only the cells settled in that round.
+//!
+//! The front never enters a different material by itself ("with the same material"): where a
+//! burning cell touches burnable cells of another fuel it reports a [`Contact`]; the caller rolls
+//! ignition (001 "Fire Starting Rules") and on success calls [`FireGrid::ignite_cell`].
+//!
+//! Cost: O(N·K + H·log H) for N cells reached, K = 32 stencil edges, H heap pushes (a few per
+//! cell). A 720×480 table burnt out completely is about 11 million edge relaxations and well
+//! under a second.
+
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
+
+/// Most cells a grid may hold (4096 × 4096); each costs about 18 bytes.
+pub const MAX_CELLS: usize = 1 << 24;
+
+/// Cells beyond an ignition disc that get exact (Euclidean) start times, in cells. Close to the
+/// ignition point the stencil's angular error is largest relative to the distance covered.
+const SEED_MARGIN_CELLS: f32 = 2.0;
+
+/// First-octant stencil directions; the other octants follow by symmetry (32 offsets in all).
+///
+/// Why 32 and not 16 neighbours: in uniform fuel the grid distance to a far cell at angle θ
+/// between two adjacent stencil directions u, v (Δ apart) is |T|·(sin(θ−θu) + sin(θv−θ)) / sin Δ,
+/// largest at the bisector, where it is |T| / cos(Δ/2). The burnt radius after r rounds is then
+/// FSR·r·cos(Δ/2) there, i.e. short by 1 − cos(Δ/2). Every adjacent pair here has determinant 1,
+/// so every lattice cell is a whole-number sum of the pair and grid distances meet this bound
+/// exactly (no extra constant term).
+/// - 16 neighbours, directions 0°, 26.57°, 45°: Δ ≤ 26.57°, 1 − cos(13.28°) = 2.68%: fails 2%.
+/// - 32 neighbours, directions 0°, 18.43°, 26.57°, 33.69°, 45°: Δ ≤ 18.43°,
+///   1 − cos(9.22°) = 1.29% in the worst direction; 0.38% at 22.5°, 0 at multiples of 45°.
+const STENCIL_FIRST_OCTANT: [(i32, i32); 5] = [(1, 0), (3, 1), (2, 1), (3, 2), (1, 1)];
+
+/// Why a grid could not be made or painted.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FireGridError {
+    #[error("fire grid size must be finite and above 0 (width {width_in}\", height {height_in}\", cell {cell_size_in}\")")]
+    InvalidSize { width_in: f32, height_in: f32, cell_size_in: f32 },
+    #[error("fire grid would need {cells} cells, more than the {max} allowed: use larger cells")]
+    TooManyCells { cells: u64, max: usize },
+    #[error("invalid fuel at ({x_in}\", {y_in}\"): {reason}")]
+    InvalidFuel { x_in: f32, y_in: f32, reason: &'static str },
+}
+
+/// A burnable material as painted into cells.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fuel {
+    /// Material id, 1..=255 (paint `None` for cells that do not burn).
+    pub index: u8,
+    /// Fire spread rate, inches per round (001 "Fire Spreading": Oil 1.0" … Solid timber 0.1").
+    pub spread_rate_in: f32,
+    /// Rounds a cell burns before it is spent (house defaults in RULES-NOTES "Fire burn-out").
+    pub burn_out_rounds: f32,
+}
+
+impl Fuel {
+    fn problem(&self) -> Option<&'static str> {
+        if self.index == 0 {
+            Some("fuel index 0 means \"does not burn\": paint None instead")
+        } else if !(self.spread_rate_in.is_finite() && self.spread_rate_in > 0.0) {
+            Some("spread rate must be finite and above 0")
+        } else if !(self.burn_out_rounds.is_finite() && self.burn_out_rounds > 0.0) {
+            Some("burn-out rounds must be finite and above 0")
+        } else {
+            None
+        }
+    }
+}
+
+/// A cell by column (x, from the left) and row (y).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Cell {
+    pub x: u32,
+    pub y: u32,
+}
+
+/// What a cell is doing at a given time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CellState {
+    Unburnt,
+    Burning,
+    Spent,
+}
+
+impl CellState {
+    pub fn id(self) -> &'static str {
+        match self {
+            CellState::Unburnt => "unburnt",
+            CellState::Burning => "burning",
+            CellState::Spent => "spent",
+        }
+    }
+}
+
+/// What an ignition did.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Ignition {
+    /// The material that caught (the fuel of the cell holding the ignition point).
+    pub fuel: u8,
+    /// When it caught: the time asked for, or `settled_until` if that was later (the past is
+    /// settled and is not rewritten).
+    pub time: f32,
+    /// Cells whose arrival time this ignition brought forward.
+    pub cells_seeded: usize,
+}
+
+/// A burning cell touching a burnable cell of another material that has not caught yet: the
+/// caller rolls ignition against `to_fuel`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Contact {
+    pub from_fuel: u8,
+    /// The burning cell that has touched `to_cell` longest.
+    pub from_cell: Cell,
+    pub to_cell: Cell,
+    pub to_fuel: u8,
+    /// Earliest arrival among the cells of `from_fuel` now burning next to `to_cell`.
+    pub since_time: f32,
+}
+
+/// A connected patch of burning cells (any fuels), for fire size (001 "0.3\" diameter fire +2"…)
+/// and fright value ("1.0\" diameter fire FV1"…).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FireRegion {
+    pub cells: usize,
+    pub area_in2: f32,
+    /// Diameter of the circle with the same area.
+    pub diameter_in: f32,
+    /// Longer side of the bounding box: larger than `diameter_in` for rings and strips.
+    pub span_in: f32,
+}
+
+#[derive(Clone, Debug)]
+struct StencilEdge {
+    dx: i32,
+    dy: i32,
+    length_cells: f32,
+    /// Offsets of the cells the segment between the two centres touches (corners included),
+    /// endpoints excluded: they must hold the same fuel, so fire never jumps a gap.
+    crossed: Vec<(i32, i32)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct HeapEntry {
+    time: f32,
+    cell: u32,
+}
+
+impl Ord for HeapEntry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: BinaryHeap is a max-heap and the earliest time must come out first. The cell
+        // breaks ties so the order never depends on how the heap was filled.
+        other.time.total_cmp(&self.time).then_with(|| other.cell.cmp(&self.cell))
+    }
+}
+
+impl PartialOrd for HeapEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for HeapEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for HeapEntry {}
+
+/// The table as fuel cells, and the fire's arrival time in each.
+#[derive(Clone, Debug)]
+pub struct FireGrid {
+    width: u32,
+    height: u32,
+    cell_size: f32,
+    fuel: Vec<u8>,
+    rate: Vec<f32>,
+    burn_rounds: Vec<f32>,
+    /// Tentative until `settled`; INFINITY = not reached.
+    arrival: Vec<f32>,
+    settled: Vec<bool>,
+    /// Settled cells in settling order, hence by non-decreasing arrival.
+    settle_order: Vec<u32>,
+    heap: BinaryHeap<HeapEntry>,
+    settled_until: f32,
+    max_burn_rounds: f32,
+    stencil: Vec<StencilEdge>,
+}
+
+impl FireGrid {
+    /// An all-unburnable grid covering `width_in` × `height_in` inches with square cells.
+    pub fn new(width_in: f32, height_in: f32, cell_size_in: f32) -> Result<Self, FireGridError> {
+        let valid = |v: f32| v.is_finite() && v > 0.0;
+        if !(valid(width_in) && valid(height_in) && valid(cell_size_in)) {
+            return Err(FireGridError::InvalidSize { width_in, height_in, cell_size_in });
+        }
+        let width = cells_across(width_in, cell_size_in);
+        let height = cells_across(height_in, cell_size_in);
+        let cells = width.saturating_mul(height);
+        if cells > MAX_CELLS as u64 {
+            return Err(FireGridError::TooManyCells { cells, max: MAX_CELLS });
+        }
+        let count = cells as usize;
+        Ok(Self {
+            width: width as u32,
+            height: height as u32,
+            cell_size: cell_size_in,
+            fuel: vec![0; count],
+            rate: vec![0.0; count],
+            burn_rounds: vec![0.0; count],
+            arrival: vec![f32::INFINITY; count],
+            settled: vec![false; count],
+            settle_order: Vec::new(),
+            heap: BinaryHeap::new(),
+            settled_until: f32::NEG_INFINITY,
+            max_burn_rounds: 0.0,
+            stencil: build_stencil(),
+        })
+    }
+
+    pub fn width_cells(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height_cells(&self) -> u32 {
+        self.height
+    }
+
+    pub fn cell_size_in(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Every arrival up to this time is final.
+    pub fn settled_until(&self) -> f32 {
+        self.settled_until
+    }
+
+    /// The cell holding a point, if it is on the table.
+    pub fn cell_at(&self, x_in: f32, y_in: f32) -> Option<Cell> {
+        self.index_at(x_in, y_in).map(|index| self.cell_of(index))
+    }
+
+    /// The centre of a cell, in inches.
+    pub fn cell_centre(&self, cell: Cell) -> Option<(f32, f32)> {
+        self.index_of(cell).map(|index| self.centre_of_index(index))
+    }
+
+    /// The material in a cell; `None` where nothing burns.
+    pub fn fuel_at(&self, cell: Cell) -> Option<Fuel> {
+        let index = self.index_of(cell)?;
+        (self.fuel[index] != 0).then(|| Fuel {
+            index: self.fuel[index],
+            spread_rate_in: self.rate[index],
+            burn_out_rounds: self.burn_rounds[index],
+        })
+    }
+
+    /// Sets every cell from its centre (inches); `None` = does not burn. Clears all fire. On an
+    /// invalid fuel, stops there with an error (cells before it are painted).
+    pub fn paint(&mut self, mut fuel_at: impl FnMut(f32, f32) -> Option<Fuel>) -> Result<(), FireGridError> {
+        self.paint_cells(|x_in, y_in| Some(fuel_at(x_in, y_in)))
+    }
+
+    /// Sets the cells whose centres lie in the rectangle (corners in any order, right and bottom
+    /// edges excluded); other cells keep their fuel. Clears all fire.
+    pub fn paint_rect(
+        &mut self,
+        (x0, y0): (f32, f32),
+        (x1, y1): (f32, f32),
+        fuel: Option<Fuel>,
+    ) -> Result<(), FireGridError> {
+        let (left, right) = (x0.min(x1), x0.max(x1));
+        let (top, bottom) = (y0.min(y1), y0.max(y1));
+        self.paint_cells(|x_in, y_in| {
+            (x_in >= left && x_in < right && y_in >= top && y_in < bottom).then_some(fuel)
+        })
+    }
+
+    /// 001 "Fire Starting Rules": "1+ ignited (up to 0.5")". Sets fire to the material at a point:
+    /// cells of that material within `radius_in` catch at once, and a margin of two cells beyond
+    /// gets exact times, all reached without leaving the material. `None` if the point is off the
+    /// table or does not burn, or a number is not finite (or the radius negative).
+    pub fn ignite(&mut self, x_in: f32, y_in: f32, radius_in: f32, time: f32) -> Option<Ignition> {
+        let origin = self.index_at(x_in, y_in)?;
+        self.ignite_from(origin, x_in, y_in, radius_in, time)
+    }
+
+    /// 001 "Fire Starting Rules". Sets fire to one cell (from its centre), e.g. the `to_cell` of a
+    /// [`Contact`] whose ignition roll succeeded.
+    pub fn ignite_cell(&mut self, cell: Cell, time: f32) -> Option<Ignition> {
+        let origin = self.index_of(cell)?;
+        let (x_in, y_in) = self.centre_of_index(origin);
+        self.ignite_from(origin, x_in, y_in, 0.0, time)
+    }
+
+    /// 001 "Fire Spreading". Settles every arrival up to `time` (`f32::INFINITY`: to the end).
+    /// Calling it round by round costs the same in total as one call.
+    pub fn advance_to(&mut self, time: f32) {
+        if time.is_nan() {
+            return;
+        }
+        while let Some(&top) = self.heap.peek() {
+            if top.time > time {
+                break;
+            }
+            self.heap.pop();
+            let index = top.cell as usize;
+            if self.settled[index] || top.time > self.arrival[index] {
+                continue; // a stale entry: this cell was reached sooner
+            }
+            self.settled[index] = true;
+            self.settle_order.push(top.cell);
+            self.relax(index);
+        }
+        self.settled_until = self.settled_until.max(time);
+    }
+
+    /// When the fire reached a cell, once settled.
+    pub fn arrival(&self, cell: Cell) -> Option<f32> {
+        let index = self.index_of(cell)?;
+        self.settled[index].then(|| self.arrival[index])
+    }
+
+    /// A cell burns from its arrival until `burn_out_rounds` later, then is spent. Exact for
+    /// `time <= settled_until()`; later times see only what has been settled.
+    pub fn state_at(&self, cell: Cell, time: f32) -> CellState {
+        match self.index_of(cell) {
+            Some(index) => self.state_of_index(index, time),
+            None => CellState::Unburnt,
+        }
+    }
+
+    /// Cells burning at `time`, by arrival.
+    pub fn burning_cells(&self, time: f32) -> Vec<Cell> {
+        self.burning_indices(time).map(|index| self.cell_of(index)).collect()
+    }
+
+    /// Area of `fuel` reached by `time` (burning or spent), in square inches.
+    pub fn burnt_area_in2(&self, fuel: u8, time: f32) -> f32 {
+        let reached = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
+        let cells = self.settle_order[..reached].iter().filter(|&&c| self.fuel[c as usize] == fuel).count();
+        cells as f32 * self.cell_size * self.cell_size
+    }
+
+    /// Area of `fuel` burning at `time`, in square inches.
+    pub fn burning_area_in2(&self, fuel: u8, time: f32) -> f32 {
+        let cells = self.burning_indices(time).filter(|&index| self.fuel[index] == fuel).count();
+        cells as f32 * self.cell_size * self.cell_size
+    }
+
+    /// Cells reached with `after < arrival <= until`, by arrival, for event reporting
+    /// (call `advance_to(until)` first).
+    pub fn newly_burnt_between(&self, after: f32, until: f32) -> impl Iterator<Item = (Cell, f32)> + '_ {
+        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= after);
+        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= until);
+        self.settle_order[lo..hi.max(lo)].iter().map(move |&c| (self.cell_of(c as usize), self.arrival[c as usize]))
+    }
+
+    /// 001 "Fire Spreading" ("with the same material"). Burning cells at `time` touching
+    /// (sharing an edge or a corner with) unburnt cells of another fuel, one entry per
+    /// (to_cell, from_fuel), in row order. A corner touch counts only when neither of the two
+    /// cells beside the corner is unburnable.
+    pub fn contacts(&self, time: f32) -> Vec<Contact> {
+        let mut found: BTreeMap<(usize, u8), Contact> = BTreeMap::new();
+        let width = self.width as usize;
+        for from in self.burning_indices(time) {
+            let from_fuel = self.fuel[from];
+            let (x, y) = ((from % width) as i32, (from / width) as i32);
+            for edge in self.stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1) {
+                let Some(to) = self.neighbour(x, y, edge.dx, edge.dy) else { continue };
+                let to_fuel = self.fuel[to];
+                if to_fuel == 0 || to_fuel == from_fuel || self.state_of_index(to, time) != CellState::Unburnt {
+                    continue;
+                }
+                let pinched = edge
+                    .crossed
+                    .iter()
+                    .any(|&(ox, oy)| self.neighbour(x, y, ox, oy).is_none_or(|corner| self.fuel[corner] == 0));
+                if pinched {
+                    continue;
+                }
+                let since = self.arrival[from];
+                let from_cell = self.cell_of(from);
+                found
+                    .entry((to, from_fuel))
+                    .and_modify(|contact| {
+                        if since < contact.since_time {
+                            contact.since_time = since;
+                            contact.from_cell = from_cell;
+                        }
+                    })
+                    .or_insert(Contact { from_fuel, from_cell, to_cell: self.cell_of(to), to_fuel, since_time: since });
+            }
+        }
+        found.into_values().collect()
+    }
+
+    /// The connected (8-neighbour) patch of burning cells holding `cell`, any fuels; `None` if
+    /// `cell` is not burning at `time`.
+    pub fn burning_region(&self, cell: Cell, time: f32) -> Option<FireRegion> {
+        let start = self.index_of(cell)?;
+        if self.state_of_index(start, time) != CellState::Burning {
+            return None;
+        }
+        let width = self.width as usize;
+        let mut seen: HashSet<usize> = HashSet::from([start]);
+        let mut stack = vec![start];
+        let (mut min_x, mut max_x, mut min_y, mut max_y) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        while let Some(index) = stack.pop() {
+            let (x, y) = ((index % width) as i32, (index / width) as i32);
+            (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let Some(next) = self.neighbour(x, y, dx, dy) else { continue };
+                    if self.state_of_index(next, time) == CellState::Burning && seen.insert(next) {
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        let cells = seen.len();
+        let area_in2 = cells as f32 * self.cell_size * self.cell_size;
+        let span_cells = (max_x - min_x).max(max_y - min_y) + 1;
+        Some(FireRegion {
+            cells,
+            area_in2,
+            diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
+            span_in: span_cells as f32 * self.cell_size,
+        })
+    }
+
+    fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
+        self.arrival.fill(f32::INFINITY);
+        self.settled.fill(false);
+        self.settle_order.clear();
+        self.heap.clear();
+        self.settled_until = f32::NEG_INFINITY;
+        let mut result = Ok(());
+        for index in 0..self.fuel.len() {
+            let (x_in, y_in) = self.centre_of_index(index);
+            let Some(choice) = choose(x_in, y_in) else { continue };
+            let (fuel, rate, burn) = match choice {
+                None => (0, 0.0, 0.0),
+                Some(fuel) => {
+                    if let Some(reason) = fuel.problem() {
+                        result = Err(FireGridError::InvalidFuel { x_in, y_in, reason });
+                        break;
+                    }
+                    (fuel.index, fuel.spread_rate_in, fuel.burn_out_rounds)
+                }
+            };
+            self.fuel[index] = fuel;
+            self.rate[index] = rate;
+            self.burn_rounds[index] = burn;
+        }
+        self.max_burn_rounds = self.burn_rounds.iter().fold(0.0f32, |most, &b| most.max(b));
+        result
+    }
+
+    fn ignite_from(&mut self, origin: usize, x_in: f32, y_in: f32, radius_in: f32, time: f32) -> Option<Ignition> {
+        if time.is_nan() || !(x_in.is_finite() && y_in.is_finite() && radius_in.is_finite() && radius_in >= 0.0) {
+            return None;
+        }
+        let fuel = self.fuel[origin];
+        if fuel == 0 {
+            return None;
+        }
+        let start = time.max(self.settled_until);
+        if !start.is_finite() {
+            return None;
+        }
+        let reach = radius_in + SEED_MARGIN_CELLS * self.cell_size;
+        let width = self.width as usize;
+        // Flood the same fuel within reach, so seeding never jumps a gap or another material.
+        let mut seen: HashSet<usize> = HashSet::from([origin]);
+        let mut stack = vec![origin];
+        let mut cells_seeded = 0;
+        while let Some(index) = stack.pop() {
+            let (cx, cy) = self.centre_of_index(index);
+            let distance = ((cx - x_in).powi(2) + (cy - y_in).powi(2)).sqrt();
+            // The cell holding the point catches at once; others when the fire covers the gap.
+            let delay = if index == origin { 0.0 } else { (distance - radius_in).max(0.0) / self.rate[index] };
+            let candidate = start + delay;
+            if !self.settled[index] && candidate < self.arrival[index] {
+                self.arrival[index] = candidate;
+                self.heap.push(HeapEntry { time: candidate, cell: index as u32 });
+                cells_seeded += 1;
+            }
+            let (x, y) = ((index % width) as i32, (index / width) as i32);
+            for edge in self.stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1) {
+                let Some(next) = self.step(x, y, edge, fuel) else { continue };
+                let (nx, ny) = self.centre_of_index(next);
+                let next_distance = ((nx - x_in).powi(2) + (ny - y_in).powi(2)).sqrt();
+                if next_distance <= reach && seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        // Seeds at exactly `settled_until` belong to the settled past: settle them now.
+        if self.settled_until.is_finite() {
+            let until = self.settled_until;
+            self.advance_to(until);
+        }
+        Some(Ignition { fuel, time: start, cells_seeded })
+    }
+
+    fn relax(&mut self, index: usize) {
+        let fuel = self.fuel[index];
+        let width = self.width as usize;
+        let (x, y) = ((index % width) as i32, (index / width) as i32);
+        let time = self.arrival[index];
+        let slowness = 1.0 / self.rate[index];
+        let half_cell = 0.5 * self.cell_size;
+        for edge in self.stencil.iter() {
+            let Some(next) = self.step(x, y, edge, fuel) else { continue };
+            if self.settled[next] {
+                continue;
+            }
+            // Distance × mean slowness of the two cells: rounds to cross from centre to centre.
+            let candidate = time + edge.length_cells * half_cell * (slowness + 1.0 / self.rate[next]);
+            if candidate < self.arrival[next] {
+                self.arrival[next] = candidate;
+                self.heap.push(HeapEntry { time: candidate, cell: next as u32 });
+            }
+        }
+    }
+
+    /// The cell `edge` leads to from (x, y), if it and every cell the step crosses hold `fuel`.
+    fn step(&self, x: i32, y: i32, edge: &StencilEdge, fuel: u8) -> Option<usize> {
+        let next = self.neighbour(x, y, edge.dx, edge.dy)?;
+        if self.fuel[next] != fuel {
+            return None;
+        }
+        // Crossed cells lie between the two ends, so they are on the table too.
+        let width = self.width as usize;
+        let clear = edge
+            .crossed
+            .iter()
+            .all(|&(ox, oy)| self.fuel[(y + oy) as usize * width + (x + ox) as usize] == fuel);
+        clear.then_some(next)
+    }
+
+    fn neighbour(&self, x: i32, y: i32, dx: i32, dy: i32) -> Option<usize> {
+        let (nx, ny) = (x + dx, y + dy);
+        if nx < 0 || ny < 0 || nx >= self.width as i32 || ny >= self.height as i32 {
+            return None;
+        }
+        Some(ny as usize * self.width as usize + nx as usize)
+    }
+
+    fn state_of_index(&self, index: usize, time: f32) -> CellState {
+        let arrival = self.arrival[index];
+        if !self.settled[index] || !(arrival <= time) {
+            CellState::Unburnt
+        } else if time < arrival + self.burn_rounds[index] {
+            CellState::Burning
+        } else {
+            CellState::Spent
+        }
+    }
+
+    fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
+        // Only cells that arrived within the longest burn-out before `time` can still burn;
+        // the extra round absorbs rounding, the filter decides exactly.
+        let earliest = time - self.max_burn_rounds - 1.0;
+        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= earliest);
+        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
+        self.settle_order[lo..hi.max(lo)]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(move |&index| self.state_of_index(index, time) == CellState::Burning)
+    }
+
+    fn index_of(&self, cell: Cell) -> Option<usize> {
+        (cell.x < self.width && cell.y < self.height)
+            .then(|| cell.y as usize * self.width as usize + cell.x as usize)
+    }
+
+    fn index_at(&self, x_in: f32, y_in: f32) -> Option<usize> {
+        if !(x_in >= 0.0 && y_in >= 0.0) {
+            return None;
+        }
+        let x = (x_in / self.cell_size).floor();
+        let y = (y_in / self.cell_size).floor();
+        if !(x < self.width as f32 && y < self.height as f32) {
+            return None;
+        }
+        Some(y as usize * self.width as usize + x as usize)
+    }
+
+    fn cell_of(&self, index: usize) -> Cell {
+        let width = self.width as usize;
+        Cell { x: (index % width) as u32, y: (index / width) as u32 }
+    }
+
+    fn centre_of_index(&self, index: usize) -> (f32, f32) {
+        let width = self.width as usize;
+        (((index % width) as f32 + 0.5) * self.cell_size, ((index / width) as f32 + 0.5) * self.cell_size)
+    }
+}
+
+/// Cells needed to cover `length` inches; a length within 0.1% of a whole number of cells
+/// counts as that number (72" / 0.1" is 720 cells, not 721 through rounding).
+fn cells_across(length: f32, cell: f32) -> u64 {
+    let exact = f64::from(length) / f64::from(cell);
+    let rounded = exact.round();
+    let cells = if (exact - rounded).abs() < 1e-3 { rounded } else { exact.ceil() };
+    cells.max(1.0) as u64
+}
+
+fn build_stencil() -> Vec<StencilEdge> {
+    let mut offsets: Vec<(i32, i32)> = Vec::new();
+    for (a, b) in STENCIL_FIRST_OCTANT {
+        for (p, q) in [(a, b), (b, a)] {
+            for sx in [1, -1] {
+                for sy in [1, -1] {
+                    let offset = (sx * p, sy * q);
+                    if !offsets.contains(&offset) {
+                        offsets.push(offset);
+                    }
+                }
+            }
+        }
+    }
+    offsets
+        .into_iter()
+        .map(|(dx, dy)| StencilEdge {
+            dx,
+            dy,
+            length_cells: ((dx * dx + dy * dy) as f32).sqrt(),
+            crossed: crossed_cells(dx, dy),
+        })
+        .collect()
+}
+
+/// Cells (other than the two ends) whose closed squares the segment from the centre of (0, 0) to
+/// the centre of (dx, dy) touches. Exact: separating-axis test in doubled integer coordinates.
+fn crossed_cells(dx: i32, dy: i32) -> Vec<(i32, i32)> {
+    let mut crossed = Vec::new();
+    for i in dx.min(0)..=dx.max(0) {
+        for j in dy.min(0)..=dy.max(0) {
+            if (i, j) == (0, 0) || (i, j) == (dx, dy) {
+                continue;
+            }
+            // Within the segment's bounding box already; touch if the square's corners are not
+            // all strictly on one side of the line.
+            let corners = [(2 * i - 1, 2 * j - 1), (2 * i + 1, 2 * j - 1), (2 * i - 1, 2 * j + 1), (2 * i + 1, 2 * j + 1)];
+            let sides = corners.map(|(cx, cy)| i64::from(2 * dx) * i64::from(cy) - i64::from(2 * dy) * i64::from(cx));
+            let lowest = sides.iter().copied().min().unwrap_or(0);
+            let highest = sides.iter().copied().max().unwrap_or(0);
+            if lowest <= 0 && highest >= 0 {
+                crossed.push((i, j));
+            }
+        }
+    }
+    crossed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 001 "Fire Spreading", written out again.
+    const FIRE_SPREAD_RATES: [(&str, f32); 8] = [
+        ("oil", 1.0),
+        ("standing corn or hay", 0.7),
+        ("brushwood", 0.5),
+        ("thatch", 0.4),
+        ("cloth", 0.3),
+        ("bushes", 0.3),
+        ("trees", 0.2),
+        ("solid timber", 0.1),
+    ];
+
+    fn fuel(index: u8, rate: f32, burn: f32) -> Fuel {
+        Fuel { index, spread_rate_in: rate, burn_out_rounds: burn }
+    }
+
+    fn grid(width_in: f32, height_in: f32) -> FireGrid {
+        FireGrid::new(width_in, height_in, 0.1).expect("valid test grid")
+    }
+
+    fn uniform(width_in: f32, height_in: f32, rate: f32, burn: f32) -> FireGrid {
+        let mut g = grid(width_in, height_in);
+        g.paint(|_, _| Some(fuel(1, rate, burn))).expect("valid fuel");
+        g
+    }
+
+    fn all_cells(g: &FireGrid) -> impl Iterator<Item = Cell> + '_ {
+        (0..g.height_cells()).flat_map(move |y| (0..g.width_cells()).map(move |x| Cell { x, y }))
+    }
+
+    /// Distance along a ray from `origin` to the first point in an unburnt cell.
+    fn burnt_radius(g: &FireGrid, origin: (f32, f32), angle: f32, time: f32) -> f32 {
+        let step = 0.002f32;
+        let (dx, dy) = (angle.cos(), angle.sin());
+        let mut last = 0.0;
+        for i in 1..10_000 {
+            let s = i as f32 * step;
+            let burnt = g
+                .cell_at(origin.0 + s * dx, origin.1 + s * dy)
+                .is_some_and(|c| g.state_at(c, time) != CellState::Unburnt);
+            if !burnt {
+                break;
+            }
+            last = s;
+        }
+        last
+    }
+
+    #[test]
+    fn stencil_has_32_distinct_offsets_and_crossed_cells() {
+        let stencil = build_stencil();
+        assert_eq!(stencil.len(), 32);
+        for (i, a) in stencil.iter().enumerate() {
+            assert!(stencil[i + 1..].iter().all(|b| (b.dx, b.dy) != (a.dx, a.dy)));
+        }
+        assert!(crossed_cells(1, 0).is_empty());
+        assert_eq!(crossed_cells(2, 0), vec![(1, 0)]);
+        assert_eq!(crossed_cells(1, 1), vec![(0, 1), (1, 0)]);
+        assert_eq!(crossed_cells(1, 2), vec![(0, 1), (1, 1)]);
+        assert_eq!(crossed_cells(-1, 2), vec![(-1, 1), (0, 1)]);
+        // Passes exactly through the corner at (0.5, 1.5): all four cells around it.
+        assert_eq!(crossed_cells(1, 3), vec![(0, 1), (0, 2), (1, 1), (1, 2)]);
+        assert_eq!(crossed_cells(2, 3), vec![(0, 1), (1, 1), (1, 2), (2, 2)]);
+        assert_eq!(crossed_cells(3, 2), vec![(1, 0), (1, 1), (2, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn new_grid_sizes_and_errors() {
+        let g = FireGrid::new(72.0, 48.0, 0.1).expect("a full table");
+        assert_eq!((g.width_cells(), g.height_cells()), (720, 480));
+        let g = FireGrid::new(1.05, 0.95, 0.1).expect("small");
+        assert_eq!((g.width_cells(), g.height_cells()), (11, 10));
+        for (w, h, c) in [(0.0, 1.0, 0.1), (1.0, -1.0, 0.1), (1.0, 1.0, 0.0), (f32::NAN, 1.0, 0.1), (1.0, f32::INFINITY, 0.1)] {
+            assert!(matches!(FireGrid::new(w, h, c), Err(FireGridError::InvalidSize { .. })), "{w} {h} {c}");
+        }
+        assert!(matches!(FireGrid::new(1000.0, 1000.0, 0.1), Err(FireGridError::TooManyCells { .. })));
+        assert!(matches!(FireGrid::new(f32::MAX, f32::MAX, 1e-30), Err(FireGridError::TooManyCells { .. })));
+    }
+
+    #[test]
+    fn invalid_fuel_is_an_error() {
+        let mut g = grid(1.0, 1.0);
+        for bad in [fuel(0, 1.0, 1.0), fuel(1, 0.0, 1.0), fuel(1, -0.5, 1.0), fuel(1, f32::NAN, 1.0), fuel(1, 1.0, 0.0), fuel(1, 1.0, f32::INFINITY)] {
+            assert!(matches!(g.paint(|_, _| Some(bad)), Err(FireGridError::InvalidFuel { .. })), "{bad:?}");
+        }
+        assert!(g.paint(|_, _| Some(fuel(3, 0.4, 6.0))).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 2, y: 2 }), Some(fuel(3, 0.4, 6.0)));
+        assert!(g.paint_rect((0.0, 0.0), (0.5, 0.5), None).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 2, y: 2 }), None);
+        assert_eq!(g.fuel_at(Cell { x: 5, y: 2 }), Some(fuel(3, 0.4, 6.0)));
+    }
+
+    #[test]
+    fn front_is_round_for_every_fire_spread_rate() {
+        for (material, rate) in FIRE_SPREAD_RATES {
+            let mut g = uniform(20.0, 20.0, rate, 1.0e6);
+            let origin = g.cell_centre(Cell { x: 100, y: 100 }).expect("on the table");
+            assert!(g.ignite(origin.0, origin.1, 0.0, 0.0).is_some());
+            for target_in in [2.0f32, 5.0, 9.0] {
+                let rounds = (target_in / rate).floor().max(1.0);
+                g.advance_to(rounds);
+                let expected = rate * rounds;
+                let tolerance = (0.02 * expected).max(0.1);
+                for k in 0..16 {
+                    let degrees = k as f32 * 22.5;
+                    let radius = burnt_radius(&g, origin, degrees.to_radians(), rounds);
+                    assert!(
+                        (radius - expected).abs() <= tolerance,
+                        "{material} (FSR {rate}) after {rounds} rounds at {degrees}°: burnt radius {radius}, expected {expected} ± {tolerance}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn grid_distance_meets_the_analytic_stencil_bound_in_every_direction() {
+        let rate = 0.5;
+        let mut g = uniform(20.0, 20.0, rate, 1.0e6);
+        let origin = g.cell_centre(Cell { x: 100, y: 100 }).expect("on the table");
+        assert!(g.ignite(origin.0, origin.1, 0.0, 0.0).is_some());
+        g.advance_to(f32::INFINITY);
+        let bound_32 = 1.0 / (18.434_95f32 / 2.0).to_radians().cos();
+        let mut worst = 1.0f32;
+        for cell in all_cells(&g) {
+            let (cx, cy) = g.cell_centre(cell).expect("on the table");
+            let distance = ((cx - origin.0).powi(2) + (cy - origin.1).powi(2)).sqrt();
+            if distance < 3.0 {
+                continue;
+            }
+            let arrival = g.arrival(cell).expect("uniform fuel burns everywhere");
+            let ratio = arrival * rate / distance;
+            assert!(ratio >= 0.9999, "{cell:?} reached faster than the FSR: {ratio}");
+            worst = worst.max(ratio);
+        }
+        assert!(worst <= bound_32 + 1e-4, "worst slowness {worst} above the bound {bound_32}");
+        assert!(worst > 1.01, "the test should see the stencil's anisotropy, worst {worst}");
+        // The bound is 1.3% short; a 16-neighbour stencil would be 2.7% short.
+        assert!(1.0 - 1.0 / bound_32 < 0.0135);
+        assert!(1.0 - (26.565_05f32 / 2.0).to_radians().cos() > 0.02);
+    }
+
+    #[test]
+    fn ignition_radius_catches_at_once_then_spreads() {
+        let mut g = uniform(4.0, 4.0, 1.0, 100.0);
+        let centre = g.cell_centre(Cell { x: 20, y: 20 }).expect("on the table");
+        let ignition = g.ignite(centre.0, centre.1, 0.5, 3.0).expect("burnable");
+        assert_eq!(ignition, Ignition { fuel: 1, time: 3.0, cells_seeded: ignition.cells_seeded });
+        assert!(ignition.cells_seeded > 80);
+        g.advance_to(10.0);
+        assert_eq!(g.arrival(Cell { x: 24, y: 20 }), Some(3.0));
+        let beyond = g.arrival(Cell { x: 30, y: 20 }).expect("reached");
+        assert!((beyond - 3.5).abs() < 1e-4, "{beyond}");
+        let far = g.arrival(Cell { x: 38, y: 20 }).expect("reached");
+        assert!((far - 4.3).abs() < 1e-3, "{far}");
+    }
+
+    #[test]
+    fn ignition_refuses_nothing_to_burn_and_never_rewrites_the_past() {
+        let mut g = grid(3.0, 3.0);
+        g.paint(|x, _| (x < 1.5).then_some(fuel(1, 0.5, 4.0))).expect("valid fuel");
+        assert_eq!(g.ignite(2.0, 1.0, 0.0, 0.0), None);
+        assert_eq!(g.ignite(-0.1, 1.0, 0.0, 0.0), None);
+        assert_eq!(g.ignite(1.0, 3.5, 0.0, 0.0), None);
+        assert_eq!(g.ignite(1.0, 1.0, 0.0, f32::NAN), None);
+        assert_eq!(g.ignite(1.0, 1.0, -1.0, 0.0), None);
+        assert_eq!(g.ignite_cell(Cell { x: 30, y: 0 }, 0.0), None);
+        g.advance_to(5.0);
+        let late = g.ignite(0.55, 0.55, 0.0, 2.0).expect("burnable");
+        assert_eq!(late.time, 5.0);
+        // The cell holding the point catches at once, and is settled straight away.
+        assert_eq!(g.state_at(Cell { x: 5, y: 5 }, 5.0), CellState::Burning);
+    }
+
+    #[test]
+    fn fire_does_not_cross_a_one_cell_gap() {
+        // Column 30 (centre 3.05") does not burn; the fire starts right beside it.
+        let mut g = grid(6.0, 6.0);
+        g.paint(|x, _| (!(3.0..3.1).contains(&x)).then_some(fuel(1, 1.0, 100.0))).expect("valid fuel");
+        assert!(g.ignite_cell(Cell { x: 29, y: 30 }, 0.0).is_some());
+        g.advance_to(f32::INFINITY);
+        for cell in all_cells(&g) {
+            match cell.x {
+                0..30 => assert!(g.arrival(cell).is_some(), "{cell:?} should burn"),
+                _ => assert_eq!(g.arrival(cell), None, "{cell:?} is across the gap"),
+            }
+        }
+    }
+
+    #[test]
+    fn fire_does_not_cross_a_diagonal_gap_of_corner_touching_cells() {
+        // Cells with x == y do not burn: they touch only at corners.
+        let mut g = grid(6.0, 6.0);
+        g.paint(|x, y| ((x - y).abs() > 0.05).then_some(fuel(1, 1.0, 100.0))).expect("valid fuel");
+        assert_eq!(g.fuel_at(Cell { x: 7, y: 7 }), None);
+        assert!(g.ignite_cell(Cell { x: 31, y: 30 }, 0.0).is_some());
+        g.advance_to(f32::INFINITY);
+        for cell in all_cells(&g) {
+            if cell.x > cell.y {
+                assert!(g.arrival(cell).is_some(), "{cell:?} should burn");
+            } else {
+                assert_eq!(g.arrival(cell), None, "{cell:?} is across the diagonal gap");
+            }
+        }
+    }
+
+    #[test]
+    fn another_material_is_not_entered_but_reported_as_a_contact() {
+        // Fuel 1 left of 3.0", fuel 2 right of it: columns 0..30 and 30..60.
+        let mut g = grid(6.0, 3.0);
+        g.paint(|x, _| Some(if x < 3.0 { fuel(1, 1.0, 100.0) } else { fuel(2, 1.0, 100.0) })).expect("valid fuel");
+        assert!(g.ignite_cell(Cell { x: 10, y: 15 }, 0.0).is_some());
+        g.advance_to(1.85);
+        assert!(g.contacts(1.85).is_empty());
+        g.advance_to(2.0);
+        let contacts = g.contacts(2.0);
+        assert!(!contacts.is_empty());
+        for contact in &contacts {
+            assert_eq!((contact.from_fuel, contact.to_fuel, contact.to_cell.x), (1, 2, 30), "{contact:?}");
+            assert_eq!(contact.from_cell.x, 29);
+            assert!(contact.since_time <= 2.0);
+        }
+        let first = contacts.iter().find(|c| c.to_cell == Cell { x: 30, y: 15 }).expect("straight ahead");
+        assert_eq!(first.from_cell, Cell { x: 29, y: 15 });
+        assert!((first.since_time - 1.9).abs() < 1e-3, "{first:?}");
+
+        g.advance_to(60.0);
+        for cell in all_cells(&g) {
+            assert_eq!(g.arrival(cell).is_some(), cell.x < 30, "{cell:?}");
+        }
+        assert_eq!(g.contacts(60.0).len(), 30);
+        // The caller's ignition roll succeeded.
+        let caught = g.ignite_cell(Cell { x: 30, y: 15 }, 60.0).expect("burnable");
+        assert_eq!((caught.fuel, caught.time), (2, 60.0));
+        g.advance_to(61.0);
+        let arrival = g.arrival(Cell { x: 35, y: 15 }).expect("the new fire spreads");
+        assert!((arrival - 60.5).abs() < 1e-3, "{arrival}");
+        assert!(g.contacts(61.0).iter().all(|c| c.to_cell.x == 30 && g.arrival(c.to_cell).is_none()));
+    }
+
+    #[test]
+    fn a_corner_pinched_by_unburnable_cells_is_no_contact() {
+        // Fuel 1 at (0,0), fuel 2 at (1,1), rock at (1,0) and (0,1); all else rock.
+        let mut g = grid(0.3, 0.3);
+        g.paint(|x, y| match ((x / 0.1) as u32, (y / 0.1) as u32) {
+            (0, 0) => Some(fuel(1, 1.0, 10.0)),
+            (1, 1) => Some(fuel(2, 1.0, 10.0)),
+            _ => None,
+        })
+        .expect("valid fuel");
+        assert!(g.ignite_cell(Cell { x: 0, y: 0 }, 0.0).is_some());
+        g.advance_to(1.0);
+        assert!(g.contacts(1.0).is_empty());
+        // With (1,0) as fuel 2 as well, both cells touch.
+        g.paint_rect((0.1, 0.0), (0.2, 0.1), Some(fuel(2, 1.0, 10.0))).expect("valid fuel");
+        assert!(g.ignite_cell(Cell { x: 0, y: 0 }, 0.0).is_some());
+        g.advance_to(1.0);
+        let touched: Vec<Cell> = g.contacts(1.0).iter().map(|c| c.to_cell).collect();
+        assert_eq!(touched, vec![Cell { x: 1, y: 0 }]);
+    }
+
+    #[test]
+    fn cells_are_spent_after_burn_out() {
+        let mut g = uniform(4.0, 4.0, 0.5, 3.0);
+        let origin = Cell { x: 20, y: 20 };
+        assert!(g.ignite_cell(origin, 0.0).is_some());
+        g.advance_to(10.0);
+        assert_eq!(g.state_at(origin, -0.01), CellState::Unburnt);
+        assert_eq!(g.state_at(origin, 0.0), CellState::Burning);
+        assert_eq!(g.state_at(origin, 2.999), CellState::Burning);
+        assert_eq!(g.state_at(origin, 3.0), CellState::Spent);
+        let east = Cell { x: 25, y: 20 };
+        let arrival = g.arrival(east).expect("reached");
+        assert!((arrival - 1.0).abs() < 1e-4, "{arrival}");
+        assert_eq!(g.state_at(east, arrival - 0.01), CellState::Unburnt);
+        assert_eq!(g.state_at(east, arrival + 2.99), CellState::Burning);
+        assert_eq!(g.state_at(east, arrival + 3.0), CellState::Spent);
+        assert_eq!([CellState::Unburnt, CellState::Burning, CellState::Spent].map(CellState::id), ["unburnt", "burning", "spent"]);
+
+        let burning = g.burning_cells(5.0);
+        let expected: Vec<Cell> = all_cells(&g).filter(|&c| g.state_at(c, 5.0) == CellState::Burning).collect();
+        assert_eq!(burning.len(), expected.len());
+        assert!(!burning.is_empty());
+        for cell in &burning {
+            let a = g.arrival(*cell).expect("burning cells have arrived");
+            assert!(a > 2.0 && a <= 5.0, "{cell:?} arrived {a}");
+        }
+        let area = g.burning_area_in2(1, 5.0);
+        assert!((area - burning.len() as f32 * 0.01).abs() < 1e-4);
+        assert_eq!(g.burning_area_in2(2, 5.0), 0.0);
+        let reached = all_cells(&g).filter(|&c| g.state_at(c, 5.0) != CellState::Unburnt).count();
+        assert!((g.burnt_area_in2(1, 5.0) - reached as f32 * 0.01).abs() < 1e-4);
+    }
+
+    #[test]
+    fn burning_region_size() {
+        let mut g = uniform(10.0, 10.0, 1.0, 1000.0);
+        let origin = Cell { x: 50, y: 50 };
+        assert!(g.ignite_cell(origin, 0.0).is_some());
+        g.advance_to(3.0);
+        let region = g.burning_region(origin, 3.0).expect("burning");
+        assert_eq!(region.cells, g.burning_cells(3.0).len());
+        assert!((region.diameter_in - 6.0).abs() < 0.15, "{region:?}");
+        // 59 or 61 cells across, as the cells 3.0" out arrive just before or after 3.0.
+        assert!((region.span_in - 6.0).abs() < 0.15, "{region:?}");
+        assert_eq!(g.burning_region(Cell { x: 0, y: 0 }, 3.0), None);
+    }
+
+    #[test]
+    fn round_by_round_equals_one_advance() {
+        let paint = |g: &mut FireGrid| {
+            g.paint(|x, _| Some(if x < 5.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 4.0) })).expect("valid fuel");
+            g.paint_rect((3.0, 1.0), (3.3, 6.0), None).expect("valid fuel");
+        };
+        let mut stepped = grid(8.0, 8.0);
+        paint(&mut stepped);
+        let mut jumped = stepped.clone();
+
+        assert!(stepped.ignite(1.0, 1.0, 0.0, 0.0).is_some());
+        let mut reported = 0;
+        for round in 0..=40 {
+            let now = round as f32;
+            stepped.advance_to(now);
+            if round == 5 {
+                assert!(stepped.ignite(6.0, 6.0, 0.0, now).is_some());
+            }
+            for (cell, arrival) in stepped.newly_burnt_between(now - 1.0, now) {
+                assert!(arrival > now - 1.0 && arrival <= now, "{cell:?} at {arrival}");
+                reported += 1;
+            }
+        }
+
+        assert!(jumped.ignite(1.0, 1.0, 0.0, 0.0).is_some());
+        jumped.advance_to(5.0);
+        assert!(jumped.ignite(6.0, 6.0, 0.0, 5.0).is_some());
+        jumped.advance_to(40.0);
+
+        let mut reached = 0;
+        for cell in all_cells(&stepped) {
+            assert_eq!(stepped.arrival(cell), jumped.arrival(cell), "{cell:?}");
+            reached += usize::from(stepped.arrival(cell).is_some());
+        }
+        assert!(reached > 1000);
+        assert_eq!(reported, reached);
+        assert_eq!(stepped.contacts(40.0), jumped.contacts(40.0));
+        let all: Vec<(Cell, f32)> = jumped.newly_burnt_between(f32::NEG_INFINITY, 40.0).collect();
+        assert_eq!(all.len(), reached);
+        assert!(all.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+}

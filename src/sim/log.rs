@@ -1,0 +1,100 @@
+//! The event log: every event of a run, with every roll made for it, in the order it
+//! happened. Written as JSON Lines by `tabula sim --events`.
+
+use crate::rules::dice::Roll;
+use bevy::prelude::*;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<EventLog>();
+}
+
+/// One thing that happened. `fields` holds the event's own data (sorted by key, so the
+/// output is byte-stable).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEvent {
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    /// The round within the move, for per-round systems; null otherwise.
+    pub round: Option<u8>,
+    /// The system that logged it: movement, traps, fire, herds, sleepers, bookkeeping.
+    pub system: &'static str,
+    /// What happened, snake_case.
+    pub event: &'static str,
+    /// The scene name of the entity it happened to.
+    pub subject: String,
+    pub rolls: Vec<Roll>,
+    /// A stable snake_case outcome id.
+    pub outcome: String,
+    #[serde(flatten)]
+    pub fields: Map<String, Value>,
+}
+
+impl LogEvent {
+    pub fn new(system: &'static str, event: &'static str, subject: impl Into<String>) -> Self {
+        Self {
+            move_number: 0,
+            round: None,
+            system,
+            event,
+            subject: subject.into(),
+            rolls: Vec::new(),
+            outcome: event.to_string(),
+            fields: Map::new(),
+        }
+    }
+
+    pub fn roll(mut self, roll: Roll) -> Self {
+        self.rolls.push(roll);
+        self
+    }
+
+    pub fn outcome(mut self, outcome: impl Into<String>) -> Self {
+        self.outcome = outcome.into();
+        self
+    }
+
+    /// Add one of the event's own fields. A value that cannot be written as JSON is stored
+    /// as null rather than lost silently in a panic.
+    pub fn field(mut self, key: &str, value: impl Serialize) -> Self {
+        self.fields.insert(key.to_string(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self
+    }
+
+    /// True when any roll is MD: only the GM may see its faces.
+    pub fn is_secret(&self) -> bool {
+        self.rolls.iter().any(|r| r.secret)
+    }
+
+    /// One JSON object on one line.
+    pub fn to_json_line(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Every event of the run so far.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct EventLog {
+    pub events: Vec<LogEvent>,
+}
+
+impl EventLog {
+    /// Stamp the event with the clock and keep it.
+    pub fn push(&mut self, clock: &super::clock::MoveClock, mut event: LogEvent) {
+        event.move_number = clock.move_number;
+        event.round = clock.round;
+        self.events.push(event);
+    }
+
+    /// The whole log as JSON Lines.
+    pub fn to_json_lines(&self) -> String {
+        let mut out = String::new();
+        for e in &self.events {
+            out.push_str(&e.to_json_line());
+            out.push('\n');
+        }
+        out
+    }
+}

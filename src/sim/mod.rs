@@ -1,0 +1,87 @@
+//! The simulation: ECS glue that turns the pure rules into a world stepped move by move.
+//!
+//! A move is resolved by the [`Move`] schedule, in the fixed order of [`MoveSystems`].
+//! Per-round work (fire) runs in the [`Round`] schedule, which the `Fire` set runs once per
+//! round. Nothing here needs a window or a GPU.
+
+pub mod bookkeeping;
+pub mod clock;
+pub mod fire_front;
+pub mod geometry;
+pub mod log;
+pub mod movement;
+pub mod testing;
+pub mod world;
+
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+
+pub use clock::{MoveClock, SimDice};
+pub use log::{EventLog, LogEvent};
+
+/// One move: figure movement, traps, fire (per round), herds, sleepers, bookkeeping.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Move;
+
+/// One round within a move, run by the `Fire` set for each round.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Round;
+
+/// The order a move resolves in. Each domain adds its systems to its set.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveSystems {
+    Movement,
+    Traps,
+    Fire,
+    Herds,
+    Sleepers,
+    Bookkeeping,
+}
+
+/// The simulation: clock, dice, log and every domain's systems.
+pub fn plugin(app: &mut App) {
+    app.init_schedule(Move).init_schedule(Round);
+    // One thread: systems that share the log must not race, and a move is small work.
+    app.edit_schedule(Move, |s| {
+        s.set_executor(SingleThreadedExecutor::new());
+    });
+    app.edit_schedule(Round, |s| {
+        s.set_executor(SingleThreadedExecutor::new());
+    });
+    app.configure_sets(
+        Move,
+        (
+            MoveSystems::Movement,
+            MoveSystems::Traps,
+            MoveSystems::Fire,
+            MoveSystems::Herds,
+            MoveSystems::Sleepers,
+            MoveSystems::Bookkeeping,
+        )
+            .chain(),
+    );
+    app.add_systems(Move, run_rounds.in_set(MoveSystems::Fire));
+    app.add_plugins((clock::plugin, log::plugin, movement::plugin, bookkeeping::plugin));
+}
+
+/// Run the [`Round`] schedule once per round of the move, with the clock showing the round.
+fn run_rounds(world: &mut World) {
+    let rounds = world.resource::<MoveClock>().rounds_per_move;
+    for round in 1..=rounds {
+        world.resource_mut::<MoveClock>().round = Some(round);
+        world.run_schedule(Round);
+    }
+    world.resource_mut::<MoveClock>().round = None;
+}
+
+/// Resolve the next move.
+pub fn step_move(world: &mut World) {
+    let next = {
+        let mut clock = world.resource_mut::<MoveClock>();
+        clock.move_number += 1;
+        clock.round = None;
+        clock.move_number
+    };
+    world.resource_mut::<SimDice>().start_move(next);
+    world.run_schedule(Move);
+}

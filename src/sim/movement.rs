@@ -1,0 +1,123 @@
+//! Figures walk their waypoints each move, as far as their allowance lets them
+//! (RULES-NOTES "Time and movement"); the swept segments are kept for the traps.
+
+use super::clock::MoveClock;
+use super::log::{EventLog, LogEvent};
+use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Waypoints, point};
+use super::{Move, MoveSystems};
+use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Move, move_figures.in_set(MoveSystems::Movement));
+}
+
+/// The move a figure may make now: a fixed `move_rate` where the scene sets one (less its
+/// injuries), otherwise the worked-out basic move on the ground it stands on.
+pub fn allowance_for(figure: &super::world::Figure, at: Vec2, conditions: &Conditions, terrain: &Terrain) -> MoveAllowance {
+    let sheet = &figure.0;
+    let penalties: Vec<MovePenalty> = conditions
+        .0
+        .iter()
+        .filter(|c| c.move_penalty > 0.0)
+        .map(|c| MovePenalty { reason: &c.name, inches: c.move_penalty })
+        .collect();
+    let going = terrain.material_at(at).map(|m| m.going()).unwrap_or_default();
+    match sheet.move_rate {
+        Some(rate) => {
+            let penalty: f32 = penalties.iter().map(|p| p.inches).sum();
+            let mut a = MoveAllowance { inches: (rate - penalty).max(0.0), factors: Vec::new() };
+            a.factors.push(crate::rules::movement::MoveFactor { reason: "move rate set in scene".into(), inches: rate });
+            for p in &penalties {
+                a.factors.push(crate::rules::movement::MoveFactor { reason: p.reason.to_string(), inches: -p.inches });
+            }
+            a
+        }
+        None => move_allowance(sheet.sex, sheet.armour, going, sheet.gait, &penalties),
+    }
+}
+
+/// Walk `from` along `waypoints` for at most `budget` inches; returns the segments swept.
+pub fn walk(from: Vec2, waypoints: &mut std::collections::VecDeque<Vec2>, budget: f32) -> Vec<(Vec2, Vec2)> {
+    let mut at = from;
+    let mut left = budget;
+    let mut segments = Vec::new();
+    while left > 1e-6 {
+        let Some(&next) = waypoints.front() else { break };
+        let d = at.distance(next);
+        if d <= left {
+            segments.push((at, next));
+            at = next;
+            left -= d;
+            waypoints.pop_front();
+        } else {
+            let to = at + (next - at) * (left / d);
+            segments.push((at, to));
+            left = 0.0;
+        }
+    }
+    segments
+}
+
+#[allow(clippy::type_complexity)]
+fn move_figures(
+    mut figures: Query<(
+        &SceneOrder,
+        &Name,
+        &Figure,
+        &Conditions,
+        &mut TablePosition,
+        &mut Facing,
+        &mut Waypoints,
+        &mut Swept,
+    )>,
+    terrain: Res<Terrain>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+) {
+    let mut figures: Vec<_> = figures.iter_mut().collect();
+    figures.sort_by_key(|f| *f.0);
+    for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
+        swept.segments.clear();
+        swept.speed = 0.0;
+        if waypoints.0.is_empty() {
+            continue;
+        }
+        let allowance = allowance_for(figure, position.0, conditions, &terrain);
+        let from = position.0;
+        let segments = walk(from, &mut waypoints.0, allowance.inches);
+        let distance: f32 = segments.iter().map(|(a, b)| a.distance(*b)).sum();
+        if let Some(&(a, b)) = segments.last() {
+            position.0 = b;
+            if a != b {
+                facing.0 = (b - a).to_angle().to_degrees();
+            }
+        }
+        swept.segments = segments;
+        swept.speed = allowance.inches;
+        let outcome = if distance <= 0.0 {
+            "held_up"
+        } else if waypoints.0.is_empty() {
+            "arrived"
+        } else {
+            "moved"
+        };
+        log.push(
+            &clock,
+            LogEvent::new("movement", "moved", name.as_str())
+                .outcome(outcome)
+                .field("from", point(from))
+                .field("to", point(position.0))
+                .field("distance", round3(distance))
+                .field("allowance", round3(allowance.inches))
+                .field("allowance_factors", &allowance.factors)
+                .field("gait", figure.0.gait)
+                .field("waypoints_left", waypoints.0.len()),
+        );
+    }
+}
+
+/// Three decimals: the log shows positions to a thousandth of an inch.
+pub fn round3(v: f32) -> f32 {
+    (v * 1000.0).round() / 1000.0
+}

@@ -1,0 +1,24 @@
+//! Small apps for tests: the real simulation plugins with no window, stepped by hand.
+
+use crate::scene::Scene;
+use bevy::prelude::*;
+
+/// A headless app holding `scene`, seeded with `seed`.
+pub fn app_with_scene(scene: &Scene, seed: u64) -> App {
+    crate::app::headless(scene, seed)
+}
+
+/// Step `moves` moves.
+pub fn step_moves(app: &mut App, moves: u32) {
+    for _ in 0..moves {
+        super::step_move(app.world_mut());
+    }
+}
+
+/// Parse scene text or panic with the error: for tests' inline scenes.
+pub fn scene_from_str(text: &str) -> Scene {
+    match crate::scene::parse_scene(text, std::path::Path::new("<test>")) {
+        Ok(s) => s,
+        Err(e) => panic!("test scene is invalid: {e}"),
+    }
+}

@@ -1,0 +1,199 @@
+//! The scene in the ECS: resources for the table, components for each entity, and the way
+//! back from the world to a scene file (`--final`, save).
+
+use super::clock::{MoveClock, SimDice};
+use super::log::EventLog;
+use crate::rules::lighting::Lighting;
+use crate::scene::{self, Material, Point, Scene};
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+/// The scene as loaded: table, lighting, rules, and the parts of it that do not change.
+#[derive(Resource, Debug, Clone)]
+pub struct LoadedScene(pub Scene);
+
+/// Table size in inches.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct TableSize(pub Vec2);
+
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct SceneLighting(pub Lighting);
+
+/// Terrain regions in scene order; a later region lies over an earlier one.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Terrain(pub Vec<scene::Region>);
+
+impl Terrain {
+    /// The material on top at `p`, if any region covers it.
+    pub fn material_at(&self, p: Vec2) -> Option<Material> {
+        self.0.iter().rev().find(|r| r.shape.contains((p.x, p.y))).map(|r| r.material)
+    }
+}
+
+/// Walls and doors, for line checks (waking through walls, beasts stopped by walls).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Walls {
+    pub walls: Vec<scene::Wall>,
+    pub doors: Vec<scene::Door>,
+}
+
+/// An entity's position in its scene list: systems that roll dice visit entities in this
+/// order, never in query order.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SceneOrder(pub u32);
+
+/// Position on the table, in inches.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct TablePosition(pub Vec2);
+
+/// Facing in degrees, counter-clockwise from +x.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Facing(pub f32);
+
+/// A figure: its sheet as the scene gave it (the parts that do not change in play).
+#[derive(Component, Debug, Clone)]
+pub struct Figure(pub scene::Figure);
+
+/// Waypoints still to walk.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Waypoints(pub VecDeque<Vec2>);
+
+/// Lasting effects on a figure.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Conditions(pub Vec<scene::Condition>);
+
+/// The ground a figure swept this move, segment by segment, and its speed in inches per
+/// move: traps read this, so a runner crossing a cord springs it without stopping on it.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Swept {
+    pub segments: Vec<(Vec2, Vec2)>,
+    pub speed: f32,
+}
+
+#[derive(Component, Debug, Clone)]
+pub struct Trap(pub scene::Trap);
+
+#[derive(Component, Debug, Clone)]
+pub struct Fire(pub scene::Fire);
+
+#[derive(Component, Debug, Clone)]
+pub struct Herd(pub scene::Herd);
+
+#[derive(Component, Debug, Clone)]
+pub struct SleepingGroup(pub scene::SleepingGroup);
+
+pub fn vec2(p: Point) -> Vec2 {
+    Vec2::new(p.0, p.1)
+}
+
+pub fn point(v: Vec2) -> Point {
+    (v.x, v.y)
+}
+
+fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
+    (
+        Name::new(f.name.clone()),
+        SceneOrder(order),
+        TablePosition(vec2(f.position)),
+        Facing(f.facing),
+        Waypoints(f.path.iter().copied().map(vec2).collect()),
+        Conditions(f.conditions.clone()),
+        Swept::default(),
+        Figure(f.clone()),
+    )
+}
+
+fn placed_bundle(order: u32, name: &str, position: Point) -> impl Bundle {
+    (Name::new(name.to_string()), SceneOrder(order), TablePosition(vec2(position)))
+}
+
+/// Put a scene into the world: resources, then one entity per scene entity. Anything a
+/// previous scene spawned is removed first.
+pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
+    clear_scene(world);
+    world.insert_resource(TableSize(Vec2::new(scene.table.width, scene.table.height)));
+    world.insert_resource(SceneLighting(scene.lighting));
+    world.insert_resource(Terrain(scene.terrain.clone()));
+    world.insert_resource(Walls { walls: scene.walls.clone(), doors: scene.doors.clone() });
+    world.insert_resource(MoveClock {
+        move_number: scene.clock.moves_played,
+        round: None,
+        rounds_per_move: scene.rules.rounds_per_move,
+    });
+    world.insert_resource(SimDice::new(seed));
+    world.insert_resource(EventLog::default());
+    for (i, f) in scene.figures.iter().enumerate() {
+        world.spawn(figure_bundle(i as u32, f));
+    }
+    for (i, t) in scene.traps.iter().enumerate() {
+        world.spawn((placed_bundle(i as u32, &t.name, t.position), Trap(t.clone())));
+    }
+    for (i, f) in scene.fires.iter().enumerate() {
+        world.spawn((placed_bundle(i as u32, &f.name, f.position), Fire(f.clone())));
+    }
+    for (i, h) in scene.herds.iter().enumerate() {
+        world.spawn((placed_bundle(i as u32, &h.name, h.position), Facing(h.heading), Herd(h.clone())));
+    }
+    for (i, g) in scene.sleepers.iter().enumerate() {
+        world.spawn((placed_bundle(i as u32, &g.name, g.position), SleepingGroup(g.clone())));
+    }
+    world.insert_resource(LoadedScene(scene.clone()));
+}
+
+/// Remove every scene entity.
+pub fn clear_scene(world: &mut World) {
+    let entities: Vec<Entity> = world.query_filtered::<Entity, With<SceneOrder>>().iter(world).collect();
+    for e in entities {
+        world.despawn(e);
+    }
+}
+
+/// Entities of one kind in scene order.
+fn sorted<C: Component + Clone>(world: &mut World) -> Vec<(SceneOrder, C, Entity)> {
+    let mut v: Vec<_> = world.query::<(&SceneOrder, &C, Entity)>().iter(world).map(|(o, c, e)| (*o, c.clone(), e)).collect();
+    v.sort_by_key(|(o, _, _)| *o);
+    v
+}
+
+/// The world as a scene file: what was loaded, with everything play has changed.
+pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
+    let mut scene = world.get_resource::<LoadedScene>()?.0.clone();
+    scene.clock.moves_played = world.get_resource::<MoveClock>().map_or(0, |c| c.move_number);
+    scene.seed = world.get_resource::<SimDice>().map_or(scene.seed, |d| d.seed);
+    scene.figures = sorted::<Figure>(world)
+        .into_iter()
+        .map(|(_, Figure(mut f), e)| {
+            let entity = world.entity(e);
+            if let Some(p) = entity.get::<TablePosition>() {
+                f.position = point(p.0);
+            }
+            if let Some(facing) = entity.get::<Facing>() {
+                f.facing = facing.0;
+            }
+            if let Some(w) = entity.get::<Waypoints>() {
+                f.path = w.0.iter().copied().map(point).collect();
+            }
+            if let Some(c) = entity.get::<Conditions>() {
+                f.conditions = c.0.clone();
+            }
+            f
+        })
+        .collect();
+    scene.traps = sorted::<Trap>(world).into_iter().map(|(_, t, _)| t.0).collect();
+    scene.fires = sorted::<Fire>(world).into_iter().map(|(_, f, _)| f.0).collect();
+    scene.herds = sorted::<Herd>(world)
+        .into_iter()
+        .map(|(_, Herd(mut h), e)| {
+            let entity = world.entity(e);
+            if let Some(p) = entity.get::<TablePosition>() {
+                h.position = point(p.0);
+            }
+            if let Some(facing) = entity.get::<Facing>() {
+                h.heading = facing.0;
+            }
+            h
+        })
+        .collect();
+    scene.sleepers = sorted::<SleepingGroup>(world).into_iter().map(|(_, g, _)| g.0).collect();
+    Some(scene)
+}

@@ -1,0 +1,247 @@
+//! Drawing the table: grid, terrain, walls, doors, figures with their paths, traps.
+
+use super::{PX_PER_INCH, to_world};
+use crate::scene::{DoorKind, Material, Shape, WallKind};
+use crate::sim::world::{Figure, SceneOrder, TableSize, TablePosition, Terrain, Trap, Walls, Waypoints};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, (spawn_camera, spawn_terrain, spawn_labels));
+    app.add_systems(Update, (draw_grid, draw_walls, draw_figures, draw_traps, follow_labels));
+}
+
+/// A name label that follows its entity.
+#[derive(Component)]
+struct Label(Entity);
+
+fn spawn_camera(mut commands: Commands, table: Res<TableSize>) {
+    let centre = to_world(table.0 / 2.0);
+    // Fit the table in the part of the window left of the panels.
+    let scale = (table.0.x * PX_PER_INCH / 1150.0).max(table.0.y * PX_PER_INCH / 900.0).max(0.05);
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
+        Transform::from_xyz(centre.x + 180.0 * scale, centre.y, 0.0),
+    ));
+}
+
+/// Fill colour of a material.
+pub fn material_color(m: Material) -> Color {
+    match m {
+        Material::Grass => Color::srgb(0.33, 0.52, 0.27),
+        Material::Earth => Color::srgb(0.45, 0.36, 0.25),
+        Material::StoneFloor => Color::srgb(0.42, 0.42, 0.44),
+        Material::Paved => Color::srgb(0.55, 0.53, 0.50),
+        Material::BadGround => Color::srgb(0.40, 0.33, 0.22),
+        Material::Rock => Color::srgb(0.35, 0.34, 0.33),
+        Material::Water => Color::srgb(0.18, 0.33, 0.58),
+        Material::Thatch => Color::srgb(0.80, 0.68, 0.36),
+        Material::Hay => Color::srgb(0.90, 0.80, 0.40),
+        Material::StandingCorn => Color::srgb(0.85, 0.74, 0.30),
+        Material::LooseTimber => Color::srgb(0.55, 0.38, 0.20),
+        Material::Brushwood => Color::srgb(0.47, 0.40, 0.23),
+        Material::Bushes => Color::srgb(0.22, 0.45, 0.22),
+        Material::Trees => Color::srgb(0.12, 0.35, 0.15),
+        Material::Cloth => Color::srgb(0.70, 0.30, 0.30),
+        Material::Oil => Color::srgb(0.15, 0.12, 0.10),
+        Material::SolidTimber => Color::srgb(0.50, 0.32, 0.16),
+        Material::HalfTimbered => Color::srgb(0.75, 0.70, 0.60),
+    }
+}
+
+fn spawn_terrain(
+    mut commands: Commands,
+    table: Res<TableSize>,
+    terrain: Res<Terrain>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    // The bare table.
+    let size = to_world(table.0);
+    commands.spawn((
+        Sprite { color: Color::srgb(0.26, 0.36, 0.22), custom_size: Some(size), ..default() },
+        Transform::from_translation((size / 2.0).extend(-10.0)),
+    ));
+    for (i, region) in terrain.0.iter().enumerate() {
+        let color = material_color(region.material);
+        let z = -9.0 + i as f32 * 1e-3;
+        match &region.shape {
+            Shape::Rect { min, max } => {
+                let (a, b) = (to_world(Vec2::new(min.0, min.1)), to_world(Vec2::new(max.0, max.1)));
+                commands.spawn((
+                    Sprite { color, custom_size: Some(b - a), ..default() },
+                    Transform::from_translation(((a + b) / 2.0).extend(z)),
+                ));
+            }
+            Shape::Circle { center, radius } => {
+                commands.spawn((
+                    Mesh2d(meshes.add(Circle::new(radius * PX_PER_INCH))),
+                    MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
+                    Transform::from_translation(to_world(Vec2::new(center.0, center.1)).extend(z)),
+                ));
+            }
+            Shape::Polygon { points } => {
+                let pts: Vec<Vec2> = points.iter().map(|p| to_world(Vec2::new(p.0, p.1))).collect();
+                commands.spawn((
+                    Mesh2d(meshes.add(polygon_mesh(&pts))),
+                    MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
+                    Transform::from_xyz(0.0, 0.0, z),
+                ));
+            }
+        }
+    }
+}
+
+/// A filled simple polygon (convex or not), by ear clipping.
+fn polygon_mesh(points: &[Vec2]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    let positions: Vec<[f32; 3]> = points.iter().map(|p| [p.x, p.y, 0.0]).collect();
+    let indices = ear_clip(points);
+    let mut mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; points.len()]);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; points.len()]);
+    mesh.insert_indices(Indices::U32(indices));
+    mesh
+}
+
+fn ear_clip(points: &[Vec2]) -> Vec<u32> {
+    let n = points.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    let area: f32 = (0..n).map(|i| points[i].perp_dot(points[(i + 1) % n])).sum();
+    let mut idx: Vec<usize> = if area >= 0.0 { (0..n).collect() } else { (0..n).rev().collect() };
+    let mut out = Vec::with_capacity((n - 2) * 3);
+    let mut guard = 0;
+    while idx.len() > 3 && guard < n * n {
+        guard += 1;
+        let m = idx.len();
+        let mut clipped = false;
+        for k in 0..m {
+            let (a, b, c) = (idx[(k + m - 1) % m], idx[k], idx[(k + 1) % m]);
+            let (pa, pb, pc) = (points[a], points[b], points[c]);
+            if (pb - pa).perp_dot(pc - pb) <= 0.0 {
+                continue;
+            }
+            let inside = idx.iter().any(|&j| {
+                j != a && j != b && j != c && {
+                    let p = points[j];
+                    (pb - pa).perp_dot(p - pa) >= 0.0 && (pc - pb).perp_dot(p - pb) >= 0.0 && (pa - pc).perp_dot(p - pc) >= 0.0
+                }
+            });
+            if !inside {
+                out.extend([a as u32, b as u32, c as u32]);
+                idx.remove(k);
+                clipped = true;
+                break;
+            }
+        }
+        if !clipped {
+            break;
+        }
+    }
+    if idx.len() == 3 {
+        out.extend([idx[0] as u32, idx[1] as u32, idx[2] as u32]);
+    }
+    out
+}
+
+fn draw_grid(mut gizmos: Gizmos, table: Res<TableSize>) {
+    let size = table.0;
+    let minor = Color::srgba(1.0, 1.0, 1.0, 0.10);
+    let major = Color::srgba(1.0, 1.0, 1.0, 0.28);
+    for x in 0..=size.x.floor() as u32 {
+        let c = if x % 6 == 0 { major } else { minor };
+        gizmos.line_2d(to_world(Vec2::new(x as f32, 0.0)), to_world(Vec2::new(x as f32, size.y)), c);
+    }
+    for y in 0..=size.y.floor() as u32 {
+        let c = if y % 6 == 0 { major } else { minor };
+        gizmos.line_2d(to_world(Vec2::new(0.0, y as f32)), to_world(Vec2::new(size.x, y as f32)), c);
+    }
+    gizmos.rect_2d(Isometry2d::from_translation(to_world(size / 2.0)), to_world(size), Color::WHITE);
+}
+
+fn draw_walls(mut gizmos: Gizmos, walls: Res<Walls>) {
+    for wall in &walls.walls {
+        let color = match wall.kind {
+            WallKind::Outer => Color::srgb(0.95, 0.95, 0.95),
+            WallKind::Inner => Color::srgb(0.75, 0.75, 0.78),
+            WallKind::Low => Color::srgb(0.60, 0.50, 0.35),
+        };
+        let pts: Vec<Vec2> = wall.points.iter().map(|p| to_world(Vec2::new(p.0, p.1))).collect();
+        // Two offset strokes make a visibly thick wall.
+        for off in [Vec2::ZERO, Vec2::new(1.5, 1.5), Vec2::new(-1.5, -1.5)] {
+            gizmos.linestrip_2d(pts.iter().map(|p| *p + off), color);
+        }
+    }
+    for door in &walls.doors {
+        let color = match (door.kind, door.open) {
+            (DoorKind::Door, false) => Color::srgb(0.70, 0.45, 0.20),
+            (DoorKind::Door, true) => Color::srgb(0.95, 0.75, 0.40),
+            (DoorKind::Window, _) => Color::srgb(0.50, 0.80, 0.95),
+        };
+        let (a, b) = (to_world(Vec2::new(door.from.0, door.from.1)), to_world(Vec2::new(door.to.0, door.to.1)));
+        for off in [Vec2::ZERO, Vec2::new(2.0, 2.0), Vec2::new(-2.0, -2.0)] {
+            gizmos.line_2d(a + off, b + off, color);
+        }
+    }
+}
+
+/// A side's token colour: the party blue, anyone else red.
+fn side_color(side: &str) -> Color {
+    if side == "party" { Color::srgb(0.30, 0.55, 0.95) } else { Color::srgb(0.90, 0.30, 0.25) }
+}
+
+fn draw_figures(mut gizmos: Gizmos, figures: Query<(&TablePosition, &Figure, &Waypoints)>) {
+    for (pos, figure, waypoints) in &figures {
+        let at = to_world(pos.0);
+        let color = side_color(&figure.0.side);
+        gizmos.circle_2d(Isometry2d::from_translation(at), 0.4 * PX_PER_INCH, color);
+        gizmos.circle_2d(Isometry2d::from_translation(at), 0.3 * PX_PER_INCH, color);
+        let mut prev = at;
+        for wp in &waypoints.0 {
+            let next = to_world(*wp);
+            gizmos.line_2d(prev, next, color.with_alpha(0.6));
+            gizmos.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6));
+            prev = next;
+        }
+    }
+}
+
+fn draw_traps(mut gizmos: Gizmos, traps: Query<(&TablePosition, &Trap)>) {
+    for (pos, trap) in &traps {
+        let at = to_world(pos.0);
+        let r = trap.0.radius * PX_PER_INCH;
+        // GM-only marker: hidden traps in amber, revealed ones in red.
+        let color = if trap.0.revealed { Color::srgb(0.95, 0.2, 0.2) } else { Color::srgb(1.0, 0.75, 0.1) };
+        gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), color);
+        gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), color);
+        gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+        if let crate::scene::TrapKind::TripCord { to } = trap.0.kind {
+            gizmos.line_2d(at, to_world(Vec2::new(to.0, to.1)), color);
+        }
+    }
+}
+
+fn spawn_labels(mut commands: Commands, named: Query<(Entity, &Name), With<SceneOrder>>) {
+    for (entity, name) in &named {
+        commands.spawn((
+            Text2d::new(name.as_str()),
+            TextFont { font_size: FontSize::Px(14.0), ..default() },
+            TextColor(Color::WHITE),
+            Transform::from_xyz(0.0, 0.0, 5.0),
+            Label(entity),
+        ));
+    }
+}
+
+fn follow_labels(mut labels: Query<(&Label, &mut Transform)>, positions: Query<&TablePosition>) {
+    for (label, mut transform) in &mut labels {
+        if let Ok(p) = positions.get(label.0) {
+            let at = to_world(p.0) + Vec2::new(0.0, 0.7 * PX_PER_INCH);
+            transform.translation = at.extend(5.0);
+        }
+    }
+}

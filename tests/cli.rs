@@ -1,0 +1,107 @@
+//! The `tabula` binary: exit codes, located errors, identical event files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tabula() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn scenes() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn check_accepts_every_example() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scenes()).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let out = tabula().arg("check").args(&files).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn check_reports_a_located_error_and_exits_1() {
+    let bad = tmp("broken.ron");
+    std::fs::write(&bad, "(version: 1,\n  table: (width: 72, height: 48),\n  figures: [(name: \"X\", position: (1, 1), speed: 3)],\n)").unwrap();
+    let out = tabula().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("{}:3:", bad.display())), "{err}");
+    assert!(err.contains("speed"), "{err}");
+}
+
+#[test]
+fn check_of_a_missing_file_exits_2() {
+    let out = tabula().args(["check", "/nonexistent/x.ron"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = tabula().args(["sim", "scenes/tomb.ron"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = tabula().arg("frobnicate").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_has_examples() {
+    for sub in [&["--help"][..], &["check", "--help"], &["sim", "--help"], &["open", "--help"]] {
+        let out = tabula().args(sub).output().unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Examples:"), "{sub:?}");
+    }
+}
+
+#[test]
+fn two_sims_with_one_seed_write_identical_events() {
+    let (a, b) = (tmp("a.jsonl"), tmp("b.jsonl"));
+    for out in [&a, &b] {
+        let status = tabula()
+            .args(["sim", "--moves", "8", "--seed", "5", "--events"])
+            .arg(out)
+            .arg(scenes().join("tomb.ron"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let (ta, tb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(!ta.is_empty());
+    assert_eq!(ta, tb);
+}
+
+#[test]
+fn events_to_stdout_and_final_scene_that_loads() {
+    let end = tmp("end.ron");
+    let out = tabula()
+        .args(["sim", "--moves", "3", "--events", "-", "--final"])
+        .arg(&end)
+        .arg(scenes().join("night-camp.ron"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["move"].as_u64().is_some());
+    }
+    let check = tabula().arg("check").arg(&end).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let text = std::fs::read_to_string(&end).unwrap();
+    assert!(text.contains("moves_played: 3"), "{text}");
+}
+
+#[test]
+fn sim_of_a_broken_scene_exits_1() {
+    let bad = tmp("bad-sim.ron");
+    std::fs::write(&bad, "(version: 1, table: (width: 5000, height: 48))").unwrap();
+    let out = tabula().args(["sim", "--moves", "1"]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("table: width"), "{}", String::from_utf8_lossy(&out.stderr));
+}

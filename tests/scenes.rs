@@ -1,0 +1,181 @@
+//! Scene files: the examples load, bad input gets a located error, saving round-trips.
+
+use std::path::{Path, PathBuf};
+use tabula::scene::{self, SceneError, load_scene, parse_scene, save_scene, scene_to_ron};
+
+fn examples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"))
+        .expect("scenes/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_example_scene_loads() {
+    let all = examples();
+    assert!(all.len() >= 5, "expected the example scenes, found {all:?}");
+    for path in all {
+        if let Err(e) = load_scene(&path) {
+            panic!("{e}");
+        }
+    }
+}
+
+#[test]
+fn the_documented_example_loads() {
+    // docs/scene-format.md carries a complete example between ```ron fences.
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scene-format.md")).unwrap();
+    let start = doc.find("```ron\n").expect("an example in the docs") + 7;
+    let end = start + doc[start..].find("```").expect("closing fence");
+    let s = parse_scene(&doc[start..end], Path::new("docs/scene-format.md")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!s.figures.is_empty() && !s.terrain.is_empty() && !s.walls.is_empty());
+    assert!(!s.traps.is_empty() && !s.fires.is_empty() && !s.herds.is_empty() && !s.sleepers.is_empty());
+}
+
+fn err(text: &str) -> SceneError {
+    match parse_scene(text, Path::new("bad.ron")) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+const MINIMAL: &str = "(version: 1, table: (width: 72, height: 48))";
+
+#[test]
+fn minimal_scene_takes_defaults() {
+    let s = parse_scene(MINIMAL, Path::new("m.ron")).unwrap();
+    assert_eq!(s.rules.rounds_per_move, 2);
+    assert_eq!(s.lighting, tabula::rules::lighting::Lighting::Daylight);
+    assert!(s.figures.is_empty());
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let e = err("(version: 1,\n table: (width: 72, height: 48\n");
+    let msg = e.to_string();
+    assert!(msg.starts_with("bad.ron:"), "{msg}");
+    let SceneError::Syntax { line, col, .. } = e else { panic!("not a syntax error: {msg}") };
+    assert!(line >= 2, "{msg}");
+    assert!(col >= 1);
+}
+
+#[test]
+fn unknown_field_is_an_error() {
+    let e = err("(version: 1, table: (width: 72, height: 48), tabel: 3)");
+    let msg = e.to_string();
+    assert!(msg.starts_with("bad.ron:1:"), "{msg}");
+    assert!(msg.contains("tabel"), "{msg}");
+}
+
+#[test]
+fn wrong_type_is_an_error() {
+    let msg = err("(version: 1, table: (width: \"wide\", height: 48))").to_string();
+    assert!(msg.starts_with("bad.ron:1:"), "{msg}");
+}
+
+#[test]
+fn unknown_enum_value_is_an_error() {
+    let msg = err("(version: 1, table: (width: 72, height: 48), lighting: \"DUSK\")").to_string();
+    assert!(msg.contains("DUSK") || msg.contains("variant"), "{msg}");
+}
+
+#[test]
+fn off_table_point_names_entity_and_field() {
+    let msg = err(
+        "(version: 1, table: (width: 72, height: 48), figures: [(name: \"Morgana\", position: (1, 1), path: [(80, 2)])])",
+    )
+    .to_string();
+    assert_eq!(msg, "bad.ron: figure \"Morgana\": path point (80, 2) is off the 72x48 table");
+}
+
+#[test]
+fn table_size_is_bounded() {
+    for (w, h) in [("1001", "10"), ("10", "0"), ("-5", "10"), ("inf", "10"), ("NaN", "10")] {
+        let text = format!("(version: 1, table: (width: {w}, height: {h}))");
+        match parse_scene(&text, Path::new("bad.ron")) {
+            Err(SceneError::Invalid { problems, .. }) => assert!(problems[0].entity == "table", "{problems:?}"),
+            Err(SceneError::Syntax { .. }) => {} // `inf`/`NaN` may be refused by the parser itself
+            other => panic!("{w}x{h} accepted: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn wrong_version_is_an_error() {
+    let msg = err("(version: 2, table: (width: 72, height: 48))").to_string();
+    assert!(msg.contains("version: 2 is not supported"), "{msg}");
+}
+
+#[test]
+fn duplicate_and_empty_names_are_errors() {
+    let msg = err(
+        "(version: 1, table: (width: 72, height: 48), figures: [(name: \"A\", position: (1, 1)), (name: \"A\", position: (2, 2)), (name: \"\", position: (2, 2))])",
+    )
+    .to_string();
+    assert!(msg.contains("figure \"A\": name: another entity already has this name"), "{msg}");
+    assert!(msg.contains("name: must not be empty"), "{msg}");
+}
+
+#[test]
+fn counts_are_capped() {
+    let figures: Vec<String> = (0..=scene::load::MAX_ENTITIES_PER_KIND).map(|i| format!("(name: \"f{i}\", position: (1, 1))")).collect();
+    let text = format!("(version: 1, table: (width: 72, height: 48), figures: [{}])", figures.join(","));
+    let msg = err(&text).to_string();
+    assert!(msg.contains("more than the 10000 allowed"), "{msg}");
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflow() {
+    let text = format!("(version: 1, table: (width: 72, height: 48), title: {}1{})", "[".repeat(100_000), "]".repeat(100_000));
+    let msg = err(&text).to_string();
+    assert!(msg.starts_with("bad.ron:1:"), "{msg}");
+}
+
+#[test]
+fn oversized_file_is_refused_before_reading() {
+    let dir = std::env::temp_dir().join(format!("tabula-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.ron");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(scene::load::MAX_FILE_BYTES + 1).unwrap();
+    let e = load_scene(&path).unwrap_err();
+    assert!(matches!(e, SceneError::TooLarge { .. }), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn binary_garbage_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("tabula-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bin.ron");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x28, 0x80]).unwrap();
+    let e = load_scene(&path).unwrap_err();
+    assert!(e.to_string().contains("not valid UTF-8"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let e = load_scene(Path::new("/nonexistent/tabula/scene.ron")).unwrap_err();
+    assert!(e.is_io());
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("tabula-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in examples() {
+        let original = load_scene(&path).unwrap();
+        let out = dir.join(path.file_name().unwrap());
+        save_scene(&original, &out).unwrap();
+        let back = load_scene(&out).unwrap_or_else(|e| panic!("{e}\n{}", scene_to_ron(&original).unwrap()));
+        assert_eq!(original, back, "{} changed on a round trip", path.display());
+        // No temporary file is left behind.
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains(".tmp-")).collect();
+        assert!(leftovers.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,107 @@
+//! The Move schedule: movement along waypoints, determinism, round-tripping the world.
+
+use std::path::Path;
+use tabula::cli::simulate;
+use tabula::scene::load_scene;
+use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::world::{TablePosition, snapshot_scene};
+use tabula::sim::{EventLog, MoveClock};
+
+fn example(name: &str) -> tabula::scene::Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_man_walks_six_inches_a_move() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(21, 5)])])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 1);
+    let world = app.world_mut();
+    let pos = world.query::<&TablePosition>().single(world).unwrap().0;
+    assert!((pos.x - 7.0).abs() < 1e-4 && (pos.y - 5.0).abs() < 1e-4, "{pos}");
+    step_moves(&mut app, 3);
+    let world = app.world_mut();
+    let pos = world.query::<&TablePosition>().single(world).unwrap().0;
+    assert!((pos.x - 21.0).abs() < 1e-4, "stops at the last waypoint: {pos}");
+    let log = world.resource::<EventLog>();
+    let outcomes: Vec<&str> = log.events.iter().map(|e| e.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["moved", "moved", "moved", "arrived"]);
+    assert_eq!(world.resource::<MoveClock>().move_number, 4);
+}
+
+#[test]
+fn going_and_gait_change_the_move() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          terrain: [(name: \"road\", material: paved, shape: Rect(min: (0, 0), max: (30, 4)))],
+          figures: [
+            (name: \"On the road\", position: (1, 2), path: [(29, 2)]),
+            (name: \"Running woman\", position: (1, 6), sex: female, gait: running, path: [(29, 6)]),
+          ])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 1);
+    let log = app.world().resource::<EventLog>();
+    let dist = |who: &str| log.events.iter().find(|e| e.subject == who).unwrap().fields["distance"].as_f64().unwrap();
+    assert_eq!(dist("On the road"), 7.0);
+    assert_eq!(dist("Running woman"), 10.0);
+}
+
+#[test]
+fn conditions_slow_then_expire() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 60, height: 10), figures: [(name: \"Limper\", position: (1, 5), path: [(59, 5)],
+           conditions: [(name: \"strained ankle\", move_penalty: 2, moves_left: Some(2))])])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 3);
+    let log = app.world().resource::<EventLog>();
+    let moves: Vec<f64> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.fields["distance"].as_f64().unwrap()).collect();
+    assert_eq!(moves, [4.0, 4.0, 6.0]);
+    assert!(log.events.iter().any(|e| e.event == "condition_expired" && e.move_number == 2));
+}
+
+#[test]
+fn same_scene_and_seed_give_identical_logs() {
+    for name in ["tomb.ron", "farmstead.ron", "pasture.ron", "night-camp.ron"] {
+        let scene = example(name);
+        let (a, _) = simulate(&scene, 42, 12);
+        let (b, _) = simulate(&scene, 42, 12);
+        assert_eq!(a.to_json_lines(), b.to_json_lines(), "{name}");
+        assert!(!a.events.is_empty(), "{name} logged nothing");
+    }
+}
+
+#[test]
+fn a_snapshot_of_a_fresh_world_is_the_scene() {
+    for name in ["tomb.ron", "farmstead.ron", "pasture.ron", "night-camp.ron"] {
+        let scene = example(name);
+        let mut app = app_with_scene(&scene, scene.seed);
+        let back = snapshot_scene(app.world_mut()).unwrap();
+        assert_eq!(scene, back, "{name}");
+    }
+}
+
+#[test]
+fn a_saved_run_continues_like_an_unbroken_one() {
+    let scene = example("tomb.ron");
+    let (full, _) = simulate(&scene, 9, 6);
+    let (first, middle) = simulate(&scene, 9, 3);
+    let (second, _) = simulate(&middle, 9, 3);
+    let mut joined = first.to_json_lines();
+    joined.push_str(&second.to_json_lines());
+    assert_eq!(full.to_json_lines(), joined);
+}
+
+#[test]
+fn event_lines_carry_the_required_keys() {
+    let (log, _) = simulate(&example("tomb.ron"), 1, 2);
+    for line in log.to_json_lines().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in ["move", "round", "system", "event", "subject", "rolls", "outcome"] {
+            assert!(v.get(key).is_some(), "{key} missing in {line}");
+        }
+    }
+}
