@@ -105,3 +105,38 @@ fn event_lines_carry_the_required_keys() {
         }
     }
 }
+
+#[test]
+fn walls_stop_figures_and_open_doors_let_them_through() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          walls: [(name: \"w\", kind: outer, points: [(5, 0), (5, 10)]), (name: \"v\", points: [(5, 5), (5, 10)])],
+          doors: [(name: \"door\", from: (5, 1), to: (5, 3), open: true), (name: \"window\", kind: window, from: (5, 6), to: (5, 8), open: true)],
+          figures: [
+            (name: \"Through the door\", position: (1, 2), path: [(9, 2)]),
+            (name: \"At the window\", position: (1, 7), path: [(9, 7)]),
+          ])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 2);
+    let log = app.world().resource::<EventLog>();
+    let outcome = |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome.clone();
+    assert_eq!(outcome("Through the door", 1), "moved");
+    assert_eq!(outcome("Through the door", 2), "arrived");
+    assert_eq!(outcome("At the window", 1), "blocked_by_wall");
+    let to = log.events.iter().find(|e| e.subject == "At the window").unwrap().fields["to"].clone();
+    assert!((to[0].as_f64().unwrap() - 4.95).abs() < 1e-3, "{to}");
+}
+
+#[test]
+fn an_immobile_condition_holds_a_figure_until_it_ends() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10), figures: [(name: \"Caught\", position: (1, 5), path: [(29, 5)],
+           conditions: [(name: \"caught in a loop\", moves_left: Some(2), immobile: true)])])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 3);
+    let log = app.world().resource::<EventLog>();
+    let outcomes: Vec<&str> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["held", "held", "moved"]);
+}

@@ -322,6 +322,9 @@ pub struct Condition {
     /// Moves left before it ends; none when it lasts until removed.
     #[serde(default)]
     pub moves_left: Option<u32>,
+    /// The figure cannot move while it lasts (caught in a loop, down a pit).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub immobile: bool,
 }
 
 /// A figure on the table.

@@ -109,15 +109,17 @@ pub struct WallsBetween {
     pub outer: u8,
 }
 
-/// Whether a move from `a` to `b` is blocked by a wall (open doors let it through), and
-/// where along it (0..=1) the first blocking wall is.
+/// Whether a move from `a` to `b` is blocked by a wall or low obstacle (only open doors let
+/// it through; windows do not), and where along it (0..=1) the first blocking wall is.
 pub fn first_wall_hit(a: Vec2, b: Vec2, walls: &[Wall], doors: &[Door]) -> Option<f32> {
     let mut first: Option<f32> = None;
     for wall in walls {
         for w in wall.points.windows(2) {
             if let Some(t) = segments_cross(a, b, v(w[0]), v(w[1])) {
                 let at = a + (b - a) * t;
-                let through_door = doors.iter().any(|d| d.open && point_segment_distance(at, v(d.from), v(d.to)) < 0.05);
+                let through_door = doors.iter().any(|d| {
+                    d.open && d.kind == crate::scene::DoorKind::Door && point_segment_distance(at, v(d.from), v(d.to)) < 0.05
+                });
                 if !through_door && first.is_none_or(|f| t < f) {
                     first = Some(t);
                 }

@@ -6,11 +6,16 @@
 
 pub mod bookkeeping;
 pub mod clock;
+pub mod fire;
 pub mod fire_front;
 pub mod geometry;
+pub mod herds;
 pub mod log;
 pub mod movement;
+pub mod noise;
+pub mod sleepers;
 pub mod testing;
+pub mod traps;
 pub mod world;
 
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
@@ -61,7 +66,17 @@ pub fn plugin(app: &mut App) {
             .chain(),
     );
     app.add_systems(Move, run_rounds.in_set(MoveSystems::Fire));
-    app.add_plugins((clock::plugin, log::plugin, movement::plugin, bookkeeping::plugin));
+    app.add_plugins((
+        clock::plugin,
+        log::plugin,
+        noise::plugin,
+        movement::plugin,
+        traps::plugin,
+        fire::plugin,
+        herds::plugin,
+        sleepers::plugin,
+        bookkeeping::plugin,
+    ));
 }
 
 /// Run the [`Round`] schedule once per round of the move, with the clock showing the round.
@@ -83,5 +98,7 @@ pub fn step_move(world: &mut World) {
         clock.move_number
     };
     world.resource_mut::<SimDice>().start_move(next);
+    // Noises of the move before were heard then; the view may show them until now.
+    noise::clear_noises(world);
     world.run_schedule(Move);
 }

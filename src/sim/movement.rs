@@ -3,7 +3,8 @@
 
 use super::clock::MoveClock;
 use super::log::{EventLog, LogEvent};
-use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Waypoints, point};
+use super::geometry::first_wall_hit;
+use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point};
 use super::{Move, MoveSystems};
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
 use bevy::prelude::*;
@@ -37,14 +38,27 @@ pub fn allowance_for(figure: &super::world::Figure, at: Vec2, conditions: &Condi
     }
 }
 
-/// Walk `from` along `waypoints` for at most `budget` inches; returns the segments swept.
-pub fn walk(from: Vec2, waypoints: &mut std::collections::VecDeque<Vec2>, budget: f32) -> Vec<(Vec2, Vec2)> {
+/// How far short of a wall a blocked figure stops, in inches.
+const WALL_STANDOFF: f32 = 0.05;
+
+/// Walk `from` along `waypoints` for at most `budget` inches; returns the segments swept and
+/// whether a wall stopped the walk (the figure then waits at the wall, its path kept).
+pub fn walk(from: Vec2, waypoints: &mut std::collections::VecDeque<Vec2>, budget: f32, walls: &Walls) -> (Vec<(Vec2, Vec2)>, bool) {
     let mut at = from;
     let mut left = budget;
     let mut segments = Vec::new();
     while left > 1e-6 {
         let Some(&next) = waypoints.front() else { break };
         let d = at.distance(next);
+        let reach = if d <= left { next } else { at + (next - at) * (left / d) };
+        if let Some(t) = first_wall_hit(at, reach, &walls.walls, &walls.doors) {
+            let stop_len = (at.distance(reach) * t - WALL_STANDOFF).max(0.0);
+            let stop = if d > 0.0 { at + (next - at) * (stop_len / d) } else { at };
+            if stop != at {
+                segments.push((at, stop));
+            }
+            return (segments, true);
+        }
         if d <= left {
             segments.push((at, next));
             at = next;
@@ -56,7 +70,7 @@ pub fn walk(from: Vec2, waypoints: &mut std::collections::VecDeque<Vec2>, budget
             left = 0.0;
         }
     }
-    segments
+    (segments, false)
 }
 
 #[allow(clippy::type_complexity)]
@@ -72,6 +86,7 @@ fn move_figures(
         &mut Swept,
     )>,
     terrain: Res<Terrain>,
+    walls: Res<Walls>,
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
 ) {
@@ -83,9 +98,19 @@ fn move_figures(
         if waypoints.0.is_empty() {
             continue;
         }
+        if let Some(held) = conditions.0.iter().find(|c| c.immobile) {
+            log.push(
+                &clock,
+                LogEvent::new("movement", "moved", name.as_str())
+                    .outcome("held")
+                    .field("condition", &held.name)
+                    .field("waypoints_left", waypoints.0.len()),
+            );
+            continue;
+        }
         let allowance = allowance_for(figure, position.0, conditions, &terrain);
         let from = position.0;
-        let segments = walk(from, &mut waypoints.0, allowance.inches);
+        let (segments, blocked) = walk(from, &mut waypoints.0, allowance.inches, &walls);
         let distance: f32 = segments.iter().map(|(a, b)| a.distance(*b)).sum();
         if let Some(&(a, b)) = segments.last() {
             position.0 = b;
@@ -95,7 +120,9 @@ fn move_figures(
         }
         swept.segments = segments;
         swept.speed = allowance.inches;
-        let outcome = if distance <= 0.0 {
+        let outcome = if blocked {
+            "blocked_by_wall"
+        } else if distance <= 0.0 {
             "held_up"
         } else if waypoints.0.is_empty() {
             "arrived"

@@ -19,6 +19,23 @@ pub struct TableSize(pub Vec2);
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct SceneLighting(pub Lighting);
 
+/// Light sources: each brightens the lighting within its range.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Lights(pub Vec<scene::Light>);
+
+/// The lighting at a point: the scene's level, lifted by the brightest light in range
+/// (house rule: intensity 0.5 and above lifts two steps, below one step).
+pub fn lighting_at(base: Lighting, lights: &Lights, p: Vec2) -> Lighting {
+    let steps = lights
+        .0
+        .iter()
+        .filter(|l| vec2(l.position).distance(p) <= l.range)
+        .map(|l| if l.intensity >= 0.5 { 2 } else if l.intensity > 0.0 { 1 } else { 0 })
+        .max()
+        .unwrap_or(0);
+    base.brighter(steps)
+}
+
 /// Terrain regions in scene order; a later region lies over an earlier one.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Terrain(pub Vec<scene::Region>);
@@ -70,18 +87,6 @@ pub struct Swept {
     pub speed: f32,
 }
 
-#[derive(Component, Debug, Clone)]
-pub struct Trap(pub scene::Trap);
-
-#[derive(Component, Debug, Clone)]
-pub struct Fire(pub scene::Fire);
-
-#[derive(Component, Debug, Clone)]
-pub struct Herd(pub scene::Herd);
-
-#[derive(Component, Debug, Clone)]
-pub struct SleepingGroup(pub scene::SleepingGroup);
-
 pub fn vec2(p: Point) -> Vec2 {
     Vec2::new(p.0, p.1)
 }
@@ -103,7 +108,8 @@ fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
     )
 }
 
-fn placed_bundle(order: u32, name: &str, position: Point) -> impl Bundle {
+/// Name, scene order and position: what every placed entity has.
+pub fn placed_bundle(order: u32, name: &str, position: Point) -> impl Bundle {
     (Name::new(name.to_string()), SceneOrder(order), TablePosition(vec2(position)))
 }
 
@@ -113,6 +119,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     clear_scene(world);
     world.insert_resource(TableSize(Vec2::new(scene.table.width, scene.table.height)));
     world.insert_resource(SceneLighting(scene.lighting));
+    world.insert_resource(Lights(scene.lights.clone()));
     world.insert_resource(Terrain(scene.terrain.clone()));
     world.insert_resource(Walls { walls: scene.walls.clone(), doors: scene.doors.clone() });
     world.insert_resource(MoveClock {
@@ -125,18 +132,10 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     for (i, f) in scene.figures.iter().enumerate() {
         world.spawn(figure_bundle(i as u32, f));
     }
-    for (i, t) in scene.traps.iter().enumerate() {
-        world.spawn((placed_bundle(i as u32, &t.name, t.position), Trap(t.clone())));
-    }
-    for (i, f) in scene.fires.iter().enumerate() {
-        world.spawn((placed_bundle(i as u32, &f.name, f.position), Fire(f.clone())));
-    }
-    for (i, h) in scene.herds.iter().enumerate() {
-        world.spawn((placed_bundle(i as u32, &h.name, h.position), Facing(h.heading), Herd(h.clone())));
-    }
-    for (i, g) in scene.sleepers.iter().enumerate() {
-        world.spawn((placed_bundle(i as u32, &g.name, g.position), SleepingGroup(g.clone())));
-    }
+    super::traps::spawn(world, scene);
+    super::fire::spawn(world, scene);
+    super::herds::spawn(world, scene);
+    super::sleepers::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -148,8 +147,8 @@ pub fn clear_scene(world: &mut World) {
     }
 }
 
-/// Entities of one kind in scene order.
-fn sorted<C: Component + Clone>(world: &mut World) -> Vec<(SceneOrder, C, Entity)> {
+/// Entities of one kind in scene order, with a clone of their component.
+pub fn sorted<C: Component + Clone>(world: &mut World) -> Vec<(SceneOrder, C, Entity)> {
     let mut v: Vec<_> = world.query::<(&SceneOrder, &C, Entity)>().iter(world).map(|(o, c, e)| (*o, c.clone(), e)).collect();
     v.sort_by_key(|(o, _, _)| *o);
     v
@@ -179,21 +178,9 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
             f
         })
         .collect();
-    scene.traps = sorted::<Trap>(world).into_iter().map(|(_, t, _)| t.0).collect();
-    scene.fires = sorted::<Fire>(world).into_iter().map(|(_, f, _)| f.0).collect();
-    scene.herds = sorted::<Herd>(world)
-        .into_iter()
-        .map(|(_, Herd(mut h), e)| {
-            let entity = world.entity(e);
-            if let Some(p) = entity.get::<TablePosition>() {
-                h.position = point(p.0);
-            }
-            if let Some(facing) = entity.get::<Facing>() {
-                h.heading = facing.0;
-            }
-            h
-        })
-        .collect();
-    scene.sleepers = sorted::<SleepingGroup>(world).into_iter().map(|(_, g, _)| g.0).collect();
+    super::traps::snapshot(world, &mut scene);
+    super::fire::snapshot(world, &mut scene);
+    super::herds::snapshot(world, &mut scene);
+    super::sleepers::snapshot(world, &mut scene);
     Some(scene)
 }

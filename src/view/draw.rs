@@ -2,7 +2,8 @@
 
 use super::{PX_PER_INCH, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
-use crate::sim::world::{Figure, SceneOrder, TableSize, TablePosition, Terrain, Trap, Walls, Waypoints};
+use crate::sim::traps::Trap;
+use crate::sim::world::{Figure, SceneOrder, TableSize, TablePosition, Terrain, Walls, Waypoints};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
