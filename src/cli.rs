@@ -25,11 +25,21 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// The picture `open` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewArg {
+    /// Everything, with the GM's controls.
+    Gm,
+    /// Only what the players may see.
+    Projector,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open a scene in the GM view.
     #[command(after_help = "Examples:\n  tabula open scenes/tomb.ron\n  \
-                            tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png")]
+                            tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png\n  \
+                            tabula open scenes/tomb.ron --view projector --screenshot players.png")]
     Open {
         /// The scene file (.ron).
         scene: PathBuf,
@@ -39,6 +49,9 @@ pub enum Command {
         /// Resolve this many moves before showing the table.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
         moves: u32,
+        /// Which picture the window shows: the GM's, or the players' (projector).
+        #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
+        view: ViewArg,
     },
     /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
     #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
@@ -74,7 +87,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves }) => open(&scene, screenshot, moves),
+        Some(Command::Open { scene, screenshot, moves, view }) => open(&scene, screenshot, moves, view),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Sim { scene, moves, seed, events, final_scene }) => {
             run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
@@ -202,19 +215,23 @@ fn demo() -> ExitCode {
     }
 }
 
-fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32) -> ExitCode {
+fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> ExitCode {
     let scene = match scene::load_scene(path) {
         Ok(s) => s,
         Err(e) => return report(&e),
     };
     #[cfg(feature = "gui")]
     {
-        let options = crate::view::ViewOptions { screenshot, moves };
+        let view = match view {
+            ViewArg::Gm => crate::view::ViewKind::Gm,
+            ViewArg::Projector => crate::view::ViewKind::Projector,
+        };
+        let options = crate::view::ViewOptions { screenshot, moves, view };
         crate::view::run_with(scene, Some(path.to_path_buf()), options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = screenshot;
+        let _ = (screenshot, view);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS
