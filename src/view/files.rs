@@ -148,3 +148,71 @@ fn replace_world(world: &mut World, scene: &Scene, path: Option<PathBuf>) {
     world.resource_mut::<super::history::History>().snapshots.clear();
     *world.resource_mut::<CurrentFile>() = CurrentFile::new(path);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{app_with_scene, scene_from_str};
+    use crate::sim::{EventLog, MoveClock};
+
+    fn app() -> App {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.init_resource::<super::super::history::History>()
+            .init_resource::<super::super::SceneGeneration>()
+            .init_resource::<FileRequest>()
+            .insert_resource(CurrentFile::default());
+        app
+    }
+
+    fn request(world: &mut World, action: FileAction) {
+        world.resource_mut::<FileRequest>().action = Some(action);
+        apply_file_requests(world);
+    }
+
+    #[test]
+    fn save_then_reload_gives_back_the_saved_world() {
+        let dir = std::env::temp_dir().join(format!("tabula-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("saved.ron");
+        let mut app = app();
+        let world = app.world_mut();
+        super::super::history::step(world);
+        world.resource_mut::<CurrentFile>().dirty = true;
+        request(world, FileAction::SaveAs(path.clone()));
+        assert_eq!(world.resource::<CurrentFile>().message, None);
+        assert!(!world.resource::<CurrentFile>().dirty);
+        let saved = std::fs::read_to_string(&path).unwrap();
+        assert!(saved.contains("moves_played: 1"), "{saved}");
+        // Play on, then reload without saving: the GM is asked first.
+        super::super::history::step(world);
+        world.resource_mut::<CurrentFile>().dirty = true;
+        request(world, FileAction::Reload);
+        assert_eq!(world.resource::<FileRequest>().awaiting_confirmation, Some(FileAction::Reload));
+        assert_eq!(world.resource::<MoveClock>().move_number, 2, "nothing was lost while asking");
+        // Discard: the saved world comes back.
+        {
+            let mut r = world.resource_mut::<FileRequest>();
+            r.awaiting_confirmation = None;
+            r.confirmed = true;
+        }
+        request(world, FileAction::Reload);
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
+        assert!(world.resource::<EventLog>().events.is_empty(), "a reloaded scene starts a fresh log");
+        assert!(!world.resource::<CurrentFile>().dirty);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn saving_without_a_path_says_so_and_quit_with_changes_asks() {
+        let mut app = app();
+        let world = app.world_mut();
+        request(world, FileAction::Save);
+        assert!(world.resource::<CurrentFile>().message.as_deref().unwrap_or("").contains("Save as"));
+        world.resource_mut::<CurrentFile>().dirty = true;
+        request(world, FileAction::Quit);
+        assert_eq!(world.resource::<FileRequest>().awaiting_confirmation, Some(FileAction::Quit));
+    }
+}

@@ -116,3 +116,47 @@ fn apply_requests(world: &mut World) {
         world.resource_mut::<super::files::CurrentFile>().dirty = true;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{app_with_scene, scene_from_str};
+    use crate::sim::world::TablePosition;
+
+    pub(crate) fn app() -> App {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.init_resource::<History>()
+            .init_resource::<super::super::SceneGeneration>()
+            .insert_resource(super::super::files::CurrentFile::default());
+        app
+    }
+
+    fn position(world: &mut World) -> Vec2 {
+        world.query::<&TablePosition>().single(world).unwrap().0
+    }
+
+    #[test]
+    fn rewind_restores_the_world_and_log_and_replays_the_same() {
+        let mut app = app();
+        let world = app.world_mut();
+        for _ in 0..3 {
+            step(world);
+        }
+        let after_three = world.resource::<EventLog>().to_json_lines();
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 3);
+        assert!(rewind(world, 2), "move 2 is in the history");
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
+        assert_eq!(world.resource::<EventLog>().events.len(), 1);
+        assert!((position(world).x - 7.0).abs() < 1e-4);
+        assert_eq!(world.resource::<History>().snapshots.len(), 1);
+        step(world);
+        step(world);
+        assert_eq!(world.resource::<EventLog>().to_json_lines(), after_three);
+        assert!(!rewind(world, 9), "a move not yet played cannot be rewound to");
+    }
+
+    type MoveClockAlias = crate::sim::MoveClock;
+}
