@@ -36,12 +36,12 @@ pub enum ViewArg {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Open a scene in the GM view.
+    /// Open a scene (or a Universal VTT map) in the GM view.
     #[command(after_help = "Examples:\n  tabula open scenes/tomb.ron\n  \
                             tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png\n  \
                             tabula open scenes/tomb.ron --view projector --screenshot players.png")]
     Open {
-        /// The scene file (.ron).
+        /// The scene file (.ron), or a map (.dd2vtt, .uvtt, .df2vtt).
         scene: PathBuf,
         /// Render the view, save it as a PNG here and exit.
         #[arg(long, value_name = "OUT.png")]
@@ -52,6 +52,22 @@ pub enum Command {
         /// Which picture the window shows: the GM's, or the players' (projector).
         #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
         view: ViewArg,
+    },
+    /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
+    #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
+                            tabula import big-map.uvtt -o big.ron --inches-per-square 1")]
+    Import {
+        /// The map file.
+        map: PathBuf,
+        /// The scene file to write; the map image is written beside it as SCENE-STEM.png/.webp.
+        #[arg(short, long, value_name = "SCENE.ron")]
+        output: PathBuf,
+        /// Table inches per map square.
+        #[arg(long, default_value_t = 1.0)]
+        inches_per_square: f32,
+        /// Treat the map's walls as outer walls (waking checks −2 through them) rather than inner (−1).
+        #[arg(long)]
+        outer_walls: bool,
     },
     /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
     #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
@@ -89,6 +105,9 @@ pub fn main() -> ExitCode {
         None => demo(),
         Some(Command::Open { scene, screenshot, moves, view }) => open(&scene, screenshot, moves, view),
         Some(Command::Check { scenes }) => check(&scenes),
+        Some(Command::Import { map, output, inches_per_square, outer_walls }) => {
+            import(&map, &output, inches_per_square, outer_walls)
+        }
         Some(Command::Sim { scene, moves, seed, events, final_scene }) => {
             run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
         }
@@ -98,6 +117,51 @@ pub fn main() -> ExitCode {
 fn report(e: &SceneError) -> ExitCode {
     eprintln!("{e}");
     if e.is_io() { ExitCode::from(2) } else { ExitCode::from(1) }
+}
+
+/// Is this a Universal VTT map rather than a scene file?
+pub fn is_uvtt(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| ["dd2vtt", "uvtt", "df2vtt"].contains(&e.to_ascii_lowercase().as_str()))
+}
+
+fn import_settings(inches_per_square: f32, outer_walls: bool) -> scene::uvtt::ImportSettings {
+    scene::uvtt::ImportSettings {
+        inches_per_square,
+        wall_kind: if outer_walls { scene::WallKind::Outer } else { scene::WallKind::Inner },
+    }
+}
+
+fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) -> ExitCode {
+    if !(inches_per_square.is_finite() && inches_per_square > 0.0 && inches_per_square <= 100.0) {
+        eprintln!("--inches-per-square: {inches_per_square} must be more than 0 and at most 100");
+        return ExitCode::from(2);
+    }
+    let imported = match scene::uvtt::read_uvtt(map, &import_settings(inches_per_square, outer_walls)) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(if e.is_io() { 2 } else { 1 });
+        }
+    };
+    let mut scene = imported.scene;
+    if let Some(image) = &imported.image {
+        let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
+        let image_name = format!("{stem}.{}", image.extension);
+        let image_path = output.with_file_name(&image_name);
+        if let Err(e) = scene::save::write_atomic(&image_path, &image.bytes) {
+            eprintln!("{}: {e}", image_path.display());
+            return ExitCode::from(2);
+        }
+        if let Some(bg) = scene.background.as_mut() {
+            bg.image = image_name;
+        }
+    }
+    if let Err(e) = scene::save_scene(&scene, output) {
+        eprintln!("{e}");
+        return ExitCode::from(2);
+    }
+    println!("{}: imported {} as {}", output.display(), map.display(), summary(&scene));
+    ExitCode::SUCCESS
 }
 
 fn check(paths: &[PathBuf]) -> ExitCode {
@@ -216,9 +280,20 @@ fn demo() -> ExitCode {
 }
 
 fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> ExitCode {
-    let scene = match scene::load_scene(path) {
-        Ok(s) => s,
-        Err(e) => return report(&e),
+    // A map opens directly: imported in memory, its image shown from memory.
+    let (scene, background, scene_path) = if is_uvtt(path) {
+        match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
+            Ok(i) => (i.scene, i.image.map(|m| (m.bytes, m.extension)), None),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(if e.is_io() { 2 } else { 1 });
+            }
+        }
+    } else {
+        match scene::load_scene(path) {
+            Ok(s) => (s, None, Some(path.to_path_buf())),
+            Err(e) => return report(&e),
+        }
     };
     #[cfg(feature = "gui")]
     {
@@ -226,12 +301,12 @@ fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> 
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, view };
-        crate::view::run_with(scene, Some(path.to_path_buf()), options)
+        let options = crate::view::ViewOptions { screenshot, moves, view, background };
+        crate::view::run_with(scene, scene_path, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view);
+        let _ = (screenshot, view, background, scene_path);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS

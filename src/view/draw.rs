@@ -13,7 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             rebuild.run_if(resource_changed::<SceneGeneration>),
-            (draw_grid, draw_walls, draw_figures, draw_traps, follow_labels),
+            (draw_grid, draw_walls, draw_lights, draw_figures, draw_traps, follow_labels),
         )
             .chain(),
     );
@@ -60,10 +60,43 @@ pub fn material_color(m: Material) -> Color {
     }
 }
 
+/// Read the background image: from memory, or from beside the scene file.
+fn background_image(
+    scene: &crate::scene::Scene,
+    source: &super::BackgroundSource,
+    file: &super::files::CurrentFile,
+) -> Result<Option<Image>, String> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    let Some(bg) = &scene.background else { return Ok(None) };
+    let (bytes, ext) = match &source.bytes {
+        Some((bytes, ext)) => (bytes.clone(), ext.to_string()),
+        None => {
+            let dir = file.path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_default();
+            let path = dir.join(&bg.image);
+            let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if meta.len() > crate::scene::uvtt::MAX_IMAGE_BYTES as u64 {
+                return Err(format!("{}: larger than {} bytes", path.display(), crate::scene::uvtt::MAX_IMAGE_BYTES));
+            }
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("png").to_ascii_lowercase();
+            (bytes, ext)
+        }
+    };
+    Image::from_buffer(&bytes, ImageType::Extension(&ext), CompressedImageFormats::NONE, true, ImageSampler::linear(), RenderAssetUsages::default())
+        .map(Some)
+        .map_err(|e| format!("background {}: {e}", bg.image))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn spawn_terrain(
     mut commands: Commands,
     table: Res<TableSize>,
     terrain: Res<Terrain>,
+    loaded: Res<crate::sim::world::LoadedScene>,
+    source: Res<super::BackgroundSource>,
+    mut file: ResMut<super::files::CurrentFile>,
+    mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
@@ -74,6 +107,21 @@ fn spawn_terrain(
         Transform::from_translation((size / 2.0).extend(-10.0)),
         SceneDrawing,
     ));
+    match background_image(&loaded.0, &source, &file) {
+        Ok(Some(image)) => {
+            if let Some(bg) = &loaded.0.background {
+                let origin = to_world(Vec2::new(bg.origin.0, bg.origin.1));
+                let size = to_world(Vec2::new(bg.size.0, bg.size.1));
+                commands.spawn((
+                    Sprite { image: images.add(image), custom_size: Some(size), ..default() },
+                    Transform::from_translation((origin + size / 2.0).extend(-9.5)),
+                    SceneDrawing,
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => file.message = Some(e),
+    }
     for (i, region) in terrain.0.iter().enumerate() {
         let color = material_color(region.material);
         let z = -9.0 + i as f32 * 1e-3;
@@ -201,6 +249,17 @@ fn draw_walls(mut gizmos: Gizmos, walls: Res<Walls>) {
         for off in [Vec2::ZERO, Vec2::new(2.0, 2.0), Vec2::new(-2.0, -2.0)] {
             gizmos.line_2d(a + off, b + off, color);
         }
+    }
+}
+
+/// Light sources: a faint ring at their reach in their colour, a small sun at their centre.
+fn draw_lights(mut gizmos: Gizmos, lights: Res<crate::sim::world::Lights>) {
+    for light in &lights.0 {
+        let hex = light.color.trim_start_matches('#');
+        let color = Srgba::hex(hex).map(Color::from).unwrap_or(Color::WHITE);
+        let at = to_world(Vec2::new(light.position.0, light.position.1));
+        gizmos.circle_2d(Isometry2d::from_translation(at), light.range * PX_PER_INCH, color.with_alpha(0.35));
+        gizmos.circle_2d(Isometry2d::from_translation(at), 0.2 * PX_PER_INCH, color);
     }
 }
 

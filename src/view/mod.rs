@@ -43,6 +43,15 @@ pub struct ViewOptions {
     /// Moves to resolve before showing the table.
     pub moves: u32,
     pub view: ViewKind,
+    /// The background image's bytes and extension, when it is not a file beside the scene
+    /// (a map opened directly).
+    pub background: Option<(Vec<u8>, &'static str)>,
+}
+
+/// Where the background image comes from: bytes in memory, or the scene file's folder.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct BackgroundSource {
+    pub bytes: Option<(Vec<u8>, &'static str)>,
 }
 
 /// Open the GM view on `scene`.
@@ -73,6 +82,7 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
     for _ in 0..options.moves {
         history::step(app.world_mut());
     }
+    app.insert_resource(BackgroundSource { bytes: options.background });
     app.insert_resource(files::CurrentFile::new(path));
     if let Some(shot) = options.screenshot {
         app.insert_resource(screenshot::ScreenshotPlan::new(shot));
@@ -86,7 +96,7 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
 /// Every view plugin.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.12, 0.12, 0.14)));
-    app.init_resource::<SceneGeneration>();
+    app.init_resource::<SceneGeneration>().init_resource::<BackgroundSource>();
     app.add_plugins((
         layers::plugin,
         settings::plugin,
