@@ -69,6 +69,35 @@ pub enum Command {
         #[arg(long)]
         outer_walls: bool,
     },
+    /// Run a scene many times from consecutive seeds and report what happened.
+    #[command(after_help = "Examples:\n  tabula playtest scenes/tomb.ron --runs 1000\n  \
+                            tabula playtest scenes/ambush-trail.ron --runs 5000 --moves 30 --seed 100 --json report.json --csv report.csv --heatmap hurt.png\n\n\
+                            Run i uses seed S+i: replay it with `tabula sim SCENE --seed S+i`.")]
+    Playtest {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// How many runs.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::playtest::MAX_RUNS as i64))]
+        runs: u32,
+        /// Moves in each run.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=MAX_MOVES as i64))]
+        moves: u32,
+        /// Seed of the first run; the scene's `seed` when absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Threads to run on; all cores when absent. The report is the same whatever the count.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the full report as JSON.
+        #[arg(long, value_name = "PATH")]
+        json: Option<PathBuf>,
+        /// Write the report's shares as CSV.
+        #[arg(long, value_name = "PATH")]
+        csv: Option<PathBuf>,
+        /// Write a PNG of the table with where figures were hurt.
+        #[arg(long, value_name = "PATH.png")]
+        heatmap: Option<PathBuf>,
+    },
     /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
     #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
     Check {
@@ -105,6 +134,9 @@ pub fn main() -> ExitCode {
         None => demo(),
         Some(Command::Open { scene, screenshot, moves, view }) => open(&scene, screenshot, moves, view),
         Some(Command::Check { scenes }) => check(&scenes),
+        Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
+            playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
+        }
         Some(Command::Import { map, output, inches_per_square, outer_walls }) => {
             import(&map, &output, inches_per_square, outer_walls)
         }
@@ -117,6 +149,69 @@ pub fn main() -> ExitCode {
 fn report(e: &SceneError) -> ExitCode {
     eprintln!("{e}");
     if e.is_io() { ExitCode::from(2) } else { ExitCode::from(1) }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn playtest(
+    path: &Path,
+    runs: u32,
+    moves: u32,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    json: Option<&Path>,
+    csv: Option<&Path>,
+    heatmap: Option<&Path>,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    let scene = match scene::load_scene(path) {
+        Ok(s) => s,
+        Err(e) => return report(&e),
+    };
+    let seed = seed.unwrap_or(scene.seed);
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, 256);
+    let tty = std::io::stderr().is_terminal();
+    let progress = |done: u32| {
+        if tty && (done == runs || done % (runs / 100).max(1) == 0) {
+            let filled = (done as usize * 30) / runs.max(1) as usize;
+            eprint!("\r[{}{}] {done}/{runs} runs", "#".repeat(filled), " ".repeat(30 - filled));
+            if done == runs {
+                eprintln!();
+            }
+        }
+    };
+    let started = std::time::Instant::now();
+    let results = crate::playtest::run_all(&scene, runs, moves, seed, threads, &progress);
+    let secs = started.elapsed().as_secs_f64();
+    let title = if scene.title.is_empty() { path.display().to_string() } else { scene.title.clone() };
+    let report = crate::playtest::report(&title, &results, moves, seed);
+    print!("{}", crate::playtest::to_text(&report));
+    eprintln!("{runs} runs in {secs:.2} s on {threads} threads ({:.1} runs/s)", runs as f64 / secs.max(1e-9));
+    let write = |p: &Path, bytes: &[u8]| -> bool {
+        match scene::save::write_atomic(p, bytes) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!("{}: {e}", p.display());
+                false
+            }
+        }
+    };
+    let mut ok = true;
+    if let Some(p) = json {
+        ok &= write(p, serde_json::to_string_pretty(&report).unwrap_or_default().as_bytes());
+    }
+    if let Some(p) = csv {
+        ok &= write(p, crate::playtest::to_csv(&report).as_bytes());
+    }
+    if let Some(p) = heatmap {
+        match crate::playtest::heatmap_png(&scene, &results) {
+            Ok(bytes) => ok &= write(p, &bytes),
+            Err(e) => {
+                eprintln!("heatmap: {e}");
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(2) }
 }
 
 /// Is this a Universal VTT map rather than a scene file?
