@@ -399,7 +399,7 @@ impl GroupHearing {
 }
 
 /// Which noises a sleeping group dices for in a move. House rule: the text says "diced for
-/// within 6\"…" without saying how often.
+/// within 6"…" without saying how often.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WakingChecks {
@@ -1254,6 +1254,17 @@ mod tests {
         assert!(!p.done);
         let p = full_dressing(Armour::Medium, Dresser::Lady, 8, &s);
         assert!(p.done);
+    }
+
+    #[test]
+    fn group_hearing_picks_the_keenest_or_the_dullest() {
+        use Hearing::*;
+        assert_eq!(GroupHearing::Keenest.pick([Obtuse, Acute, Normal]), Acute);
+        assert_eq!(GroupHearing::Keenest.pick([Obtuse, Obtuse]), Obtuse);
+        assert_eq!(GroupHearing::Keenest.pick([Normal, Obtuse]), Normal);
+        assert_eq!(GroupHearing::Dullest.pick([Acute, Obtuse, Normal]), Obtuse);
+        assert_eq!(GroupHearing::Dullest.pick([Acute, Acute]), Acute);
+        assert_eq!(GroupHearing::Keenest.pick([]), Normal);
     }
 
     #[test]

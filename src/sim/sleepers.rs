@@ -107,8 +107,8 @@ pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>) -> f32 {
 
 /// 000 "Awaking groups asleep": a figure that moved this move makes the noise of its gait and
 /// armour. The whole swept path is noisy; for each group the point of the path nearest to it
-/// counts, so a noise is written there for every group it comes within earshot of (and at the
-/// figure's stopping place when it comes near none).
+/// counts, so a noise is written there for every group it comes within earshot of. Where no group
+/// could hear it no noise is written, so scenes without sleepers log no more than before.
 #[allow(clippy::type_complexity)]
 fn make_movement_noises(
     figures: Query<(&SceneOrder, &Name, &Figure, &Swept)>,
@@ -133,11 +133,6 @@ fn make_movement_noises(
                 at.push(p);
             }
         }
-        if at.is_empty()
-            && let Some(&(_, end)) = swept.segments.last()
-        {
-            at.push(rounded(end));
-        }
         for position in at {
             let made = NoiseMade { source: name.to_string(), position, noise, heard_to: None };
             make_noise_in(&mut messages, &mut log, &clock, made);
@@ -149,7 +144,7 @@ fn make_movement_noises(
 /// there they look about and walk back, and at the group go back to sleep. Whoever comes within
 /// `investigator_spots_within` of a figure of another side, with no wall between, raises the
 /// alarm (house rule).
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn walk_investigators(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
