@@ -359,6 +359,56 @@ pub struct SleepersSettings {
     /// House rule: rounds to dress or undress hastily in light armour, which the text does not
     /// list; default 3, as medium armour (worn over clothes and laced or buckled like mail).
     pub light_armour_hasty_rounds: u32,
+    /// House rule: whose hearing counts for a group's roll, which the text makes for the group.
+    pub group_hearing: GroupHearing,
+    /// House rule: which noises a group dices for each move; default each source in earshot.
+    pub waking_checks: WakingChecks,
+    /// House rule: a member listening awake hears every noise in earshot without a waking roll
+    /// and responds to it afresh (true), rather than only lying awake (false).
+    pub listeners_respond: bool,
+    /// House rule: an investigator who comes within this many inches of a figure of another side,
+    /// with no wall between, raises the alarm; 0 never.
+    pub investigator_spots_within: f32,
+}
+
+/// Whose hearing counts when a group dices to wake. House rule: the text gives the factor per
+/// hearer and rolls for the group.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupHearing {
+    /// The keenest hearer still asleep: one acute hearer gives +1; −1 only if all are obtuse.
+    /// The keenest hearers wake first.
+    #[default]
+    Keenest,
+    /// The dullest hearer still asleep.
+    Dullest,
+}
+
+impl GroupHearing {
+    /// The hearing that counts among `asleep` (none: normal).
+    pub fn pick(self, asleep: impl IntoIterator<Item = Hearing>) -> Hearing {
+        let rank = |h: Hearing| h.factor();
+        let mut it = asleep.into_iter();
+        let Some(first) = it.next() else { return Hearing::Normal };
+        it.fold(first, |best, h| match self {
+            GroupHearing::Keenest if rank(h) > rank(best) => h,
+            GroupHearing::Dullest if rank(h) < rank(best) => h,
+            _ => best,
+        })
+    }
+}
+
+/// Which noises a sleeping group dices for in a move. House rule: the text says "diced for
+/// within 6"…" without saying how often.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WakingChecks {
+    /// Once for each distinct noise source in earshot, loudest first, until all are awake: a
+    /// party of four is four chances to wake the camp.
+    #[default]
+    EachSource,
+    /// Once, for the loudest noise in earshot.
+    Loudest,
 }
 
 impl Default for SleepersSettings {
@@ -377,6 +427,10 @@ impl Default for SleepersSettings {
             armour_heard_through_furtive_gait: true,
             wall_stacking: WallStacking::Sum,
             light_armour_hasty_rounds: 3,
+            group_hearing: GroupHearing::Keenest,
+            waking_checks: WakingChecks::EachSource,
+            listeners_respond: true,
+            investigator_spots_within: 2.0,
         }
     }
 }
@@ -1200,6 +1254,17 @@ mod tests {
         assert!(!p.done);
         let p = full_dressing(Armour::Medium, Dresser::Lady, 8, &s);
         assert!(p.done);
+    }
+
+    #[test]
+    fn group_hearing_picks_the_keenest_or_the_dullest() {
+        use Hearing::*;
+        assert_eq!(GroupHearing::Keenest.pick([Obtuse, Acute, Normal]), Acute);
+        assert_eq!(GroupHearing::Keenest.pick([Obtuse, Obtuse]), Obtuse);
+        assert_eq!(GroupHearing::Keenest.pick([Normal, Obtuse]), Normal);
+        assert_eq!(GroupHearing::Dullest.pick([Acute, Obtuse, Normal]), Obtuse);
+        assert_eq!(GroupHearing::Dullest.pick([Acute, Acute]), Acute);
+        assert_eq!(GroupHearing::Keenest.pick([]), Normal);
     }
 
     #[test]

@@ -82,11 +82,13 @@ pub struct RulesSettings {
     pub rounds_per_move: u8,
     /// Moves in a day, for injuries that heal in days (a move is about 3 minutes: 480).
     pub moves_per_day: u32,
+    /// Sleepers' dice and house rules (000 "Awaking groups asleep", docs/sleepers.md).
+    pub sleepers: crate::rules::sleepers::SleepersSettings,
 }
 
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480 }
+        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default() }
     }
 }
 

@@ -335,6 +335,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             h.check(&mut c);
         }
     }
+    super::sleepers::check_settings(&scene.rules.sleepers, &mut c);
     if c.count("sleepers", &scene.sleepers) {
         for g in &scene.sleepers {
             g.check(&mut c);

@@ -24,15 +24,23 @@ pub struct NoiseMade {
 
 /// Write a noise and log it.
 pub fn make_noise(writer: &mut MessageWriter<NoiseMade>, log: &mut EventLog, clock: &MoveClock, noise: NoiseMade) {
-    log.push(
-        clock,
-        LogEvent::new("noise", "noise_made", noise.source.clone())
-            .outcome(noise.noise.id())
-            .field("noise", noise.noise.id())
-            .field("position", (noise.position.x, noise.position.y))
-            .field("heard_to", noise.heard_to),
-    );
+    log.push(clock, noise_event(&noise));
     writer.write(noise);
+}
+
+/// Write a noise straight into the move's messages and log it: for a system that also reads
+/// the move's noises (a `MessageWriter` beside a reader of the same messages would conflict).
+pub fn make_noise_in(messages: &mut Messages<NoiseMade>, log: &mut EventLog, clock: &MoveClock, noise: NoiseMade) {
+    log.push(clock, noise_event(&noise));
+    messages.write(noise);
+}
+
+fn noise_event(noise: &NoiseMade) -> LogEvent {
+    LogEvent::new("noise", "noise_made", noise.source.clone())
+        .outcome(noise.noise.id())
+        .field("noise", noise.noise.id())
+        .field("position", (noise.position.x, noise.position.y))
+        .field("heard_to", noise.heard_to)
 }
 
 /// Drop the noises of the move just resolved (called at its end).

@@ -1,23 +1,569 @@
-//! Sleeping groups, hearing noises and waking (Sleepers set).
+//! Sleeping groups hear the move's noises, wake, and respond; investigators walk, the alarm
+//! spreads, the roused arm (000 "Awaking groups asleep", "Woken sleepers response", "Dressing &
+//! Undressing"). The readings and house rules are in docs/sleepers.md.
+//!
+//! Order within the Sleepers set, each step visiting groups and members in scene order:
+//! 1. figures that moved make their movement noise ([`make_movement_noises`]);
+//! 2. investigators walk and look about ([`walk_investigators`]);
+//! 3. every group dices for the noises in earshot, wave by wave: wave 0 holds the move's noises,
+//!    each later wave the alarms raised in the wave before ([`hear_noises`]);
+//! 4. listening timers run down and the alarmed dress ([`tick_members`]).
 
-use super::world::{placed_bundle, sorted};
+use super::clock::{MoveClock, SimDice};
+use super::geometry::{WallsBetween, walls_between};
+use super::log::{EventLog, LogEvent};
+use super::movement::{round3, walk};
+use super::noise::{NoiseMade, make_noise_in};
+use super::world::{
+    Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point, sorted, vec2,
+};
+use super::{Move, MoveSystems};
+use crate::rules::character::Gait;
+use crate::rules::dice::Roll;
+use crate::rules::movement::move_allowance;
+use crate::rules::sleepers::{
+    Noise, ResponseConditions, ResponseOutcome, SleepersSettings, WakingChecks, WakingConditions, armour_after_rounds,
+    full_dressing, hasty_dressing, movement_noise, resolve_response, resolve_waking,
+};
+use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, Scene};
 use bevy::prelude::*;
+use std::collections::VecDeque;
 
-pub(super) fn plugin(_app: &mut App) {}
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SleepersRules>();
+    app.add_systems(
+        Move,
+        (make_movement_noises, walk_investigators, hear_noises, tick_members).chain().in_set(MoveSystems::Sleepers),
+    );
+}
 
-/// A sleeping group as the scene gives it.
+/// A sleeping group: the scene's sheet, whose members carry their state.
 #[derive(Component, Debug, Clone)]
 pub struct SleepingGroup(pub scene::SleepingGroup);
 
+/// Which members changed state this move: their timers and dressing start next move.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Roused(pub Vec<bool>);
+
+/// The scene's sleepers settings (`rules: (sleepers: (...))`).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SleepersRules(pub SleepersSettings);
+
 /// Spawn the scene's sleeping groups.
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
+    world.insert_resource(SleepersRules(scene.rules.sleepers.clone()));
     for (i, g) in scene.sleepers.iter().enumerate() {
-        world.spawn((placed_bundle(i as u32, &g.name, g.position), SleepingGroup(g.clone())));
+        world.spawn((
+            placed_bundle(i as u32, &g.name, g.position),
+            SleepingGroup(g.clone()),
+            Roused(vec![false; g.members.len()]),
+        ));
     }
 }
 
 /// Write the groups back into a scene.
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     scene.sleepers = sorted::<SleepingGroup>(world).into_iter().map(|(_, g, _)| g.0).collect();
+}
+
+/// The settings for one group: its own choice of D6 or MD, where it makes one.
+fn group_settings(rules: &SleepersSettings, group: &scene::SleepingGroup) -> SleepersSettings {
+    let mut s = rules.clone();
+    if let Some(dice) = group.dice {
+        s.waking_dice = dice;
+        s.response_dice = dice;
+    }
+    s
+}
+
+/// The point of segment `a`–`b` nearest to `p`.
+pub fn nearest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 <= f32::EPSILON {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+}
+
+/// The point of a swept path nearest to `p` (the first such point along the path).
+pub fn nearest_on_path(p: Vec2, segments: &[(Vec2, Vec2)]) -> Option<Vec2> {
+    segments.iter().map(|&(a, b)| nearest_on_segment(p, a, b)).fold(None, |best: Option<Vec2>, q| match best {
+        Some(b) if b.distance(p) <= q.distance(p) => Some(b),
+        _ => Some(q),
+    })
+}
+
+fn rounded(v: Vec2) -> Vec2 {
+    Vec2::new(round3(v.x), round3(v.y))
+}
+
+/// How far a group hears a noise: its shelter's earshot, bounded by the noise's own reach.
+pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>) -> f32 {
+    let earshot = shelter.earshot_inches();
+    heard_to.map_or(earshot, |h| h.min(earshot))
+}
+
+/// 000 "Awaking groups asleep": a figure that moved this move makes the noise of its gait and
+/// armour. The whole swept path is noisy; for each group the point of the path nearest to it
+/// counts, so a noise is written there for every group it comes within earshot of. Where no group
+/// could hear it no noise is written, so scenes without sleepers log no more than before.
+#[allow(clippy::type_complexity)]
+fn make_movement_noises(
+    figures: Query<(&SceneOrder, &Name, &Figure, &Swept)>,
+    groups: Query<(&SceneOrder, &SleepingGroup)>,
+    rules: Res<SleepersRules>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+    mut messages: ResMut<Messages<NoiseMade>>,
+) {
+    let mut groups: Vec<_> = groups.iter().collect();
+    groups.sort_by_key(|g| *g.0);
+    let mut figures: Vec<_> = figures.iter().filter(|f| !f.3.segments.is_empty()).collect();
+    figures.sort_by_key(|f| *f.0);
+    for (_, name, figure, swept) in figures {
+        let noise = movement_noise(figure.0.gait, figure.0.armour, &rules.0);
+        let mut at: Vec<Vec2> = Vec::new();
+        for (_, group) in &groups {
+            let centre = vec2(group.0.position);
+            let Some(p) = nearest_on_path(centre, &swept.segments) else { continue };
+            let p = rounded(p);
+            if p.distance(centre) <= reach(group.0.shelter, None) && !at.contains(&p) {
+                at.push(p);
+            }
+        }
+        for position in at {
+            let made = NoiseMade { source: name.to_string(), position, noise, heard_to: None };
+            make_noise_in(&mut messages, &mut log, &clock, made);
+        }
+    }
+}
+
+/// Investigators walk toward the noise at the basic move in what they wear, stopping at a wall;
+/// there they look about and walk back, and at the group go back to sleep. Whoever comes within
+/// `investigator_spots_within` of a figure of another side, with no wall between, raises the
+/// alarm (house rule).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn walk_investigators(
+    mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
+    figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
+    rules: Res<SleepersRules>,
+    terrain: Res<Terrain>,
+    walls: Res<Walls>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+    mut messages: ResMut<Messages<NoiseMade>>,
+) {
+    let settings = &rules.0;
+    let mut figures: Vec<_> = figures.iter().collect();
+    figures.sort_by_key(|f| *f.0);
+    let mut groups: Vec<_> = groups.iter_mut().collect();
+    groups.sort_by_key(|g| *g.0);
+    for (_, mut group, mut roused) in groups {
+        let home = vec2(group.0.position);
+        let group_name = group.0.name.clone();
+        let side = group.0.side.clone();
+        for (i, member) in group.0.members.iter_mut().enumerate() {
+            let sheet = &mut member.0;
+            let SleeperState::Investigating { at, toward, returning } = sheet.state else { continue };
+            let from = vec2(at);
+            let goal = if returning { home } else { vec2(toward) };
+            let worn = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), settings);
+            let going = terrain.material_at(from).map(|m| m.going()).unwrap_or_default();
+            let allowance = move_allowance(sheet.sex, worn, going, Gait::Normal, &[]);
+            let mut waypoints = VecDeque::from([goal]);
+            let (segments, blocked) = walk(from, &mut waypoints, allowance.inches, &walls);
+            let now = segments.last().map_or(from, |s| s.1);
+            let arrived = waypoints.is_empty() || blocked;
+            let spotted = (settings.investigator_spots_within > 0.0)
+                .then(|| {
+                    figures.iter().find(|(_, _, f, p)| {
+                        f.0.side != side && p.0.distance(now) <= settings.investigator_spots_within && {
+                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            w.inner == 0 && w.outer == 0
+                        }
+                    })
+                })
+                .flatten();
+            let (outcome, state) = match (spotted, arrived, returning) {
+                (Some(_), _, _) => ("found_intruder", SleeperState::Alarm),
+                (None, true, false) => {
+                    ("found_nothing", SleeperState::Investigating { at: point(now), toward, returning: true })
+                }
+                (None, true, true) => ("back_to_sleep", SleeperState::Asleep),
+                (None, false, _) => ("walking", SleeperState::Investigating { at: point(now), toward, returning }),
+            };
+            sheet.state = state;
+            roused.0[i] = true;
+            let mut event = LogEvent::new("sleepers", "investigator_moved", group_name.as_str())
+                .outcome(outcome)
+                .field("member", &sheet.name)
+                .field("from", point(from))
+                .field("to", point(now))
+                .field("toward", point(goal))
+                .field("returning", returning)
+                .field("allowance", round3(allowance.inches))
+                .field("armour_worn", worn)
+                .field("blocked_by_wall", blocked);
+            if let Some((_, intruder, _, p)) = spotted {
+                event = event.field("intruder", intruder.as_str()).field("distance", round3(p.0.distance(now)));
+            }
+            log.push(&clock, event);
+            if spotted.is_some() {
+                log.push(
+                    &clock,
+                    LogEvent::new("sleepers", "alarm_raised", group_name.as_str())
+                        .outcome("alarm")
+                        .field("members", [&sheet.name])
+                        .field("position", point(now)),
+                );
+                let alarm = NoiseMade {
+                    source: sheet.name.clone(),
+                    position: rounded(now),
+                    noise: Noise::Alarm,
+                    heard_to: None,
+                };
+                make_noise_in(&mut messages, &mut log, &clock, alarm);
+            }
+        }
+    }
+}
+
+/// A noise as one group hears it.
+#[derive(Debug, Clone)]
+struct Heard {
+    source: String,
+    noise: Noise,
+    position: Vec2,
+    distance: f32,
+    walls: WallsBetween,
+    /// The waking factor of the noise and the walls: the loudest is diced for first.
+    loudness: i32,
+}
+
+/// The noises of `wave` within a group's earshot, one per source and kind (the nearest), loudest
+/// first, then nearest, then by source name.
+fn heard_by(
+    group: &scene::SleepingGroup,
+    wave: &[NoiseMade],
+    walls: &Walls,
+    settings: &SleepersSettings,
+) -> Vec<Heard> {
+    let centre = vec2(group.position);
+    let mut heard: Vec<Heard> = Vec::new();
+    for n in wave {
+        let distance = n.position.distance(centre);
+        if distance > reach(group.shelter, n.heard_to) {
+            continue;
+        }
+        if let Some(same) = heard.iter().position(|h| h.source == n.source && h.noise == n.noise) {
+            if heard[same].distance <= distance {
+                continue;
+            }
+            heard.remove(same);
+        }
+        let w = walls_between(n.position, centre, &walls.walls, &walls.doors);
+        let loudness = n.noise.waking_factor(settings)
+            + crate::rules::sleepers::wall_factor(w.inner, w.outer, settings.wall_stacking);
+        heard.push(Heard {
+            source: n.source.clone(),
+            noise: n.noise,
+            position: n.position,
+            distance,
+            walls: w,
+            loudness,
+        });
+    }
+    heard.sort_by(|a, b| {
+        b.loudness
+            .cmp(&a.loudness)
+            .then(a.distance.total_cmp(&b.distance))
+            .then_with(|| a.source.cmp(&b.source))
+            .then_with(|| a.noise.id().cmp(b.noise.id()))
+    });
+    heard
+}
+
+/// Where a figure that made a noise stands now, and whether it is still walking.
+struct FigureNow {
+    name: String,
+    noise: Noise,
+    position: Vec2,
+    walking_on: bool,
+}
+
+/// 000 "Woken sleepers response": whether the noise is still going on when the sleeper is awake
+/// ("Noise ceased −1" otherwise). An alarm goes on; a figure's movement goes on while the figure
+/// is still walking and stands within the group's earshot at the end of the move; anything else
+/// (a trap sprung, a scream) is over by the time the sleeper is awake.
+fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &[FigureNow]) -> bool {
+    if heard.noise == Noise::Alarm {
+        return true;
+    }
+    let centre = vec2(group.position);
+    moving.iter().any(|f| {
+        f.name == heard.source
+            && f.noise == heard.noise
+            && f.walking_on
+            && f.position.distance(centre) <= reach(group.shelter, None)
+    })
+}
+
+/// Waking rolls and responses, wave by wave, until no new alarm is raised.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn hear_noises(
+    mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
+    figures: Query<(&Name, &Figure, &TablePosition, &Swept, &Waypoints)>,
+    rules: Res<SleepersRules>,
+    walls: Res<Walls>,
+    clock: Res<MoveClock>,
+    mut dice: ResMut<SimDice>,
+    mut log: ResMut<EventLog>,
+    mut messages: ResMut<Messages<NoiseMade>>,
+) {
+    let moving: Vec<FigureNow> = figures
+        .iter()
+        .filter(|f| !f.3.segments.is_empty())
+        .map(|(name, figure, pos, _, waypoints)| FigureNow {
+            name: name.to_string(),
+            noise: movement_noise(figure.0.gait, figure.0.armour, &rules.0),
+            position: pos.0,
+            walking_on: !waypoints.0.is_empty(),
+        })
+        .collect();
+    let mut groups: Vec<_> = groups.iter_mut().collect();
+    groups.sort_by_key(|g| *g.0);
+    let mut alarmed = vec![false; groups.len()];
+    let mut wave: Vec<NoiseMade> = {
+        let mut cursor = messages.get_cursor();
+        cursor.read(&messages).cloned().collect()
+    };
+    // Each group raises the alarm at most once a move, so the waves end.
+    for wave_number in 0..=groups.len() {
+        if wave.is_empty() {
+            break;
+        }
+        let mut next_wave = Vec::new();
+        for (gi, (_, group, roused)) in groups.iter_mut().enumerate() {
+            let settings = group_settings(&rules.0, &group.0);
+            let heard = heard_by(&group.0, &wave, &walls, &settings);
+            if heard.is_empty() {
+                continue;
+            }
+            let name = group.0.name.clone();
+            for h in &heard {
+                log.push(
+                    &clock,
+                    LogEvent::new("sleepers", "noise_heard", name.as_str())
+                        .outcome("heard")
+                        .field("source", &h.source)
+                        .field("noise", h.noise.id())
+                        .field("position", point(h.position))
+                        .field("distance", round3(h.distance))
+                        .field("inner_walls", h.walls.inner)
+                        .field("outer_walls", h.walls.outer)
+                        .field("shelter", group.0.shelter.id())
+                        .field("wave", wave_number),
+                );
+            }
+            // Who responds, and to which noise: the newly woken, then the listeners.
+            // (member, noise heard, woken by it just now)
+            let mut responders: Vec<(usize, usize, bool)> = Vec::new();
+            let checks = match settings.waking_checks {
+                WakingChecks::EachSource => heard.len(),
+                WakingChecks::Loudest => 1,
+            };
+            for (hi, h) in heard.iter().enumerate().take(checks) {
+                let asleep: Vec<usize> = (0..group.0.members.len())
+                    .filter(|&i| group.0.members[i].0.state == SleeperState::Asleep)
+                    .collect();
+                if asleep.is_empty() {
+                    break;
+                }
+                let hearing = settings.group_hearing.pick(asleep.iter().map(|&i| group.0.members[i].0.hearing));
+                let conditions = WakingConditions {
+                    noise: h.noise,
+                    hearing,
+                    noisy_area: group.0.noisy_area,
+                    asleep: asleep.len() as u32,
+                    inner_walls: h.walls.inner,
+                    outer_walls: h.walls.outer,
+                    known_threat: group.0.known_threat,
+                };
+                let result = resolve_waking(&conditions, &settings, &mut *dice);
+                // The keenest hearers wake first, then in the order the scene lists them.
+                let mut order = asleep.clone();
+                order.sort_by_key(|&i| (-group.0.members[i].0.hearing.factor(), i));
+                let woken: Vec<usize> = order.into_iter().take(result.woken as usize).collect();
+                for &i in &woken {
+                    group.0.members[i].0.state = SleeperState::Awake;
+                    roused.0[i] = true;
+                    responders.push((i, hi, true));
+                }
+                log.push(
+                    &clock,
+                    LogEvent::new("sleepers", "waking_roll", name.as_str())
+                        .roll(result.roll)
+                        .outcome(result.outcome.id())
+                        .field("source", &h.source)
+                        .field("noise", h.noise.id())
+                        .field("asleep", asleep.len())
+                        .field("hearing", hearing.id())
+                        .field("woken", woken.iter().map(|&i| group.0.members[i].0.name.as_str()).collect::<Vec<_>>())
+                        .field("wave", wave_number),
+                );
+            }
+            if settings.listeners_respond {
+                for (i, m) in group.0.members.iter().enumerate() {
+                    let listening = matches!(m.0.state, SleeperState::Listening { .. } | SleeperState::Awake);
+                    if listening && !responders.iter().any(|r| r.0 == i) {
+                        responders.push((i, 0, false));
+                    }
+                }
+            }
+            let mut raisers: Vec<String> = Vec::new();
+            for (i, hi, woken_now) in responders {
+                let h = &heard[hi];
+                let noise_now = goes_on(h, &group.0, &moving).then_some(h.noise);
+                let home = group.0.position;
+                let expecting_trouble = group.0.expecting_trouble;
+                let sheet = &mut group.0.members[i].0;
+                let keeps_watch = !woken_now && sheet.state == SleeperState::Awake;
+                let conditions = ResponseConditions { noise_now, rank: sheet.rank, expecting_trouble };
+                let result = resolve_response(&conditions, &settings, &mut *dice);
+                let (outcome, state) =
+                    respond_state(result.outcome, result.listen_moves.as_ref(), h, home, keeps_watch);
+                sheet.state = state;
+                roused.0[i] = true;
+                if result.outcome == ResponseOutcome::RaiseAlarm {
+                    raisers.push(sheet.name.clone());
+                }
+                let mut event = LogEvent::new("sleepers", "response", name.as_str())
+                    .roll(result.roll)
+                    .outcome(outcome)
+                    .field("member", &sheet.name)
+                    .field("rank", sheet.rank.id())
+                    .field("source", &h.source)
+                    .field("noise", h.noise.id())
+                    .field("noise_ceased", noise_now.is_none())
+                    .field("wave", wave_number);
+                if let Some(moves) = result.listen_moves {
+                    event = event.field("listen_moves", moves.total).roll(moves);
+                }
+                log.push(&clock, event);
+            }
+            if !raisers.is_empty() && !alarmed[gi] {
+                alarmed[gi] = true;
+                log.push(
+                    &clock,
+                    LogEvent::new("sleepers", "alarm_raised", name.as_str())
+                        .outcome("alarm")
+                        .field("members", &raisers)
+                        .field("position", group.0.position)
+                        .field("wave", wave_number),
+                );
+                let alarm = NoiseMade {
+                    source: name.clone(),
+                    position: vec2(group.0.position),
+                    noise: Noise::Alarm,
+                    heard_to: None,
+                };
+                make_noise_in(&mut messages, &mut log, &clock, alarm.clone());
+                next_wave.push(alarm);
+            }
+        }
+        wave = next_wave;
+    }
+}
+
+/// The state a response leaves a member in, and the logged outcome.
+fn respond_state(
+    outcome: ResponseOutcome,
+    listen_moves: Option<&Roll>,
+    heard: &Heard,
+    home: scene::Point,
+    keeps_watch: bool,
+) -> (&'static str, SleeperState) {
+    match outcome {
+        // A watch kept in the group thinks nothing of it and stays awake.
+        ResponseOutcome::BackToSleep if keeps_watch => ("stays_awake", SleeperState::Awake),
+        ResponseOutcome::BackToSleep => (outcome.id(), SleeperState::Asleep),
+        ResponseOutcome::ListenAwake => {
+            let moves = listen_moves.map_or(1, |r| r.total.max(1) as u32);
+            (outcome.id(), SleeperState::Listening { moves_left: moves })
+        }
+        ResponseOutcome::Investigate => {
+            (outcome.id(), SleeperState::Investigating { at: home, toward: point(heard.position), returning: false })
+        }
+        ResponseOutcome::RaiseAlarm => (outcome.id(), SleeperState::Alarm),
+    }
+}
+
+/// End of the move: listening timers run down (asleep when they run out) and the alarmed dress,
+/// two rounds a move; members roused this move start next move.
+fn tick_members(
+    mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
+    rules: Res<SleepersRules>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+) {
+    let settings = &rules.0;
+    let mut groups: Vec<_> = groups.iter_mut().collect();
+    groups.sort_by_key(|g| *g.0);
+    for (_, mut group, mut roused) in groups {
+        let name = group.0.name.clone();
+        let full = group.0.full_dressing;
+        for (i, member) in group.0.members.iter_mut().enumerate() {
+            let sheet = &mut member.0;
+            if std::mem::take(&mut roused.0[i]) {
+                continue;
+            }
+            match sheet.state {
+                SleeperState::Listening { moves_left } => {
+                    if moves_left <= 1 {
+                        sheet.state = SleeperState::Asleep;
+                        log.push(
+                            &clock,
+                            LogEvent::new("sleepers", "listening_ended", name.as_str())
+                                .outcome("back_to_sleep")
+                                .field("member", &sheet.name),
+                        );
+                    } else {
+                        sheet.state = SleeperState::Listening { moves_left: moves_left - 1 };
+                    }
+                }
+                SleeperState::Alarm => {
+                    let before = sheet.dressing_rounds.unwrap_or(0);
+                    let progress = |rounds| {
+                        if full {
+                            full_dressing(sheet.armour, sheet.dresser, rounds, settings)
+                        } else {
+                            hasty_dressing(sheet.armour, rounds, settings)
+                        }
+                    };
+                    if progress(before).done {
+                        continue;
+                    }
+                    let rounds = (before + u32::from(clock.rounds_per_move)).min(progress(before).rounds_needed);
+                    let p = progress(rounds);
+                    sheet.dressing_rounds = Some(rounds);
+                    log.push(
+                        &clock,
+                        LogEvent::new("sleepers", "dressing", name.as_str())
+                            .outcome(if p.done { "dressed" } else { "dressing" })
+                            .field("member", &sheet.name)
+                            .field("full_dressing", full)
+                            .field("rounds_taken", p.rounds_taken)
+                            .field("rounds_needed", p.rounds_needed)
+                            .field("armour", sheet.armour)
+                            .field("armour_worn", p.armour_worn)
+                            .field("half_dressed", p.half_dressed)
+                            .field("melee_modifier", p.melee_modifier),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
 }

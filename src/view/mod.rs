@@ -13,6 +13,7 @@ mod layers;
 mod panels;
 mod screenshot;
 mod settings;
+mod sleepers;
 
 use crate::scene::Scene;
 use bevy::prelude::*;
@@ -107,6 +108,7 @@ pub fn plugin(app: &mut App) {
         editing::plugin,
         panels::plugin,
         screenshot::plugin,
+        sleepers::plugin,
     ));
 }
 

@@ -1,0 +1,707 @@
+//! Sleepers through the simulation (000 "Awaking groups asleep", "Woken sleepers response",
+//! "Dressing & Undressing"): earshot by shelter, walls, every waking factor the sim supplies,
+//! waking and response distributions against the text, alarms spreading, investigators,
+//! listening, dressing, saving and continuing, and the night camp.
+
+use bevy::prelude::*;
+use std::path::Path;
+use tabula::cli::simulate;
+use tabula::rules::character::{Armour, Gait};
+use tabula::rules::sleepers::Noise;
+use tabula::scene::sleepers::SleeperState;
+use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
+use tabula::sim::log::LogEvent;
+use tabula::sim::noise::NoiseMade;
+use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::{EventLog, Move, MoveSystems};
+
+// ---- helpers ----
+
+/// A 40x30 table with a group at (10, 10) and whatever else is given.
+fn scene(groups: &str, figures: &str, walls: &str, doors: &str, rules: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 40, height: 30), rules: ({rules}), walls: [{walls}], doors: [{doors}],
+          figures: [{figures}], sleepers: [{groups}])"
+    ))
+}
+
+/// A figure walking east along y, passing x = 10 (nearest the group) in its first move and
+/// walking on afterwards.
+fn passer(y: f32, gait: &str, armour: &str) -> String {
+    format!("(name: \"Passer\", position: (7, {y}), gait: {gait}, armour: {armour}, path: [(13, {y}), (39, {y})])")
+}
+
+fn events<'a>(log: &'a EventLog, event: &str) -> Vec<&'a LogEvent> {
+    log.events.iter().filter(|e| e.event == event).collect()
+}
+
+/// The modifiers of an event's first roll, as (reason, value).
+fn modifiers(e: &LogEvent) -> Vec<(String, i32)> {
+    e.rolls[0].modifiers.iter().map(|m| (m.reason.to_string(), m.value)).collect()
+}
+
+/// Chi-square of observed counts against probabilities; an impossible outcome seen fails.
+fn chi_square(observed: &[u32], probabilities: &[f64]) -> f64 {
+    let trials: u32 = observed.iter().sum();
+    let mut chi = 0.0;
+    for (&o, &p) in observed.iter().zip(probabilities) {
+        let expected = p * f64::from(trials);
+        if expected == 0.0 {
+            assert_eq!(o, 0, "an outcome the text makes impossible happened: {observed:?}");
+            continue;
+        }
+        chi += (f64::from(o) - expected).powi(2) / expected;
+    }
+    chi
+}
+
+/// P(D6 + f lands in each band), bands given by an index function on the total.
+fn d6_bands(f: i32, bands: usize, band: impl Fn(i32) -> usize) -> Vec<f64> {
+    let mut p = vec![0.0; bands];
+    for face in 1..=6 {
+        p[band(face + f)] += 1.0 / 6.0;
+    }
+    p
+}
+
+/// 000 "Awaking groups asleep" bands, written from the text: 4- none, 5 one, 6 two, 7 three, 8+ all.
+fn waking_band(total: i32) -> usize {
+    match total {
+        ..=4 => 0,
+        5 => 1,
+        6 => 2,
+        7 => 3,
+        _ => 4,
+    }
+}
+
+/// 000 "Woken sleepers response" bands, from the text: 2- sleep, 3 listen, 4 investigate, 5+ alarm.
+fn response_band(total: i32) -> usize {
+    match total {
+        ..=2 => 0,
+        3 => 1,
+        4 => 2,
+        _ => 3,
+    }
+}
+
+const WAKING_IDS: [&str; 5] = ["none_wake", "one_wakes", "two_wake", "three_wake", "all_wake"];
+const RESPONSE_IDS: [&str; 4] = ["back_to_sleep", "listen_awake", "investigate", "raise_alarm"];
+
+/// A group of `n` members with the given fields, each member `member` with a number.
+fn group(shelter: &str, n: usize, member: &str, fields: &str) -> String {
+    let members: Vec<String> = (1..=n).map(|i| format!("(name: \"M{i}\", {member})")).collect();
+    format!("(name: \"G\", position: (10, 10), shelter: {shelter}, members: [{}], {fields})", members.join(", "))
+}
+
+// ---- earshot ----
+
+#[test]
+fn earshot_by_shelter() {
+    for (shelter, earshot) in [("open", 6.0), ("tent", 4.0), ("building", 2.0)] {
+        for (offset, heard) in [(-0.05, true), (0.05, false)] {
+            let y = 10.0 + earshot + offset;
+            let s = scene(&group(shelter, 2, "", ""), &passer(y, "normal", "clothed"), "", "", "");
+            let (log, _) = simulate(&s, 1, 1);
+            let noises = events(&log, "noise_heard");
+            assert_eq!(!noises.is_empty(), heard, "{shelter} at {y}");
+            if heard {
+                let d = noises[0].fields["distance"].as_f64().unwrap();
+                assert!((d - (earshot + offset) as f64).abs() < 1e-3, "{shelter}: heard at the nearest point, {d}");
+                assert_eq!(noises[0].fields["shelter"], shelter);
+                assert_eq!(events(&log, "waking_roll").len(), 1);
+            } else {
+                assert!(events(&log, "waking_roll").is_empty());
+            }
+        }
+    }
+}
+
+/// Writes one noise in the Traps set of every move, as the traps do.
+#[derive(Resource, Clone)]
+struct Inject(Vec<NoiseMade>);
+
+fn inject(mut writer: MessageWriter<NoiseMade>, noises: Res<Inject>) {
+    for n in &noises.0 {
+        writer.write(n.clone());
+    }
+}
+
+fn app_with_noises(s: &Scene, seed: u64, noises: Vec<NoiseMade>) -> App {
+    let mut app = app_with_scene(s, seed);
+    app.insert_resource(Inject(noises));
+    app.add_systems(Move, inject.in_set(MoveSystems::Traps));
+    app
+}
+
+fn noise(source: &str, at: (f32, f32), kind: Noise, heard_to: Option<f32>) -> NoiseMade {
+    NoiseMade { source: source.into(), position: Vec2::new(at.0, at.1), noise: kind, heard_to }
+}
+
+#[test]
+fn a_noise_heard_to_bounds_the_earshot() {
+    let s = scene(&group("open", 2, "", ""), "", "", "", "");
+    for (heard_to, heard) in [(None, true), (Some(3.5), true), (Some(2.5), false), (Some(20.0), true)] {
+        let mut app = app_with_noises(&s, 1, vec![noise("bell", (13.0, 10.0), Noise::Shout, heard_to)]);
+        step_moves(&mut app, 1);
+        let log = app.world().resource::<EventLog>();
+        assert_eq!(!events(log, "noise_heard").is_empty(), heard, "heard_to {heard_to:?}");
+    }
+    // Never beyond the shelter's earshot, however far the noise carries.
+    let mut app = app_with_noises(&s, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
+    step_moves(&mut app, 1);
+    assert!(events(app.world().resource::<EventLog>(), "noise_heard").is_empty());
+}
+
+// ---- walls ----
+
+fn wall(name: &str, kind: &str, y: f32) -> String {
+    format!("(name: \"{name}\", kind: {kind}, points: [(0, {y}), (20, {y})])")
+}
+
+/// The wall modifiers of the first waking roll for a passer at y = 13 and walls between.
+fn wall_modifiers(walls: &str, doors: &str, rules: &str) -> Vec<(String, i32)> {
+    let s = scene(&group("open", 2, "", ""), &passer(13.0, "normal", "clothed"), walls, doors, rules);
+    let (log, _) = simulate(&s, 1, 1);
+    let rolls = events(&log, "waking_roll");
+    assert!(!rolls.is_empty(), "no waking roll with walls {walls}");
+    modifiers(rolls[0]).into_iter().filter(|(r, _)| r.contains("wall")).collect()
+}
+
+#[test]
+fn walls_between_muffle_the_noise() {
+    let m = |v: &[(&str, i32)]| v.iter().map(|(r, x)| (r.to_string(), *x)).collect::<Vec<_>>();
+    assert_eq!(wall_modifiers("", "", ""), m(&[]));
+    assert_eq!(wall_modifiers(&wall("w", "inner", 11.5), "", ""), m(&[("inner wall between", -1)]));
+    assert_eq!(wall_modifiers(&wall("w", "outer", 11.5), "", ""), m(&[("outer wall between", -2)]));
+    // A low obstacle stops feet, not sound.
+    assert_eq!(wall_modifiers(&wall("w", "low", 11.5), "", ""), m(&[]));
+    let both = format!("{}, {}", wall("a", "inner", 11.2), wall("b", "outer", 11.8));
+    assert_eq!(wall_modifiers(&both, "", ""), m(&[("inner wall between", -1), ("outer wall between", -2)]));
+    let two_inner = format!("{}, {}", wall("a", "inner", 11.2), wall("b", "inner", 11.8));
+    assert_eq!(wall_modifiers(&two_inner, "", ""), m(&[("2 inner walls between", -2)]));
+    // House rule setting: only the worst wall counts.
+    assert_eq!(wall_modifiers(&both, "", "sleepers: (wall_stacking: worst)"), m(&[("outer wall between", -2)]));
+    // The noise comes through the door's gap (the nearest point is straight across at x = 10).
+    let door = |open: bool| format!("(name: \"d\", from: (9, 11.5), to: (11, 11.5), open: {open})");
+    assert_eq!(wall_modifiers(&wall("w", "outer", 11.5), &door(false), ""), m(&[("outer wall between", -2)]));
+    assert_eq!(wall_modifiers(&wall("w", "outer", 11.5), &door(true), ""), m(&[]));
+}
+
+// ---- the other waking factors, as the sim supplies them ----
+
+fn first_waking_modifiers(groups: &str, figures: &str, rules: &str) -> Vec<(String, i32)> {
+    let (log, _) = simulate(&scene(groups, figures, "", "", rules), 3, 1);
+    let rolls = events(&log, "waking_roll");
+    assert!(!rolls.is_empty(), "no waking roll for {groups} / {figures}");
+    modifiers(rolls[0])
+}
+
+#[test]
+fn movement_noise_by_gait_and_armour() {
+    let cases = [
+        ("furtive", "clothed", vec![("furtive movement", -1)]),
+        ("normal", "clothed", vec![]),
+        ("cautious", "light", vec![]),
+        ("searching", "medium", vec![]),
+        ("normal", "heavy", vec![("heavy movement", 1)]),
+        ("normal", "plate", vec![("plate movement", 1)]),
+        // House rules: running is heard as heavy movement; armour is heard through a furtive gait.
+        ("running", "clothed", vec![("heavy movement", 1)]),
+        ("furtive", "plate", vec![("plate movement", 1)]),
+    ];
+    for (gait, armour, expected) in cases {
+        let got = first_waking_modifiers(&group("open", 2, "", ""), &passer(13.0, gait, armour), "");
+        let expected: Vec<(String, i32)> = expected.into_iter().map(|(r, v)| (r.to_string(), v)).collect();
+        assert_eq!(got, expected, "{gait} in {armour}");
+    }
+    let muffled = first_waking_modifiers(
+        &group("open", 2, "", ""),
+        &passer(13.0, "furtive", "plate"),
+        "sleepers: (armour_heard_through_furtive_gait: false)",
+    );
+    assert_eq!(muffled, vec![("furtive movement".to_string(), -1)]);
+}
+
+#[test]
+fn group_factors() {
+    let walker = passer(13.0, "normal", "clothed");
+    let has = |m: &[(String, i32)], r: &str, v: i32| m.iter().any(|(reason, value)| reason == r && *value == v);
+    let m = first_waking_modifiers(&group("open", 2, "", "noisy_area: true"), &walker, "");
+    assert!(has(&m, "noisy area", -1), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 2, "", "known_threat: true"), &walker, "");
+    assert!(has(&m, "known threat", 1), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 1, "", ""), &walker, "");
+    assert!(has(&m, "one in group", -1), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 2, "hearing: acute", ""), &walker, "");
+    assert!(has(&m, "acute hearer", 1), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 2, "hearing: obtuse", ""), &walker, "");
+    assert!(has(&m, "obtuse hearer", -1), "{m:?}");
+    // Mixed hearing: the keenest counts by default, the dullest by setting.
+    let mixed =
+        "(name: \"G\", position: (10, 10), members: [(name: \"A\", hearing: acute), (name: \"O\", hearing: obtuse)])";
+    let m = first_waking_modifiers(mixed, &walker, "");
+    assert!(has(&m, "acute hearer", 1), "{m:?}");
+    let m = first_waking_modifiers(mixed, &walker, "sleepers: (group_hearing: dullest)");
+    assert!(has(&m, "obtuse hearer", -1), "{m:?}");
+    // Plain names are independent, clothed, normal hearers.
+    let plain = "(name: \"G\", position: (10, 10), members: [\"Ulf\", \"Bero\"])";
+    assert_eq!(first_waking_modifiers(plain, &walker, ""), vec![]);
+}
+
+#[test]
+fn each_source_is_diced_for_loudest_first_or_only_the_loudest() {
+    let two = format!(
+        "{}, (name: \"Clanker\", position: (7, 12), armour: plate, path: [(13, 12), (39, 12)])",
+        passer(13.0, "furtive", "clothed")
+    );
+    let groups = group("open", 5, "hearing: obtuse", "");
+    for seed in 0..20 {
+        let (log, _) = simulate(&scene(&groups, &two, "", "", ""), seed, 1);
+        let rolls: Vec<_> = events(&log, "waking_roll").into_iter().filter(|e| e.fields["wave"] == 0).collect();
+        assert!(!rolls.is_empty() && rolls.len() <= 2);
+        assert_eq!(rolls[0].fields["source"], "Clanker", "the plate is louder and is diced for first");
+        if rolls.len() == 2 {
+            assert_eq!(rolls[1].fields["source"], "Passer");
+        }
+        let (log, _) = simulate(&scene(&groups, &two, "", "", "sleepers: (waking_checks: loudest)"), seed, 1);
+        let rolls: Vec<_> = events(&log, "waking_roll").into_iter().filter(|e| e.fields["wave"] == 0).collect();
+        assert_eq!(rolls.len(), 1);
+        assert_eq!(rolls[0].fields["source"], "Clanker");
+    }
+}
+
+// ---- distributions through the sim ----
+
+/// The first waking roll of move 1 over many seeds, banded, against D6 + f from the text.
+fn check_waking_distribution(groups: &str, figures: &str, walls: &str, f: i32, asleep: usize) {
+    let s = scene(groups, figures, walls, "", "");
+    let mut observed = [0u32; 5];
+    for seed in 0..600 {
+        let (log, _) = simulate(&s, seed, 1);
+        let first = events(&log, "waking_roll")[0];
+        let band = WAKING_IDS.iter().position(|id| *id == first.outcome).unwrap();
+        observed[band] += 1;
+        let woken = first.fields["woken"].as_array().unwrap().len();
+        assert_eq!(woken, [0, 1, 2, 3, asleep][band].min(asleep), "woken for {}", first.outcome);
+        let total: i32 = first.rolls[0].faces[0] as i32 + modifiers(first).iter().map(|m| m.1).sum::<i32>();
+        assert_eq!(total, first.rolls[0].total);
+    }
+    let expected = d6_bands(f, 5, waking_band);
+    let chi = chi_square(&observed, &expected);
+    // 4 degrees of freedom at most: 18.47 is p = 0.001.
+    assert!(chi < 18.47, "F {f}: chi-square {chi}, observed {observed:?}, expected {expected:?}");
+}
+
+#[test]
+fn waking_matches_the_text_in_the_open() {
+    // Plate movement +1, five asleep: 3/6 none, 1/6 one, two, three.
+    check_waking_distribution(&group("open", 5, "", ""), &passer(13.0, "normal", "plate"), "", 1, 5);
+}
+
+#[test]
+fn waking_matches_the_text_in_a_tent_through_an_inner_wall() {
+    // Heavy movement +1, inner wall −1, known threat +1.
+    let g = group("tent", 4, "", "known_threat: true");
+    check_waking_distribution(&g, &passer(13.5, "normal", "heavy"), &wall("w", "inner", 12.0), 1, 4);
+}
+
+#[test]
+fn waking_matches_the_text_in_a_building_through_an_outer_wall() {
+    // Running (heavy) +1, outer wall −2, acute +1, noisy area −1, two asleep.
+    let g = group("building", 2, "hearing: acute", "noisy_area: true");
+    check_waking_distribution(&g, &passer(11.8, "running", "clothed"), &wall("w", "outer", 11.0), -1, 2);
+}
+
+/// Wave-0 responses of move 1 over many seeds, banded, against D6 + f from the text; also
+/// the D6 moves of listening.
+fn check_response_distribution(groups: &str, figures: &str, f: i32, ceased: bool) {
+    let s = scene(groups, figures, "", "", "");
+    let mut observed = [0u32; 4];
+    let mut listen = [0u32; 6];
+    for seed in 0..500 {
+        let (log, _) = simulate(&s, seed, 1);
+        for r in events(&log, "response").into_iter().filter(|e| e.fields["wave"] == 0) {
+            assert_eq!(r.fields["noise_ceased"], ceased);
+            observed[RESPONSE_IDS.iter().position(|id| *id == r.outcome).unwrap()] += 1;
+            if r.outcome == "listen_awake" {
+                let moves = r.fields["listen_moves"].as_i64().unwrap();
+                listen[(moves - 1) as usize] += 1;
+                assert_eq!(r.rolls.len(), 2, "the D6 moves are logged");
+            }
+        }
+    }
+    assert!(observed.iter().sum::<u32>() > 500, "too few responses: {observed:?}");
+    let expected = d6_bands(f, 4, response_band);
+    let chi = chi_square(&observed, &expected);
+    // 3 degrees of freedom at most: 16.27 is p = 0.001.
+    assert!(chi < 16.27, "F {f}: chi-square {chi}, observed {observed:?}, expected {expected:?}");
+    if listen.iter().sum::<u32>() > 60 {
+        let chi = chi_square(&listen, &[1.0 / 6.0; 6]);
+        assert!(chi < 20.52, "listen moves {listen:?}");
+    }
+}
+
+#[test]
+fn response_matches_the_text_while_the_noise_goes_on() {
+    // Movement 0, officer +1; the passer walks on within earshot.
+    let g = group("open", 5, "rank: officer", "known_threat: true");
+    check_response_distribution(&g, &passer(13.0, "normal", "clothed"), 1, false);
+}
+
+#[test]
+fn response_matches_the_text_when_the_noise_has_ceased() {
+    // Noise ceased −1 (the walker stops), follower −1, expecting trouble +1.
+    let g = group("open", 5, "rank: follower", "known_threat: true, expecting_trouble: true");
+    let stops = "(name: \"Stopper\", position: (7, 13), path: [(12, 13)])";
+    check_response_distribution(&g, stops, -1, true);
+}
+
+#[test]
+fn response_matches_the_text_for_nidderlings_as_the_walker_leaves_earshot() {
+    // The walker runs on out of the tent's earshot: ceased −1; running (heavy) is not in the
+    // response table but the noise has ceased anyway; nidderling −2.
+    let g = group("tent", 5, "rank: nidderling", "known_threat: true");
+    check_response_distribution(&g, &passer(12.0, "running", "clothed"), -3, true);
+}
+
+// ---- alarms ----
+
+fn alarm_scene(extra_groups: &str) -> Scene {
+    let keen = "(name: \"A\", position: (10, 10), expecting_trouble: true, members: [(name: \"Captain\", rank: officer), (name: \"Lieutenant\", rank: officer)])";
+    scene(&format!("{keen}, {extra_groups}"), "", "", "", "")
+}
+
+#[test]
+fn the_alarm_spreads_the_same_move_wave_by_wave() {
+    // A hears a bell (the alarm: +4 to wake two, +3 +1 +1 to respond): it always raises the
+    // alarm. B lies 5" off, out of the bell's reach but in earshot of A's alarm; C lies 5" from B
+    // and 10" from A; D is far away.
+    let b = "(name: \"B\", position: (15, 10), expecting_trouble: true, members: [(name: \"Bo\", rank: officer), (name: \"Bea\", rank: officer)])";
+    let c = "(name: \"C\", position: (20, 10), members: [\"Cy\", \"Cal\"])";
+    let d = "(name: \"D\", position: (38, 28), members: [\"Dee\"])";
+    let s = alarm_scene(&format!("{b}, {c}, {d}"));
+    for seed in 0..30 {
+        let mut app = app_with_noises(&s, seed, vec![noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0))]);
+        step_moves(&mut app, 1);
+        let log = app.world().resource::<EventLog>();
+        let raised: Vec<(&str, i64)> = events(log, "alarm_raised")
+            .iter()
+            .map(|e| (e.subject.as_str(), e.fields["wave"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(&raised[..2], &[("A", 0), ("B", 1)], "seed {seed}");
+        let b_woken = events(log, "waking_roll").into_iter().find(|e| e.subject == "B").unwrap();
+        assert_eq!(b_woken.fields["source"], "A");
+        assert_eq!(b_woken.fields["wave"], 1);
+        assert!(modifiers(b_woken).contains(&("alarm called".to_string(), 4)));
+        let b_response = events(log, "response").into_iter().find(|e| e.subject == "B").unwrap();
+        assert!(modifiers(b_response).contains(&("alarm called".to_string(), 3)));
+        // C hears only B's alarm, in the next wave.
+        let c_heard: Vec<_> = events(log, "noise_heard").into_iter().filter(|e| e.subject == "C").collect();
+        assert_eq!((c_heard[0].fields["source"].as_str(), c_heard[0].fields["wave"].as_i64()), (Some("B"), Some(2)));
+        assert!(c_heard.iter().all(|e| e.fields["source"] != "A" && e.fields["source"] != "bell"));
+        assert!(events(log, "noise_heard").iter().all(|e| e.subject != "D"));
+        // Each group raises the alarm once a move.
+        let mut subjects: Vec<&str> = raised.iter().map(|r| r.0).collect();
+        subjects.dedup();
+        assert_eq!(subjects.len(), raised.len());
+        // The alarm is a noise like any other, for the view and the other domains.
+        assert!(log.events.iter().any(|e| e.event == "noise_made" && e.subject == "A" && e.outcome == "alarm"));
+    }
+}
+
+#[test]
+fn the_alarmed_arm_from_the_next_move() {
+    let s = alarm_scene("(name: \"far\", position: (38, 28), members: [\"x\"])");
+    let mut app = app_with_noises(&s, 7, vec![noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0))]);
+    step_moves(&mut app, 2);
+    let log = app.world().resource::<EventLog>();
+    let dressing = events(log, "dressing");
+    assert!(!dressing.is_empty());
+    assert!(dressing.iter().all(|e| e.move_number == 2), "dressing starts the move after the alarm");
+    // Clothed: 2 rounds, done in one move.
+    assert!(dressing.iter().all(|e| e.outcome == "dressed" && e.fields["rounds_taken"] == 2));
+}
+
+// ---- dressing ----
+
+#[test]
+fn dressing_takes_the_texts_rounds_two_a_move() {
+    let members = ["unclothed", "clothed", "light", "medium", "heavy", "plate"]
+        .map(|a| format!("(name: \"{a}\", armour: {a}, state: alarm)"))
+        .join(", ");
+    let s = scene(&format!("(name: \"G\", position: (10, 10), members: [{members}])"), "", "", "", "");
+    let (log, end) = simulate(&s, 1, 5);
+    // Hasty rounds from the text (light: house rule 3); done in the move the rounds are reached.
+    for (armour, rounds, done_move) in
+        [("unclothed", 1, 1), ("clothed", 2, 1), ("light", 3, 2), ("medium", 3, 2), ("heavy", 5, 3), ("plate", 7, 4)]
+    {
+        let mine: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == armour).collect();
+        assert_eq!(mine.len() as u32, done_move, "{armour}: one event a move until dressed");
+        let last = mine.last().unwrap();
+        assert_eq!((last.outcome.as_str(), last.move_number), ("dressed", done_move), "{armour}");
+        assert_eq!(last.fields["rounds_needed"], rounds);
+        assert_eq!(last.fields["armour_worn"], armour);
+        assert_eq!(last.fields["melee_modifier"], 0);
+        for e in &mine[..mine.len() - 1] {
+            assert_eq!((e.outcome.as_str(), &e.fields["half_dressed"]), ("dressing", &serde_json::json!(true)));
+            assert_eq!(e.fields["melee_modifier"], -1, "fighting half dressed −1 in melee");
+        }
+    }
+    // Plate interrupted: heavy after 5 and 6 rounds ("incomplete armour as for rounds taken").
+    let plate: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == "plate").collect();
+    let worn: Vec<&str> = plate.iter().map(|e| e.fields["armour_worn"].as_str().unwrap()).collect();
+    assert_eq!(worn, ["clothed", "medium", "heavy", "plate"]);
+    let saved = &end.sleepers[0].members[5].0;
+    assert_eq!(saved.dressing_rounds, Some(7));
+}
+
+#[test]
+fn full_dressing_adds_the_listed_rounds() {
+    // Medium 3 + all 1 + lady 4 = 8 rounds: four moves; the armour is on after two.
+    let s = scene(
+        "(name: \"G\", position: (10, 10), full_dressing: true, members: [(name: \"Lady Ilse\", armour: medium, dresser: lady, state: alarm)])",
+        "",
+        "",
+        "",
+        "",
+    );
+    let (log, _) = simulate(&s, 1, 5);
+    let d = events(&log, "dressing");
+    let seen: Vec<(u32, &str, bool)> =
+        d.iter().map(|e| (e.move_number, e.outcome.as_str(), e.fields["half_dressed"].as_bool().unwrap())).collect();
+    assert_eq!(seen, [(1, "dressing", true), (2, "dressing", false), (3, "dressing", false), (4, "dressed", false)]);
+    assert_eq!(d[3].fields["rounds_needed"], 8);
+}
+
+// ---- listening and investigating ----
+
+#[test]
+fn listeners_fall_asleep_when_their_moves_run_out() {
+    let s = scene(
+        "(name: \"G\", position: (10, 10), members: [(name: \"Ear\", state: listening(moves_left: 2))])",
+        "",
+        "",
+        "",
+        "",
+    );
+    let (log, end) = simulate(&s, 1, 1);
+    assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Listening { moves_left: 1 });
+    assert!(events(&log, "listening_ended").is_empty());
+    let (log, end) = simulate(&s, 1, 2);
+    assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Asleep);
+    assert_eq!(events(&log, "listening_ended")[0].move_number, 2);
+}
+
+#[test]
+fn listeners_respond_to_a_noise_without_a_waking_roll() {
+    let listening = "(name: \"G\", position: (10, 10), members: [(name: \"Ear\", state: listening(moves_left: 3))])";
+    let s = scene(listening, &passer(13.0, "furtive", "clothed"), "", "", "");
+    let (log, _) = simulate(&s, 1, 1);
+    assert!(events(&log, "waking_roll").is_empty());
+    assert_eq!(events(&log, "response").len(), 1);
+    let s = scene(listening, &passer(13.0, "furtive", "clothed"), "", "", "sleepers: (listeners_respond: false)");
+    let (log, _) = simulate(&s, 1, 1);
+    assert!(events(&log, "response").is_empty());
+}
+
+#[test]
+fn a_watch_in_the_group_stays_awake() {
+    let s = scene(
+        "(name: \"G\", position: (10, 10), members: [(name: \"Watch\", rank: nidderling, state: awake)])",
+        "(name: \"Stopper\", position: (7, 13), path: [(12, 13)])",
+        "",
+        "",
+        "",
+    );
+    for seed in 0..40 {
+        let (log, end) = simulate(&s, seed, 1);
+        let r = events(&log, "response")[0];
+        // Nidderling −2, ceased −1: D6 − 3 is 3 at most: listens or thinks nothing of it.
+        assert!(["stays_awake", "listen_awake"].contains(&r.outcome.as_str()), "{}", r.outcome);
+        if r.outcome == "stays_awake" {
+            assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Awake);
+        }
+    }
+}
+
+fn investigator(toward: (f32, f32)) -> String {
+    format!(
+        "(name: \"G\", position: (10, 10), members: [(name: \"Bero\", state: investigating(at: (10, 10), toward: ({}, {}), returning: false)), \"Sleepy\"])",
+        toward.0, toward.1
+    )
+}
+
+#[test]
+fn an_investigator_who_comes_upon_an_intruder_raises_the_alarm() {
+    let intruder = "(name: \"Thief\", side: \"party\", position: (17, 10))";
+    let s = scene(&investigator((20.0, 10.0)), intruder, "", "", "");
+    let (log, end) = simulate(&s, 1, 1);
+    let walked = events(&log, "investigator_moved")[0];
+    assert_eq!(walked.outcome, "found_intruder");
+    assert_eq!(walked.fields["intruder"], "Thief");
+    assert_eq!(walked.fields["to"], serde_json::json!([16.0, 10.0]), "6\" a move, clothed man on grass");
+    assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Alarm);
+    let alarm = events(&log, "alarm_raised")[0];
+    assert_eq!(alarm.fields["members"], serde_json::json!(["Bero"]));
+    // The group's sleeper hears Bero's alarm 6" away, in the open.
+    let heard = events(&log, "noise_heard");
+    assert!(heard.iter().any(|e| e.fields["source"] == "Bero" && e.fields["noise"] == "alarm"));
+    // A figure of the group's own side is no intruder; a wall hides one.
+    let friend = "(name: \"Friend\", side: \"camp\", position: (17, 10))";
+    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), friend, "", "", ""), 1, 1);
+    assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
+    let wall = "(name: \"w\", kind: inner, points: [(16.5, 0), (16.5, 30)])";
+    let hidden = "(name: \"Thief\", side: \"party\", position: (17.5, 10))";
+    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), hidden, wall, "", ""), 1, 1);
+    assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
+    // The setting at 0 turns spotting off.
+    let (log, _) = simulate(
+        &scene(&investigator((20.0, 10.0)), intruder, "", "", "sleepers: (investigator_spots_within: 0)"),
+        1,
+        1,
+    );
+    assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
+}
+
+#[test]
+fn an_investigator_who_finds_nothing_walks_back_to_sleep() {
+    let s = scene(&investigator((20.0, 10.0)), "", "", "", "");
+    let (log, end) = simulate(&s, 1, 4);
+    let walks: Vec<(&str, serde_json::Value)> =
+        events(&log, "investigator_moved").iter().map(|e| (e.outcome.as_str(), e.fields["to"].clone())).collect();
+    use serde_json::json;
+    assert_eq!(
+        walks,
+        [
+            ("walking", json!([16.0, 10.0])),
+            ("found_nothing", json!([20.0, 10.0])),
+            ("walking", json!([14.0, 10.0])),
+            ("back_to_sleep", json!([10.0, 10.0])),
+        ]
+    );
+    assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Asleep);
+    // A wall in the way: they go as far as it and look from there.
+    let wall = "(name: \"w\", kind: outer, points: [(13, 0), (13, 30)])";
+    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), "", wall, "", ""), 1, 1);
+    let e = events(&log, "investigator_moved")[0];
+    assert_eq!((e.outcome.as_str(), e.fields["blocked_by_wall"].as_bool()), ("found_nothing", Some(true)));
+}
+
+#[test]
+fn investigators_walk_toward_the_noise_that_woke_them() {
+    let s =
+        scene(&group("open", 5, "rank: officer", "known_threat: true"), &passer(13.0, "normal", "clothed"), "", "", "");
+    let mut seen = 0;
+    for seed in 0..60 {
+        let (log, end) = simulate(&s, seed, 1);
+        for r in events(&log, "response").into_iter().filter(|e| e.outcome == "investigate") {
+            let m = end.sleepers[0].members.iter().find(|m| r.fields["member"] == m.0.name.as_str()).unwrap();
+            let SleeperState::Investigating { at, toward, returning } = m.0.state else { panic!("{:?}", m.0.state) };
+            assert_eq!((at, returning), ((10.0, 10.0), false));
+            assert!(
+                (toward.0 - 10.0).abs() < 1e-3 && (toward.1 - 13.0).abs() < 1e-3,
+                "toward the nearest point: {toward:?}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 5);
+}
+
+// ---- scenes ----
+
+#[test]
+fn members_as_plain_names_or_in_full_and_their_errors() {
+    let ok = parse_scene(
+        "(version: 1, table: (width: 20, height: 20), sleepers: [(name: \"G\", position: (5, 5), dice: Some(MD),
+           members: [\"Ulf\", (name: \"Voss\", rank: officer, armour: plate, hearing: acute, state: listening(moves_left: 3))])])",
+        Path::new("t.ron"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ok.sleepers[0].members[0].0.name, "Ulf");
+    assert_eq!(ok.sleepers[0].members[1].0.state, SleeperState::Listening { moves_left: 3 });
+    let bad = |members: &str| {
+        let text = format!(
+            "(version: 1, table: (width: 20, height: 20), sleepers: [(name: \"G\", position: (5, 5), members: [{members}])])"
+        );
+        match parse_scene(&text, Path::new("t.ron")) {
+            Ok(_) => panic!("accepted {members}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = bad("\"Ulf\", \"Ulf\"");
+    assert!(
+        e.contains("sleeping group \"G\"") && e.contains("members[1] \"Ulf\"") && e.contains("has this name"),
+        "{e}"
+    );
+    let e = bad("(name: \"Ear\", state: listening(moves_left: 0))");
+    assert!(e.contains("moves_left 0"), "{e}");
+    let e = bad("(name: \"Ear\", state: investigating(at: (50, 5), toward: (1, 1), returning: false))");
+    assert!(e.contains("investigating at") && e.contains("off the"), "{e}");
+    let e = bad("(name: \"Ear\", nose: acute)");
+    assert!(e.starts_with("t.ron:1:") && e.contains("nose"), "{e}");
+    let e = bad("(name: \"Ear\", rank: general)");
+    assert!(e.starts_with("t.ron:1:") && e.contains("general"), "{e}");
+    let e = bad("");
+    assert!(e.contains("members: 0 must be 1 to 200"), "{e}");
+    let e = match parse_scene(
+        "(version: 1, table: (width: 20, height: 20), rules: (sleepers: (investigator_spots_within: -1)))",
+        Path::new("t.ron"),
+    ) {
+        Ok(_) => panic!("accepted a negative distance"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("sleepers.investigator_spots_within"), "{e}");
+}
+
+fn night_camp() -> Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/night-camp.ron")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The night camp with the party's gait and armour replaced.
+fn party_as(gait: Gait, armour: Armour) -> Scene {
+    let mut scene = night_camp();
+    for f in scene.figures.iter_mut().filter(|f| f.side == "party") {
+        f.gait = gait;
+        f.armour = armour;
+    }
+    scene
+}
+
+#[test]
+fn a_saved_camp_continues_as_an_unbroken_run() {
+    let scene = party_as(Gait::Normal, Armour::Plate);
+    for seed in [1, 2, 3] {
+        let (whole, _) = simulate(&scene, seed, 16);
+        let (_, halfway) = simulate(&scene, seed, 8);
+        let saved =
+            parse_scene(&scene_to_ron(&halfway).unwrap(), Path::new("saved.ron")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(saved, halfway, "the saved scene reads back the same");
+        let (rest, _) = simulate(&saved, seed, 8);
+        let tail: Vec<String> = whole.events.iter().filter(|e| e.move_number > 8).map(|e| e.to_json_line()).collect();
+        let rest: Vec<String> = rest.events.iter().map(|e| e.to_json_line()).collect();
+        assert_eq!(tail, rest, "seed {seed}");
+        assert_eq!(simulate(&scene, seed, 16).0.to_json_lines(), whole.to_json_lines(), "same seed, same log");
+    }
+}
+
+fn alarm_rate(scene: &Scene, seeds: u64, moves: u32) -> f64 {
+    let alarms = (0..seeds)
+        .filter(|&seed| simulate(scene, seed, moves).0.events.iter().any(|e| e.event == "alarm_raised"))
+        .count();
+    alarms as f64 / seeds as f64
+}
+
+#[test]
+fn a_furtive_party_slips_by_more_often_than_one_in_plate() {
+    // 24 moves: long enough for the furtive party to cross the whole camp.
+    let furtive = alarm_rate(&night_camp(), 200, 24);
+    let plate = alarm_rate(&party_as(Gait::Normal, Armour::Plate), 200, 24);
+    eprintln!("night camp, alarm raised in 200 runs of 24 moves: furtive {furtive}, plate {plate}");
+    // Two proportions over 200 runs each differ by far more than chance (z > 4) only if the
+    // scene does what it shows.
+    let pooled = (furtive + plate) / 2.0;
+    let z = (plate - furtive) / (pooled * (1.0 - pooled) * 2.0 / 200.0).sqrt();
+    assert!(z > 4.0, "furtive {furtive}, plate {plate}, z {z}");
+}
