@@ -82,11 +82,18 @@ pub struct RulesSettings {
     pub rounds_per_move: u8,
     /// Moves in a day, for injuries that heal in days (a move is about 3 minutes: 480).
     pub moves_per_day: u32,
+    /// Trap rules and house defaults (docs/traps.md).
+    #[serde(skip_serializing_if = "is_default_traps")]
+    pub traps: super::traps::TrapSettings,
+}
+
+fn is_default_traps(t: &super::traps::TrapSettings) -> bool {
+    *t == super::traps::TrapSettings::default()
 }
 
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480 }
+        Self { rounds_per_move: 2, moves_per_day: 480, traps: Default::default() }
     }
 }
 
@@ -368,6 +375,9 @@ pub struct Figure {
     pub mordheim: Option<MordheimProfile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
+    /// Weight for treadles and falling floors; none: `rules.traps.table.figure_weight`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
 }
 
 fn default_side() -> String {
