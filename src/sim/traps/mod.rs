@@ -525,8 +525,9 @@ impl Pass {
 }
 
 /// A point for the log, to a thousandth of an inch.
-fn rounded(v: Vec2) -> (f32, f32) {
-    (super::movement::round3(v.x), super::movement::round3(v.y))
+fn rounded(v: Vec2) -> (f64, f64) {
+    let r = |x: f32| (f64::from(x) * 1000.0).round() / 1000.0;
+    (r(v.x), r(v.y))
 }
 
 fn with_rolls(mut event: LogEvent, rolls: impl IntoIterator<Item = Roll>) -> LogEvent {
