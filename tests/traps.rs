@@ -475,3 +475,43 @@ fn a_trip_cord_better_than_loosely_concealed_is_rejected() {
     .to_string();
     assert!(err.contains("trap \"cord\"") && err.contains("LC"), "{err}");
 }
+
+fn example(name: &str) -> Scene {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    tabula::scene::load_scene(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
+    use tabula::rules::khemri_traps::ComplexTrap;
+    use tabula::scene::TrapKind;
+    let trail = example("ambush-trail.ron");
+    let kinds: std::collections::BTreeSet<&str> = trail.traps.iter().map(|t| t.kind.id()).collect();
+    for kind in tabula::rules::morval_traps::TrapKind::ALL {
+        assert!(kinds.contains(kind.id()), "ambush-trail.ron lacks a {}", kind.id());
+    }
+    let tomb = example("tomb.ron");
+    for complex in ComplexTrap::ALL {
+        assert!(
+            tomb.traps.iter().any(|t| matches!(t.kind, TrapKind::Khemri { complex: Some(c), .. } if c == complex)),
+            "tomb.ron lacks {}",
+            complex.id()
+        );
+    }
+    let demo = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/demo.ron")).unwrap();
+    let tomb_text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap();
+    let body = |s: &str| s.lines().skip_while(|l| l.starts_with("//")).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&demo), body(&tomb_text), "demo.ron is a copy of tomb.ron");
+
+    for scene in [trail, tomb] {
+        let mut app = app_with_scene(&scene, scene.seed);
+        assert_eq!(tabula::sim::world::snapshot_scene(app.world_mut()).unwrap(), scene, "{}", scene.title);
+        let (full, _) = simulate(&scene, 5, 12);
+        let (first, middle) = simulate(&scene, 5, 6);
+        let (second, _) = simulate(&middle, 5, 6);
+        let mut joined = first.to_json_lines();
+        joined.push_str(&second.to_json_lines());
+        assert_eq!(full.to_json_lines(), joined, "{}: a saved run continues like an unbroken one", scene.title);
+        assert!(full.events.iter().filter(|e| e.system == "traps").count() > 10, "{}", scene.title);
+    }
+}
