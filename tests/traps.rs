@@ -25,10 +25,7 @@ fn lanes(head: &str, figure: &str, path_x: &[f32], trap: impl Fn(f32) -> String)
     for i in 0..LANES {
         let y = (4 * i + 2) as f32;
         let path: Vec<String> = path_x.iter().map(|x| format!("({x}, {y})")).collect();
-        figures.push_str(&format!(
-            "(name: \"f{i}\", position: (1, {y}), path: [{}], {figure}),\n",
-            path.join(", ")
-        ));
+        figures.push_str(&format!("(name: \"f{i}\", position: (1, {y}), path: [{}], {figure}),\n", path.join(", ")));
         traps.push_str(&format!("(name: \"t{i}\", {}),\n", trap(y)));
     }
     scene_from_str(&format!(
@@ -59,7 +56,11 @@ fn assert_distribution(counts: &BTreeMap<String, u32>, n: u32, expected: &[(&str
         let got = f64::from(counts.get(*id).copied().unwrap_or(0));
         let mean = f64::from(n) * p;
         let sd = (f64::from(n) * p * (1.0 - p)).sqrt();
-        assert!((got - mean).abs() <= 4.5 * sd + 1.0, "{id}: {got} of {n}, expected {mean:.0} ± {:.0}: {counts:?}", 4.5 * sd);
+        assert!(
+            (got - mean).abs() <= 4.5 * sd + 1.0,
+            "{id}: {got} of {n}, expected {mean:.0} ± {:.0}: {counts:?}",
+            4.5 * sd
+        );
     }
     let known: u32 = expected.iter().map(|(id, _)| counts.get(*id).copied().unwrap_or(0)).sum();
     assert_eq!(known, n, "outcomes outside the table: {counts:?}");
@@ -95,7 +96,8 @@ fn trip_cord_bands() {
 #[test]
 fn spotting_against_concealment_and_light_at_the_trap() {
     // A cautious clothed walker (+1, 5" a move) at an LC cord in daylight: D6 + 1 ≥ 4, 4/6.
-    let cord = |y: f32| format!("kind: trip_cord(to: (5, {})), position: (5, {}), concealment: Some(LC)", y + 0.5, y - 0.5);
+    let cord =
+        |y: f32| format!("kind: trip_cord(to: (5, {})), position: (5, {}), concealment: Some(LC)", y + 0.5, y - 0.5);
     let scene = lanes("", "gait: cautious", &[25.0], cord);
     let (counts, n) = outcomes(&scene, 1, "spot_check");
     assert_distribution(&counts, n, &[("spotted", 4.0 / 6.0), ("not_spotted", 2.0 / 6.0)]);
@@ -110,7 +112,8 @@ fn spotting_against_concealment_and_light_at_the_trap() {
     assert_distribution(&counts, n, &[("spotted", 1.0 / 6.0), ("not_spotted", 5.0 / 6.0)]);
 
     // A lantern over every trap lifts gloom two steps to daylight: D6 ≥ 5, 2/6.
-    let lights: String = (0..LANES).map(|i| format!("(name: \"lamp{i}\", position: (5, {}), range: 2.5),", 4 * i + 2)).collect();
+    let lights: String =
+        (0..LANES).map(|i| format!("(name: \"lamp{i}\", position: (5, {}), range: 2.5),", 4 * i + 2)).collect();
     let scene = lanes(&format!("lighting: \"D/L\", lights: [{lights}],"), "", &[25.0], pit);
     let (counts, n) = outcomes(&scene, 1, "spot_check");
     assert_distribution(&counts, n, &[("spotted", 2.0 / 6.0), ("not_spotted", 4.0 / 6.0)]);
@@ -120,7 +123,9 @@ fn spotting_against_concealment_and_light_at_the_trap() {
 fn specimen_pit_bands() {
     // Plate walker (5" a move, no speed factor), agility 0: total = D10 (0–9). 9+ 10%, 7–8
     // 20%, 6 10%, 5 10%, 4 10%, 3 10%, 2− 30%.
-    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0)", &[25.0], |y| format!("kind: pit(depth: 2, bottom: rocky), radius: 1, position: (5, {y})"));
+    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0)", &[25.0], |y| {
+        format!("kind: pit(depth: 2, bottom: rocky), radius: 1, position: (5, {y})")
+    });
     let (counts, n) = outcomes(&scene, 1, "pit");
     assert_eq!(n, LANES as u32 * SEEDS as u32);
     assert_distribution(
@@ -152,7 +157,9 @@ fn specimen_pit_bands() {
                 assert!(fig.conditions.iter().any(|c| c.immobile && c.name.starts_with("in pit")), "{fig:?}");
                 assert_eq!(fig.position.0, 5.0, "in the pit");
             }
-            "hanging_on_far_edge" => assert!(fig.conditions.iter().any(|c| c.immobile && c.name.starts_with("hanging on far"))),
+            "hanging_on_far_edge" => {
+                assert!(fig.conditions.iter().any(|c| c.immobile && c.name.starts_with("hanging on far")))
+            }
             "hanging_on_near_edge" => assert!(fig.position.0 < 5.0),
             "jump_over" => assert!(fig.position.0 > 5.99, "jumped over and walked on: {fig:?}"),
             "jump_back" => assert!(fig.position.0 <= 4.0 + 1e-3, "{fig:?}"),
@@ -164,7 +171,9 @@ fn specimen_pit_bands() {
 #[test]
 fn loop_bands_and_its_noises() {
     // Agility 0, 6" walk: D10. 8+ 20%, 6–7 20%, 4–5 20%, 2–3 20%, 1− 20%. Loops catch friends.
-    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0), side: \"hunters\"", &[25.0], |y| format!("kind: loop, side: Some(\"hunters\"), position: (5, {y})"));
+    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0), side: \"hunters\"", &[25.0], |y| {
+        format!("kind: loop, side: Some(\"hunters\"), position: (5, {y})")
+    });
     let (counts, n) = outcomes(&scene, 1, "loop");
     assert_eq!(n, LANES as u32 * SEEDS as u32, "friends are caught by loops too");
     assert_distribution(
@@ -192,7 +201,9 @@ fn loop_bands_and_its_noises() {
 #[test]
 fn treadle_silent_alarm() {
     // Clothed 6" walker: the silent alarm is D6 + 0, realised on 6+: 1/6.
-    let scene = lanes(UNSEEN, "", &[25.0], |y| format!("kind: treadle(payload: (kind: silent_alarm)), reusable: true, position: (5, {y})"));
+    let scene = lanes(UNSEEN, "", &[25.0], |y| {
+        format!("kind: treadle(payload: (kind: silent_alarm)), reusable: true, position: (5, {y})")
+    });
     let (counts, n) = outcomes(&scene, 1, "payload");
     assert_eq!(n, LANES as u32 * SEEDS as u32);
     assert_distribution(&counts, n, &[("victim_realises", 1.0 / 6.0), ("unnoticed", 5.0 / 6.0)]);
@@ -201,7 +212,9 @@ fn treadle_silent_alarm() {
 #[test]
 fn leydonic_strikes_harder_through_metal_and_recharges() {
     // D10 + 3 + 2 (medium armour is metal): 5..14, each 10%.
-    let scene = lanes(UNSEEN, "armour: medium", &[25.0], |y| format!("kind: leydonic(strike: 3, recharge_moves: 10), position: (5, {y})"));
+    let scene = lanes(UNSEEN, "armour: medium", &[25.0], |y| {
+        format!("kind: leydonic(strike: 3, recharge_moves: 10), position: (5, {y})")
+    });
     let (counts, n) = outcomes(&scene, 1, "leydonic");
     assert_eq!(counts.get("discharged").copied(), Some(n));
     let mut totals = BTreeMap::new();
@@ -213,7 +226,7 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
     }
     let expected: Vec<(String, f64)> = (5..=14).map(|t| (t.to_string(), 0.1)).collect();
     let expected: Vec<(&str, f64)> = expected.iter().map(|(s, p)| (s.as_str(), *p)).collect();
-    assert_distribution(&totals.into_iter().map(|(k, v)| (k, v)).collect(), n, &expected);
+    assert_distribution(&totals, n, &expected);
 
     // Two figures one after the other: the second finds it discharged until it recharges.
     let scene = scene_from_str(
@@ -223,7 +236,8 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
           ], traps: [(name: \"jar\", kind: leydonic(strike: 0, recharge_moves: 10), position: (5, 5))])",
     );
     let (log, end) = simulate(&scene, 1, 3);
-    let out: Vec<_> = log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome.as_str())).collect();
+    let out: Vec<_> =
+        log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome.as_str())).collect();
     assert_eq!(out, [("first", "discharged"), ("second", "not_charged")]);
     assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Leydonic { discharged_at_move: Some(1), .. }));
 }
@@ -231,7 +245,9 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
 #[test]
 fn khemri_initiative_and_simple_hits() {
     // I 4: D6 ≤ 4 avoids, 4/6. A simple trap is S3 on T3 (4+ to wound), no save: 1/2 wounds.
-    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 2, i: 4)", &[25.0], |y| format!("kind: khemri(drawn: Some(simple)), side: Some(\"tomb\"), position: (5, {y})"));
+    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 2, i: 4)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(simple)), side: Some(\"tomb\"), position: (5, {y})")
+    });
     let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
     let (counts, n) = outcomes(&scene, 1, "khemri_crossing");
     assert_eq!(n, LANES as u32 * SEEDS as u32);
@@ -261,7 +277,9 @@ fn with_fixed_counters(mut rules: tabula::scene::RulesSettings) -> tabula::scene
 fn khemri_complex_table() {
     // I 0 never passes, so every crossing triggers. The table is 2D6: 2 Boulder 1/36, 3–4 Pit
     // 5/36, 5–6 Arrows 9/36, 7 Blades 6/36, 8–9 Gas 9/36, 10–11 Fire 5/36, 12 Walls 1/36.
-    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)", &[25.0], |y| format!("kind: khemri(drawn: Some(complex)), position: (5, {y})"));
+    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(complex)), position: (5, {y})")
+    });
     let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
     let (counts, n) = outcomes(&scene, 1, "khemri_trap");
     assert_eq!(n, LANES as u32 * SEEDS as u32);
@@ -423,7 +441,8 @@ fn khemri_effects_on_the_table() {
     let world = app.world_mut();
     let flames: Vec<TrapFlame> = world.resource_mut::<bevy::ecs::message::Messages<TrapFlame>>().drain().collect();
     let log = world.resource::<EventLog>();
-    let trap_events: Vec<_> = events(log, "khemri_trap").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
+    let trap_events: Vec<_> =
+        events(log, "khemri_trap").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
     assert!(trap_events.contains(&("victim".into(), "pit".into())), "{trap_events:?}");
     assert!(trap_events.contains(&("burnt".into(), "fire_trap".into())), "{trap_events:?}");
     // The figure beside the pit (within 1") tests I 0: it falls in too.
@@ -432,7 +451,14 @@ fn khemri_effects_on_the_table() {
     let (_, end) = simulate(&scene, 11, 2);
     let victim = &end.figures[0];
     assert!(victim.conditions.iter().any(|c| c.immobile && c.name == "in pit pit"), "{victim:?}");
-    assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Khemri { status: tabula::rules::khemri_traps::TrapStatus::Spent, pit_depth: Some(_), .. }));
+    assert!(matches!(
+        end.traps[0].kind,
+        tabula::scene::TrapKind::Khemri {
+            status: tabula::rules::khemri_traps::TrapStatus::Spent,
+            pit_depth: Some(_),
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -498,8 +524,10 @@ fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
             complex.id()
         );
     }
-    let demo = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/demo.ron")).unwrap();
-    let tomb_text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap();
+    let demo =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/demo.ron")).unwrap();
+    let tomb_text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap();
     let body = |s: &str| s.lines().skip_while(|l| l.starts_with("//")).collect::<Vec<_>>().join("\n");
     assert_eq!(body(&demo), body(&tomb_text), "demo.ron is a copy of tomb.ron");
 

@@ -281,10 +281,11 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                     c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
                 }
             }
-            if let Some(w) = f.weight {
-                if c.finite(&e, "weight", w) && !(0.0..=10_000.0).contains(&w) {
-                    c.problem(&e, format!("weight: {w} must be 0 to 10000"));
-                }
+            if let Some(w) = f.weight
+                && c.finite(&e, "weight", w)
+                && !(0.0..=10_000.0).contains(&w)
+            {
+                c.problem(&e, format!("weight: {w} must be 0 to 10000"));
             }
             if let Some(a) = f.agility {
                 if !(-10..=10).contains(&a) {

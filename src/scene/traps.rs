@@ -7,9 +7,7 @@ use super::format::Point;
 use crate::rules::khemri_traps::{
     ComplexTrap, KhemriSettings, KhemriTrap, TrapPosition, TrapStatus, TrapsPerPlayer, check_trap_layout,
 };
-use crate::rules::morval_traps::{
-    self as morval, LifterAction, MorvalTrapSettings, Payload, PitBottom, SafetyLock,
-};
+use crate::rules::morval_traps::{self as morval, LifterAction, MorvalTrapSettings, Payload, PitBottom, SafetyLock};
 use serde::{Deserialize, Serialize};
 
 fn is_false(b: &bool) -> bool {
@@ -212,10 +210,10 @@ impl Trap {
             if !(-20..=20).contains(&p.strike) {
                 c.problem(&e, format!("kind payload strike: {} must be -20 to 20", p.strike));
             }
-            if let Some(h) = p.heard_to_inches {
-                if !(0..=1000).contains(&h) {
-                    c.problem(&e, format!("kind payload heard_to_inches: {h} must be 0 to 1000"));
-                }
+            if let Some(h) = p.heard_to_inches
+                && !(0..=1000).contains(&h)
+            {
+                c.problem(&e, format!("kind payload heard_to_inches: {h} must be 0 to 1000"));
             }
         };
         let depth = |c: &mut super::load::Checker<'a>, d: i32| {
@@ -227,10 +225,11 @@ impl Trap {
             TrapKind::TripCord { to } => c.on_table(&e, "kind to", *to),
             TrapKind::Treadle { payload: p, weight_above, .. } => {
                 payload(c, p);
-                if let Some(w) = weight_above {
-                    if c.finite(&e, "kind weight_above", *w) && !(0.0..=10_000.0).contains(w) {
-                        c.problem(&e, format!("kind weight_above: {w} must be 0 to 10000"));
-                    }
+                if let Some(w) = weight_above
+                    && c.finite(&e, "kind weight_above", *w)
+                    && !(0.0..=10_000.0).contains(w)
+                {
+                    c.problem(&e, format!("kind weight_above: {w} must be 0 to 10000"));
                 }
             }
             TrapKind::Lifter { payload: p, .. } => payload(c, p),
@@ -254,10 +253,10 @@ impl Trap {
                 if complex.is_some() && *drawn != Some(KhemriTrap::Complex) {
                     c.problem(&e, "kind complex: only a counter drawn as complex has a complex trap".into());
                 }
-                if let Some(d) = pit_depth {
-                    if !(1..=6).contains(d) {
-                        c.problem(&e, format!("kind pit_depth: {d} must be 1 to 6 (a D6)"));
-                    }
+                if let Some(d) = pit_depth
+                    && !(1..=6).contains(d)
+                {
+                    c.problem(&e, format!("kind pit_depth: {d} must be 1 to 6 (a D6)"));
                 }
                 if let Some(h) = hall {
                     c.finite(&e, "kind hall", *h);
@@ -359,10 +358,10 @@ impl TrapSettings {
         if !(-100..=100).contains(&k.traps_modifier) {
             c.problem(e, format!("khemri traps_modifier: {} must be -100 to 100", k.traps_modifier));
         }
-        if let TrapsPerPlayer::Fixed(n) = k.traps_per_player {
-            if n > 10_000 {
-                c.problem(e, format!("khemri traps_per_player: {n} must be at most 10000"));
-            }
+        if let TrapsPerPlayer::Fixed(n) = k.traps_per_player
+            && n > 10_000
+        {
+            c.problem(e, format!("khemri traps_per_player: {n} must be at most 10000"));
         }
         let t = &self.table;
         if c.finite(e, "table figure_weight", t.figure_weight) && !(0.0..=10_000.0).contains(&t.figure_weight) {

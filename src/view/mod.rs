@@ -4,6 +4,7 @@
 mod draw;
 mod panels;
 mod screenshot;
+mod traps;
 
 use crate::scene::Scene;
 use bevy::prelude::*;
@@ -59,7 +60,7 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
 /// Every view plugin.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.12, 0.12, 0.14)));
-    app.add_plugins((draw::plugin, panels::plugin, screenshot::plugin));
+    app.add_plugins((draw::plugin, panels::plugin, screenshot::plugin, traps::plugin));
 }
 
 /// Table inches to world units.

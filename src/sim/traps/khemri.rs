@@ -5,9 +5,9 @@
 use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, rounded, with_rolls};
 use crate::rules::dice::{Dice, Roll, SeededDice};
 use crate::rules::khemri_traps::{
-    self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport,
-    KhemriTrap, MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim,
-    attempt_disarm, attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
+    self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
+    MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
+    attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
 };
 use crate::scene::{self, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
@@ -206,7 +206,8 @@ impl Pass {
         let at = self.movers[m].point_at(c.distance);
         let stopped_on = self.traps[t].area().distance(self.movers[m].final_position()) <= ON_EDGE;
         let surroundings = self.surroundings(m, t, at, c.time);
-        let report = cross_trap(&mut kc.counter, &victim, stopped_on, &surroundings, &self.settings.khemri, &mut self.dice);
+        let report =
+            cross_trap(&mut kc.counter, &victim, stopped_on, &surroundings, &self.settings.khemri, &mut self.dice);
         let event = with_rolls(self.new_event("khemri_crossing", m, t, c.time), report.test.clone())
             .outcome(report.outcome.id())
             .field("initiative", victim.initiative)
@@ -257,10 +258,10 @@ impl Pass {
             .field("spot_disarm", victim.spot_disarm);
         self.event(event);
         self.set_counter(t, kc);
-        if report.outcome == DisarmOutcome::SetOff {
-            if let Some(effect) = report.effect {
-                self.apply_effect(m, t, c.time, c.distance, true, effect);
-            }
+        if report.outcome == DisarmOutcome::SetOff
+            && let Some(effect) = report.effect
+        {
+            self.apply_effect(m, t, c.time, c.distance, true, effect);
         }
     }
 
@@ -295,9 +296,12 @@ impl Pass {
         self.movers[m].changed = true;
         let victim = self.victim(m);
         let report = resolve_swinging_blades(&victim, false, &mut self.dice);
-        let event = with_rolls(LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name.clone()), Self::rolls_in(&report))
-            .outcome(if report.hits.is_some() { "struck" } else { "dodged" })
-            .field("condition", &condition.name);
+        let event = with_rolls(
+            LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name.clone()),
+            Self::rolls_in(&report),
+        )
+        .outcome(if report.hits.is_some() { "struck" } else { "dodged" })
+        .field("condition", &condition.name);
         let event = Self::hits_fields(event, report.hits.as_ref());
         self.event(event);
         if let Some(hits) = &report.hits {
@@ -306,7 +310,7 @@ impl Pass {
     }
 
     /// What a triggered counter did, to the figure and those around it.
-        fn apply_effect(&mut self, m: usize, t: usize, time: f32, d: f32, stopped_on: bool, effect: TrapEffect) {
+    fn apply_effect(&mut self, m: usize, t: usize, time: f32, d: f32, stopped_on: bool, effect: TrapEffect) {
         let base = |pass: &Pass, event: &'static str, who: usize| pass.new_event(event, who, t, time);
         match effect {
             TrapEffect::Dud => {
@@ -347,7 +351,8 @@ impl Pass {
                         let e = head(self, &(r.depth.clone(), r.fall.clone())).field("depth", r.depth.total);
                         self.event(Self::hits_fields(e, Some(&r.fall.hits)));
                         let name = self.traps[t].spec.name.clone();
-                        let in_pit = Self::lasting(format!("in pit {name}"), 0.0, self.settings.table.in_pit_moves, true);
+                        let in_pit =
+                            Self::lasting(format!("in pit {name}"), 0.0, self.settings.table.in_pit_moves, true);
                         self.movers[m].halt(d, Some(self.traps[t].position));
                         self.movers[m].add_condition(in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
@@ -400,8 +405,11 @@ impl Pass {
                         }
                         for b in &r.nearby {
                             let o = b.id as usize;
-                            let e = with_rolls(base(self, "khemri_gas", o), Self::rolls_in(b))
-                                .outcome(if b.immune { "immune" } else { "gassed" });
+                            let e = with_rolls(base(self, "khemri_gas", o), Self::rolls_in(b)).outcome(if b.immune {
+                                "immune"
+                            } else {
+                                "gassed"
+                            });
                             self.event(Self::hits_fields(e, b.hits.as_ref()));
                             if let Some(h) = &b.hits {
                                 self.apply_hits(o, h);
@@ -456,7 +464,11 @@ impl Pass {
         let from = self.traps[t].position;
         let degrees = match (direction, &self.traps[t].spec.kind) {
             (BoulderDirection::Hall { forward }, TrapKind::Khemri { hall: Some(h), .. }) => {
-                if forward { *h } else { h + 180.0 }
+                if forward {
+                    *h
+                } else {
+                    h + 180.0
+                }
             }
             // A clock face: 12 o'clock is north (+y), hours clockwise.
             (BoulderDirection::Clock { degrees, .. }, _) => 90.0 - degrees as f32,

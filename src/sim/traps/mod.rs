@@ -15,7 +15,7 @@ use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
-    Conditions, Facing, Figure, LoadedScene, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
+    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
     Waypoints, lighting_at, placed_bundle, sorted, vec2,
 };
 use super::{Move, MoveSystems};
@@ -105,10 +105,19 @@ const ON_EDGE: f32 = 1e-3;
 /// The ground a trap covers.
 #[derive(Debug, Clone, Copy)]
 enum Area {
-    Disc { centre: Vec2, radius: f32 },
+    Disc {
+        centre: Vec2,
+        radius: f32,
+    },
     /// A loop: one square inch (000 "Loop Traps").
-    Square { centre: Vec2, half: f32 },
-    Cord { from: Vec2, to: Vec2 },
+    Square {
+        centre: Vec2,
+        half: f32,
+    },
+    Cord {
+        from: Vec2,
+        to: Vec2,
+    },
 }
 
 impl Area {
@@ -222,10 +231,10 @@ impl Mover {
     }
 
     fn position_at_time(&self, t: f32) -> Vec2 {
-        if let Some((from, p)) = self.place {
-            if t >= from {
-                return p;
-            }
+        if let Some((from, p)) = self.place
+            && t >= from
+        {
+            return p;
         }
         if self.segments.is_empty() {
             return self.position;
@@ -253,7 +262,14 @@ impl Mover {
 
     fn traits(&self) -> Traits {
         let f = &self.sheet;
-        Traits { armour: f.armour, sex: f.sex, adventurer: f.adventurer, shield: f.shield, load: f.load, mounted: f.mounted }
+        Traits {
+            armour: f.armour,
+            sex: f.sex,
+            adventurer: f.adventurer,
+            shield: f.shield,
+            load: f.load,
+            mounted: f.mounted,
+        }
     }
 
     /// Cut the move short `d` inches along, optionally putting the figure somewhere else.
@@ -423,22 +439,34 @@ impl Pass {
                     continue;
                 }
                 let first = |range: f32| {
-                    m.segments.iter().enumerate().find_map(|(i, &(a, b))| {
-                        first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s)
-                    })
+                    m.segments
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
                 };
-                if morval {
-                    if let Some(d) = first(reach) {
-                        out.push(Candidate { time: m.time_at(d), meeting: Meeting::Spot, mover: mi, trap: ti, distance: d });
-                    }
+                if morval && let Some(d) = first(reach) {
+                    out.push(Candidate {
+                        time: m.time_at(d),
+                        meeting: Meeting::Spot,
+                        mover: mi,
+                        trap: ti,
+                        distance: d,
+                    });
                 }
                 // A figure that starts the move on a trap has already met it.
-                if area.distance(start) > ON_EDGE {
-                    if let Some(d) = first(ON_EDGE) {
-                        out.push(Candidate { time: m.time_at(d), meeting: Meeting::Enter, mover: mi, trap: ti, distance: d });
-                    }
+                if area.distance(start) > ON_EDGE
+                    && let Some(d) = first(ON_EDGE)
+                {
+                    out.push(Candidate {
+                        time: m.time_at(d),
+                        meeting: Meeting::Enter,
+                        mover: mi,
+                        trap: ti,
+                        distance: d,
+                    });
                 }
-                let ends_here = matches!(trap.spec.kind, scene::TrapKind::Lifter { .. } | scene::TrapKind::Khemri { .. });
+                let ends_here =
+                    matches!(trap.spec.kind, scene::TrapKind::Lifter { .. } | scene::TrapKind::Khemri { .. });
                 if ends_here && m.arrived && area.distance(end) <= ON_EDGE {
                     out.push(Candidate {
                         time: m.time_at(m.total),
@@ -502,11 +530,13 @@ impl Pass {
         fn walk(v: &serde_json::Value, out: &mut Vec<Roll>) {
             match v {
                 serde_json::Value::Object(map) => {
-                    if map.contains_key("dice") && map.contains_key("faces") && map.contains_key("total") {
-                        if let Ok(r) = serde_json::from_value::<Roll>(v.clone()) {
-                            out.push(r);
-                            return;
-                        }
+                    if map.contains_key("dice")
+                        && map.contains_key("faces")
+                        && map.contains_key("total")
+                        && let Ok(r) = serde_json::from_value::<Roll>(v.clone())
+                    {
+                        out.push(r);
+                        return;
                     }
                     for value in map.values() {
                         walk(value, out);
@@ -547,49 +577,50 @@ fn resolve_traps(world: &mut World) {
         // Last move's flames were read in its Fire set.
         flames.clear();
     }
-    let mut movers: Vec<Mover> = world
-        .query::<(
-            Entity,
-            &SceneOrder,
-            &Name,
-            &Figure,
-            &Conditions,
-            &TablePosition,
-            &Facing,
-            &Waypoints,
-            &Swept,
-            Option<&Wounds>,
-        )>()
-        .iter(world)
-        .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds)| {
-            let mut starts = Vec::with_capacity(swept.segments.len());
-            let mut total = 0.0;
-            for &(a, b) in &swept.segments {
-                starts.push(total);
-                total += a.distance(b);
-            }
-            Mover {
-                entity,
-                order: order.0,
-                name: name.as_str().to_string(),
-                sheet: figure.0.clone(),
-                conditions: conditions.0.clone(),
-                wounds: wounds.map(|w| w.0),
-                segments: swept.segments.clone(),
-                starts,
-                total,
-                speed: swept.speed,
-                popped: swept.popped,
-                cap: total,
-                place: None,
-                position: position.0,
-                facing: facing.0,
-                arrived: waypoints.0.is_empty(),
-                waypoints: waypoints.0.clone(),
-                changed: false,
-            }
-        })
-        .collect();
+    let mut movers: Vec<Mover> =
+        world
+            .query::<(
+                Entity,
+                &SceneOrder,
+                &Name,
+                &Figure,
+                &Conditions,
+                &TablePosition,
+                &Facing,
+                &Waypoints,
+                &Swept,
+                Option<&Wounds>,
+            )>()
+            .iter(world)
+            .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds)| {
+                let mut starts = Vec::with_capacity(swept.segments.len());
+                let mut total = 0.0;
+                for &(a, b) in &swept.segments {
+                    starts.push(total);
+                    total += a.distance(b);
+                }
+                Mover {
+                    entity,
+                    order: order.0,
+                    name: name.as_str().to_string(),
+                    sheet: figure.0.clone(),
+                    conditions: conditions.0.clone(),
+                    wounds: wounds.map(|w| w.0),
+                    segments: swept.segments.clone(),
+                    starts,
+                    total,
+                    speed: swept.speed,
+                    popped: swept.popped,
+                    cap: total,
+                    place: None,
+                    position: position.0,
+                    facing: facing.0,
+                    arrived: waypoints.0.is_empty(),
+                    waypoints: waypoints.0.clone(),
+                    changed: false,
+                }
+            })
+            .collect();
     movers.sort_by_key(|m| m.order);
     let mut traps: Vec<TrapRt> = world
         .query::<(Entity, &SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition)>()

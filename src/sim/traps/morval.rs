@@ -4,9 +4,9 @@
 
 use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, rounded, with_rolls};
 use crate::rules::morval_traps::{
-    self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, PitResult, Spotter,
-    TreadleTrap, TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers,
-    resolve_loop, resolve_pit, resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
+    self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, PitResult, Spotter, TreadleTrap,
+    TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
+    resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
 use crate::scene::{Material, Skill, TrapKind};
 use bevy::prelude::*;
@@ -256,7 +256,10 @@ impl Pass {
             .outcome(outcome)
             .field("payload", payload.kind.id())
             .field("strike", result.strike.as_ref().map(|r| r.total))
-            .field("strike_note", result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"));
+            .field(
+                "strike_note",
+                result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
+            );
         self.event(event);
         let trap = &mut self.traps[t];
         trap.changed = true;
@@ -337,10 +340,8 @@ impl Pass {
             .filter(|&o| !self.friendly(o, t))
             .filter(|&o| area.distance(self.movers[o].position_at_time(c.time)) <= 10.0 * super::ON_EDGE)
             .collect();
-        let weights: Vec<f32> = on_it
-            .iter()
-            .map(|&o| self.movers[o].sheet.weight.unwrap_or(self.settings.table.figure_weight))
-            .collect();
+        let weights: Vec<f32> =
+            on_it.iter().map(|&o| self.movers[o].sheet.weight.unwrap_or(self.settings.table.figure_weight)).collect();
         let gives_way = floor_gives_way(&weights, gives_way_at);
         let names: Vec<&str> = on_it.iter().map(|&o| self.movers[o].name.as_str()).collect();
         let event = self
