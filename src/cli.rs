@@ -25,13 +25,23 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// The picture `open` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewArg {
+    /// Everything, with the GM's controls.
+    Gm,
+    /// Only what the players may see.
+    Projector,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Open a scene in the GM view.
+    /// Open a scene (or a Universal VTT map) in the GM view.
     #[command(after_help = "Examples:\n  tabula open scenes/tomb.ron\n  \
-                            tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png")]
+                            tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png\n  \
+                            tabula open scenes/tomb.ron --view projector --screenshot players.png")]
     Open {
-        /// The scene file (.ron).
+        /// The scene file (.ron), or a map (.dd2vtt, .uvtt, .df2vtt).
         scene: PathBuf,
         /// Render the view, save it as a PNG here and exit.
         #[arg(long, value_name = "OUT.png")]
@@ -39,6 +49,54 @@ pub enum Command {
         /// Resolve this many moves before showing the table.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
         moves: u32,
+        /// Which picture the window shows: the GM's, or the players' (projector).
+        #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
+        view: ViewArg,
+    },
+    /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
+    #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
+                            tabula import big-map.uvtt -o big.ron --inches-per-square 1")]
+    Import {
+        /// The map file.
+        map: PathBuf,
+        /// The scene file to write; the map image is written beside it as SCENE-STEM.png/.webp.
+        #[arg(short, long, value_name = "SCENE.ron")]
+        output: PathBuf,
+        /// Table inches per map square.
+        #[arg(long, default_value_t = 1.0)]
+        inches_per_square: f32,
+        /// Treat the map's walls as outer walls (waking checks −2 through them) rather than inner (−1).
+        #[arg(long)]
+        outer_walls: bool,
+    },
+    /// Run a scene many times from consecutive seeds and report what happened.
+    #[command(after_help = "Examples:\n  tabula playtest scenes/tomb.ron --runs 1000\n  \
+                            tabula playtest scenes/ambush-trail.ron --runs 5000 --moves 30 --seed 100 --json report.json --csv report.csv --heatmap hurt.png\n\n\
+                            Run i uses seed S+i: replay it with `tabula sim SCENE --seed S+i`.")]
+    Playtest {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// How many runs.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::playtest::MAX_RUNS as i64))]
+        runs: u32,
+        /// Moves in each run.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=MAX_MOVES as i64))]
+        moves: u32,
+        /// Seed of the first run; the scene's `seed` when absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Threads to run on; all cores when absent. The report is the same whatever the count.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the full report as JSON.
+        #[arg(long, value_name = "PATH")]
+        json: Option<PathBuf>,
+        /// Write the report's shares as CSV.
+        #[arg(long, value_name = "PATH")]
+        csv: Option<PathBuf>,
+        /// Write a PNG of the table with where figures were hurt.
+        #[arg(long, value_name = "PATH.png")]
+        heatmap: Option<PathBuf>,
     },
     /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
     #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
@@ -74,8 +132,14 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves }) => open(&scene, screenshot, moves),
+        Some(Command::Open { scene, screenshot, moves, view }) => open(&scene, screenshot, moves, view),
         Some(Command::Check { scenes }) => check(&scenes),
+        Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
+            playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
+        }
+        Some(Command::Import { map, output, inches_per_square, outer_walls }) => {
+            import(&map, &output, inches_per_square, outer_walls)
+        }
         Some(Command::Sim { scene, moves, seed, events, final_scene }) => {
             run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
         }
@@ -85,6 +149,114 @@ pub fn main() -> ExitCode {
 fn report(e: &SceneError) -> ExitCode {
     eprintln!("{e}");
     if e.is_io() { ExitCode::from(2) } else { ExitCode::from(1) }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn playtest(
+    path: &Path,
+    runs: u32,
+    moves: u32,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    json: Option<&Path>,
+    csv: Option<&Path>,
+    heatmap: Option<&Path>,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    let scene = match scene::load_scene(path) {
+        Ok(s) => s,
+        Err(e) => return report(&e),
+    };
+    let seed = seed.unwrap_or(scene.seed);
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, 256);
+    let tty = std::io::stderr().is_terminal();
+    let progress = |done: u32| {
+        if tty && (done == runs || done % (runs / 100).max(1) == 0) {
+            let filled = (done as usize * 30) / runs.max(1) as usize;
+            eprint!("\r[{}{}] {done}/{runs} runs", "#".repeat(filled), " ".repeat(30 - filled));
+            if done == runs {
+                eprintln!();
+            }
+        }
+    };
+    let started = std::time::Instant::now();
+    let results = crate::playtest::run_all(&scene, runs, moves, seed, threads, &progress);
+    let secs = started.elapsed().as_secs_f64();
+    let title = if scene.title.is_empty() { path.display().to_string() } else { scene.title.clone() };
+    let report = crate::playtest::report(&title, &results, moves, seed);
+    print!("{}", crate::playtest::to_text(&report));
+    eprintln!("{runs} runs in {secs:.2} s on {threads} threads ({:.1} runs/s)", runs as f64 / secs.max(1e-9));
+    let write = |p: &Path, bytes: &[u8]| -> bool {
+        match scene::save::write_atomic(p, bytes) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!("{}: {e}", p.display());
+                false
+            }
+        }
+    };
+    let mut ok = true;
+    if let Some(p) = json {
+        ok &= write(p, serde_json::to_string_pretty(&report).unwrap_or_default().as_bytes());
+    }
+    if let Some(p) = csv {
+        ok &= write(p, crate::playtest::to_csv(&report).as_bytes());
+    }
+    if let Some(p) = heatmap {
+        match crate::playtest::heatmap_png(&scene, &results) {
+            Ok(bytes) => ok &= write(p, &bytes),
+            Err(e) => {
+                eprintln!("heatmap: {e}");
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(2) }
+}
+
+/// Is this a Universal VTT map rather than a scene file?
+pub fn is_uvtt(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| ["dd2vtt", "uvtt", "df2vtt"].contains(&e.to_ascii_lowercase().as_str()))
+}
+
+fn import_settings(inches_per_square: f32, outer_walls: bool) -> scene::uvtt::ImportSettings {
+    scene::uvtt::ImportSettings {
+        inches_per_square,
+        wall_kind: if outer_walls { scene::WallKind::Outer } else { scene::WallKind::Inner },
+    }
+}
+
+fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) -> ExitCode {
+    if !(inches_per_square.is_finite() && inches_per_square > 0.0 && inches_per_square <= 100.0) {
+        eprintln!("--inches-per-square: {inches_per_square} must be more than 0 and at most 100");
+        return ExitCode::from(2);
+    }
+    let imported = match scene::uvtt::read_uvtt(map, &import_settings(inches_per_square, outer_walls)) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(if e.is_io() { 2 } else { 1 });
+        }
+    };
+    let mut scene = imported.scene;
+    if let Some(image) = &imported.image {
+        let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
+        let image_name = format!("{stem}.{}", image.extension);
+        let image_path = output.with_file_name(&image_name);
+        if let Err(e) = scene::save::write_atomic(&image_path, &image.bytes) {
+            eprintln!("{}: {e}", image_path.display());
+            return ExitCode::from(2);
+        }
+        if let Some(bg) = scene.background.as_mut() {
+            bg.image = image_name;
+        }
+    }
+    if let Err(e) = scene::save_scene(&scene, output) {
+        eprintln!("{e}");
+        return ExitCode::from(2);
+    }
+    println!("{}: imported {} as {}", output.display(), map.display(), summary(&scene));
+    ExitCode::SUCCESS
 }
 
 fn check(paths: &[PathBuf]) -> ExitCode {
@@ -202,19 +374,34 @@ fn demo() -> ExitCode {
     }
 }
 
-fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32) -> ExitCode {
-    let scene = match scene::load_scene(path) {
-        Ok(s) => s,
-        Err(e) => return report(&e),
+fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> ExitCode {
+    // A map opens directly: imported in memory, its image shown from memory.
+    let (scene, background, scene_path) = if is_uvtt(path) {
+        match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
+            Ok(i) => (i.scene, i.image.map(|m| (m.bytes, m.extension)), None),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(if e.is_io() { 2 } else { 1 });
+            }
+        }
+    } else {
+        match scene::load_scene(path) {
+            Ok(s) => (s, None, Some(path.to_path_buf())),
+            Err(e) => return report(&e),
+        }
     };
     #[cfg(feature = "gui")]
     {
-        let options = crate::view::ViewOptions { screenshot, moves };
-        crate::view::run_with(scene, Some(path.to_path_buf()), options)
+        let view = match view {
+            ViewArg::Gm => crate::view::ViewKind::Gm,
+            ViewArg::Projector => crate::view::ViewKind::Projector,
+        };
+        let options = crate::view::ViewOptions { screenshot, moves, view, background };
+        crate::view::run_with(scene, scene_path, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = screenshot;
+        let _ = (screenshot, view, background, scene_path);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS

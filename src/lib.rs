@@ -4,10 +4,12 @@
 //! - [`scene`]: the scene file format, loading with located errors, atomic saving.
 //! - [`sim`]: the ECS world and the `Move` schedule that resolves a move in a fixed order.
 //! - `view` (feature `gui`): the GM and projector windows.
+//! - [`playtest`]: many runs of a scene, one report.
 //! - [`cli`]: the `tabula` command line.
 
 pub mod app;
 pub mod cli;
+pub mod playtest;
 pub mod rules;
 pub mod scene;
 pub mod sim;

@@ -105,3 +105,30 @@ fn sim_of_a_broken_scene_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("table: width"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn import_writes_a_scene_and_its_image() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/uvtt/cave-20x20.dd2vtt");
+    if !map.exists() {
+        eprintln!("skipping: {} is not here", map.display());
+        return;
+    }
+    let out = tmp("cave.ron");
+    let run = tabula().arg("import").arg(&map).arg("-o").arg(&out).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.with_file_name("cave.png").exists());
+    let check = tabula().arg("check").arg(&out).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(std::fs::read_to_string(&out).unwrap().contains("image: \"cave.png\""));
+}
+
+#[test]
+fn a_broken_map_names_the_field_and_exits_1() {
+    let bad = tmp("broken.dd2vtt");
+    std::fs::write(&bad, r#"{"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": "wide", "y": 10}, "pixels_per_grid": 64}, "line_of_sight": []}"#).unwrap();
+    let out = tabula().arg("import").arg(&bad).arg("-o").arg(tmp("never.ron")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resolution.map_size.x"), "{err}");
+    assert!(!tmp("never.ron").exists());
+}

@@ -10,6 +10,7 @@ pub mod load;
 pub mod save;
 pub mod sleepers;
 pub mod traps;
+pub mod uvtt;
 
 pub use format::*;
 pub use load::{SceneError, load_scene, parse_scene};

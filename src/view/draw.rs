@@ -1,29 +1,39 @@
 //! Drawing the table: grid, terrain, walls, doors, figures with their paths, traps.
 
-use super::{PX_PER_INCH, to_world};
+use super::layers::{GmGizmos, gm_only};
+use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
 use crate::sim::traps::Trap;
 use crate::sim::world::{Figure, SceneOrder, TableSize, TablePosition, Terrain, Walls, Waypoints};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, (spawn_camera, spawn_terrain, spawn_labels));
-    app.add_systems(Update, (draw_grid, draw_walls, draw_figures, draw_traps, follow_labels));
+    app.add_systems(Startup, (spawn_terrain, spawn_labels));
+    app.add_systems(
+        Update,
+        (
+            rebuild.run_if(resource_changed::<SceneGeneration>),
+            (draw_grid, draw_walls, draw_lights, draw_figures, draw_traps, follow_labels),
+        )
+            .chain(),
+    );
 }
 
 /// A name label that follows its entity.
 #[derive(Component)]
 struct Label(Entity);
 
-fn spawn_camera(mut commands: Commands, table: Res<TableSize>) {
-    let centre = to_world(table.0 / 2.0);
-    // Fit the table in the part of the window left of the panels.
-    let scale = (table.0.x * PX_PER_INCH / 1150.0).max(table.0.y * PX_PER_INCH / 900.0).max(0.05);
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
-        Transform::from_xyz(centre.x + 180.0 * scale, centre.y, 0.0),
-    ));
+/// Drawn from the scene, rebuilt when the world is rebuilt.
+#[derive(Component)]
+struct SceneDrawing;
+
+/// The world was rebuilt from a scene: rebuild what mirrors it.
+fn rebuild(mut commands: Commands, old: Query<Entity, Or<(With<SceneDrawing>, With<Label>)>>) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    commands.run_system_cached(spawn_terrain);
+    commands.run_system_cached(spawn_labels);
 }
 
 /// Fill colour of a material.
@@ -50,10 +60,43 @@ pub fn material_color(m: Material) -> Color {
     }
 }
 
+/// Read the background image: from memory, or from beside the scene file.
+fn background_image(
+    scene: &crate::scene::Scene,
+    source: &super::BackgroundSource,
+    file: &super::files::CurrentFile,
+) -> Result<Option<Image>, String> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    let Some(bg) = &scene.background else { return Ok(None) };
+    let (bytes, ext) = match &source.bytes {
+        Some((bytes, ext)) => (bytes.clone(), ext.to_string()),
+        None => {
+            let dir = file.path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_default();
+            let path = dir.join(&bg.image);
+            let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if meta.len() > crate::scene::uvtt::MAX_IMAGE_BYTES as u64 {
+                return Err(format!("{}: larger than {} bytes", path.display(), crate::scene::uvtt::MAX_IMAGE_BYTES));
+            }
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("png").to_ascii_lowercase();
+            (bytes, ext)
+        }
+    };
+    Image::from_buffer(&bytes, ImageType::Extension(&ext), CompressedImageFormats::NONE, true, ImageSampler::linear(), RenderAssetUsages::default())
+        .map(Some)
+        .map_err(|e| format!("background {}: {e}", bg.image))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn spawn_terrain(
     mut commands: Commands,
     table: Res<TableSize>,
     terrain: Res<Terrain>,
+    loaded: Res<crate::sim::world::LoadedScene>,
+    source: Res<super::BackgroundSource>,
+    mut file: ResMut<super::files::CurrentFile>,
+    mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
@@ -62,7 +105,23 @@ fn spawn_terrain(
     commands.spawn((
         Sprite { color: Color::srgb(0.26, 0.36, 0.22), custom_size: Some(size), ..default() },
         Transform::from_translation((size / 2.0).extend(-10.0)),
+        SceneDrawing,
     ));
+    match background_image(&loaded.0, &source, &file) {
+        Ok(Some(image)) => {
+            if let Some(bg) = &loaded.0.background {
+                let origin = to_world(Vec2::new(bg.origin.0, bg.origin.1));
+                let size = to_world(Vec2::new(bg.size.0, bg.size.1));
+                commands.spawn((
+                    Sprite { image: images.add(image), custom_size: Some(size), ..default() },
+                    Transform::from_translation((origin + size / 2.0).extend(-9.5)),
+                    SceneDrawing,
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => file.message = Some(e),
+    }
     for (i, region) in terrain.0.iter().enumerate() {
         let color = material_color(region.material);
         let z = -9.0 + i as f32 * 1e-3;
@@ -72,6 +131,7 @@ fn spawn_terrain(
                 commands.spawn((
                     Sprite { color, custom_size: Some(b - a), ..default() },
                     Transform::from_translation(((a + b) / 2.0).extend(z)),
+                    SceneDrawing,
                 ));
             }
             Shape::Circle { center, radius } => {
@@ -79,6 +139,7 @@ fn spawn_terrain(
                     Mesh2d(meshes.add(Circle::new(radius * PX_PER_INCH))),
                     MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
                     Transform::from_translation(to_world(Vec2::new(center.0, center.1)).extend(z)),
+                    SceneDrawing,
                 ));
             }
             Shape::Polygon { points } => {
@@ -87,6 +148,7 @@ fn spawn_terrain(
                     Mesh2d(meshes.add(polygon_mesh(&pts))),
                     MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
                     Transform::from_xyz(0.0, 0.0, z),
+                    SceneDrawing,
                 ));
             }
         }
@@ -190,51 +252,87 @@ fn draw_walls(mut gizmos: Gizmos, walls: Res<Walls>) {
     }
 }
 
+/// Light sources: a faint ring at their reach in their colour, a small sun at their centre.
+fn draw_lights(mut gizmos: Gizmos, lights: Res<crate::sim::world::Lights>) {
+    for light in &lights.0 {
+        let hex = light.color.trim_start_matches('#');
+        let color = Srgba::hex(hex).map(Color::from).unwrap_or(Color::WHITE);
+        let at = to_world(Vec2::new(light.position.0, light.position.1));
+        gizmos.circle_2d(Isometry2d::from_translation(at), light.range * PX_PER_INCH, color.with_alpha(0.35));
+        gizmos.circle_2d(Isometry2d::from_translation(at), 0.2 * PX_PER_INCH, color);
+    }
+}
+
 /// A side's token colour: the party blue, anyone else red.
 fn side_color(side: &str) -> Color {
     if side == "party" { Color::srgb(0.30, 0.55, 0.95) } else { Color::srgb(0.90, 0.30, 0.25) }
 }
 
-fn draw_figures(mut gizmos: Gizmos, figures: Query<(&TablePosition, &Figure, &Waypoints)>) {
-    for (pos, figure, waypoints) in &figures {
+/// Tokens for everyone; planned paths and this move's reach for the GM only.
+fn draw_figures(
+    mut gizmos: Gizmos,
+    mut gm: Gizmos<GmGizmos>,
+    figures: Query<(&TablePosition, &Figure, &Waypoints, &crate::sim::world::Facing)>,
+) {
+    for (pos, figure, waypoints, facing) in &figures {
         let at = to_world(pos.0);
         let color = side_color(&figure.0.side);
-        gizmos.circle_2d(Isometry2d::from_translation(at), 0.4 * PX_PER_INCH, color);
+        let r = 0.4 * PX_PER_INCH;
+        gizmos.circle_2d(Isometry2d::from_translation(at), r, color);
         gizmos.circle_2d(Isometry2d::from_translation(at), 0.3 * PX_PER_INCH, color);
+        // Facing: a tick from the centre to the rim.
+        let dir = Vec2::from_angle(facing.0.to_radians());
+        gizmos.line_2d(at, at + dir * r, Color::WHITE);
         let mut prev = at;
         for wp in &waypoints.0 {
             let next = to_world(*wp);
-            gizmos.line_2d(prev, next, color.with_alpha(0.6));
-            gizmos.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6));
+            gm.line_2d(prev, next, color.with_alpha(0.6));
+            gm.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6));
             prev = next;
         }
     }
 }
 
-fn draw_traps(mut gizmos: Gizmos, traps: Query<(&TablePosition, &Trap)>) {
+/// Hidden traps are GM-only markers (amber); revealed ones are drawn for everyone (red).
+fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&TablePosition, &Trap)>) {
     for (pos, trap) in &traps {
         let at = to_world(pos.0);
         let r = trap.0.radius * PX_PER_INCH;
-        // GM-only marker: hidden traps in amber, revealed ones in red.
-        let color = if trap.0.revealed { Color::srgb(0.95, 0.2, 0.2) } else { Color::srgb(1.0, 0.75, 0.1) };
-        gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), color);
-        gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), color);
-        gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+        let revealed = trap.0.revealed;
+        let color = if revealed { Color::srgb(0.95, 0.2, 0.2) } else { Color::srgb(1.0, 0.75, 0.1) };
+        let mut lines = vec![
+            (at + Vec2::new(-r, -r), at + Vec2::new(r, r)),
+            (at + Vec2::new(-r, r), at + Vec2::new(r, -r)),
+        ];
         if let crate::scene::TrapKind::TripCord { to } = trap.0.kind {
-            gizmos.line_2d(at, to_world(Vec2::new(to.0, to.1)), color);
+            lines.push((at, to_world(Vec2::new(to.0, to.1))));
+        }
+        for (a, b) in lines {
+            if revealed { gizmos.line_2d(a, b, color) } else { gm.line_2d(a, b, color) }
+        }
+        if revealed {
+            gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+        } else {
+            gm.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+            // The spotting radius (2") on hover would need picking; draw it faintly always.
+            gm.circle_2d(Isometry2d::from_translation(at), 2.0 * PX_PER_INCH, color.with_alpha(0.25));
         }
     }
 }
 
-fn spawn_labels(mut commands: Commands, named: Query<(Entity, &Name), With<SceneOrder>>) {
-    for (entity, name) in &named {
-        commands.spawn((
+/// Names under tokens. Trap names are GM-only until revealed; everything else is public.
+fn spawn_labels(mut commands: Commands, named: Query<(Entity, &Name, Option<&Trap>), With<SceneOrder>>) {
+    for (entity, name, trap) in &named {
+        let mut label = commands.spawn((
             Text2d::new(name.as_str()),
-            TextFont { font_size: FontSize::Px(14.0), ..default() },
+            TextFont { font_size: FontSize::Px(0.55 * PX_PER_INCH), ..default() },
             TextColor(Color::WHITE),
             Transform::from_xyz(0.0, 0.0, 5.0),
             Label(entity),
         ));
+        if trap.is_some_and(|t| !t.0.revealed) {
+            label.insert(gm_only());
+        }
     }
 }
 

@@ -1,19 +1,40 @@
-//! The GM window: the table drawn to scale, figures, traps and the dice log, with a control
-//! to step moves. Behind the `gui` feature; the simulation never depends on it.
+//! The GM window and the projector window. Behind the `gui` feature; the simulation never
+//! depends on it.
+//!
+//! What players may see is drawn on the public render layer; GM-only things (hidden traps,
+//! markers, paths, the projector frame) on the GM layer, which only the GM camera renders.
 
+mod camera;
 mod draw;
+mod editing;
+mod files;
+mod history;
+mod layers;
 mod panels;
 mod screenshot;
+mod settings;
 mod traps;
 
 use crate::scene::Scene;
 use bevy::prelude::*;
-use bevy_egui::EguiPlugin;
+use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+pub use layers::{GM_LAYER, GmGizmos, PUBLIC_LAYER};
+
 /// Screen pixels per table inch at zoom 1.
 pub const PX_PER_INCH: f32 = 32.0;
+
+/// Which view the main window shows.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ViewKind {
+    /// Everything, with the controls.
+    #[default]
+    Gm,
+    /// Only what players may see, no controls (for screenshots of the projector picture).
+    Projector,
+}
 
 /// How the window is opened.
 #[derive(Debug, Clone, Default)]
@@ -22,32 +43,48 @@ pub struct ViewOptions {
     pub screenshot: Option<PathBuf>,
     /// Moves to resolve before showing the table.
     pub moves: u32,
+    pub view: ViewKind,
+    /// The background image's bytes and extension, when it is not a file beside the scene
+    /// (a map opened directly).
+    pub background: Option<(Vec<u8>, &'static str)>,
 }
 
-/// The scene file the view shows, if it came from one.
+/// Where the background image comes from: bytes in memory, or the scene file's folder.
 #[derive(Resource, Debug, Clone, Default)]
-pub struct ScenePath(pub Option<PathBuf>);
+pub struct BackgroundSource {
+    pub bytes: Option<(Vec<u8>, &'static str)>,
+}
 
 /// Open the GM view on `scene`.
 pub fn run(scene: Scene, path: Option<PathBuf>) -> ExitCode {
     run_with(scene, path, ViewOptions::default())
 }
 
-/// Open the GM view with options (screenshots for tests and docs).
+/// Open the view with options (screenshots for tests and docs).
 pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> ExitCode {
     let mut app = App::new();
     let title = if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title, resolution: (1600, 1000).into(), ..default() }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window { title, resolution: (1600, 1000).into(), ..default() }),
+                // Closing with unsaved changes asks first (files.rs).
+                close_when_requested: false,
+                ..default()
+            })
+            .set(bevy::log::LogPlugin { level: bevy::log::Level::WARN, ..default() }),
+    )
     .add_plugins(EguiPlugin::default())
+    .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..default() })
+    .insert_resource(options.view)
     .add_plugins((crate::sim::plugin, plugin));
     crate::sim::world::spawn_scene(app.world_mut(), &scene, scene.seed);
+    app.insert_resource(history::History::default());
     for _ in 0..options.moves {
-        crate::sim::step_move(app.world_mut());
+        history::step(app.world_mut());
     }
-    app.insert_resource(ScenePath(path));
+    app.insert_resource(BackgroundSource { bytes: options.background });
+    app.insert_resource(files::CurrentFile::new(path));
     if let Some(shot) = options.screenshot {
         app.insert_resource(screenshot::ScreenshotPlan::new(shot));
     }
@@ -60,10 +97,46 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
 /// Every view plugin.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.12, 0.12, 0.14)));
-    app.add_plugins((draw::plugin, panels::plugin, screenshot::plugin, traps::plugin));
+    app.init_resource::<SceneGeneration>().init_resource::<BackgroundSource>();
+    app.add_plugins((
+        layers::plugin,
+        settings::plugin,
+        camera::plugin,
+        draw::plugin,
+        history::plugin,
+        files::plugin,
+        editing::plugin,
+        panels::plugin,
+        screenshot::plugin,
+        traps::plugin,
+    ));
+}
+
+/// Bumped whenever the sim world is rebuilt from a scene (open, reload, rewind, edits), so
+/// view entities that mirror it are rebuilt too.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SceneGeneration(pub u32);
+
+/// Rebuild the sim world from `scene`, keeping the dice log and the seed, and tell the view.
+pub fn respawn(world: &mut World, scene: &Scene, seed: u64, keep_log: Option<crate::sim::EventLog>) {
+    crate::sim::world::spawn_scene(world, scene, seed);
+    if let Some(log) = keep_log {
+        world.insert_resource(log);
+    }
+    world.resource_mut::<SceneGeneration>().0 += 1;
 }
 
 /// Table inches to world units.
 pub fn to_world(p: Vec2) -> Vec2 {
     p * PX_PER_INCH
+}
+
+/// World units to table inches.
+pub fn to_table(p: Vec2) -> Vec2 {
+    p / PX_PER_INCH
+}
+
+/// True in the GM view (controls and secrets shown).
+pub fn is_gm_view(kind: Res<ViewKind>) -> bool {
+    *kind == ViewKind::Gm
 }

@@ -1,8 +1,10 @@
 //! Traps' state and figures' conditions in the GM view: spent or disarmed traps are crossed
 //! out in grey, a turned Khemri counter shows what it is, and each figure carries short
-//! badges for its lasting conditions and wounds.
+//! badges for its lasting conditions and wounds. All of it is for the GM's eyes only (it
+//! names face-down counters and hidden traps).
 
-use super::{PX_PER_INCH, to_world};
+use super::layers::gm_only;
+use super::{GmGizmos, PX_PER_INCH, SceneGeneration, to_world};
 use crate::rules::khemri_traps::TrapStatus;
 use crate::sim::traps::{KhemriCounter, Trap, Wounds};
 use crate::sim::world::{Conditions, Figure, TablePosition};
@@ -10,12 +12,23 @@ use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_state_labels);
-    app.add_systems(Update, (draw_trap_state, update_state_labels));
+    app.add_systems(
+        Update,
+        (rebuild.run_if(resource_changed::<SceneGeneration>), draw_trap_state, update_state_labels).chain(),
+    );
 }
 
 /// A line of state text under a trap or figure.
 #[derive(Component)]
 struct StateLabel(Entity);
+
+/// The world was rebuilt from a scene: label what is in it now.
+fn rebuild(mut commands: Commands, old: Query<Entity, With<StateLabel>>) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    commands.run_system_cached(spawn_state_labels);
+}
 
 #[allow(clippy::type_complexity)]
 fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Trap>, With<Figure>)>>) {
@@ -26,12 +39,13 @@ fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Tra
             TextColor(Color::srgb(1.0, 0.85, 0.5)),
             Transform::from_xyz(0.0, 0.0, 6.0),
             StateLabel(entity),
+            gm_only(),
         ));
     }
 }
 
 /// Grey cross-out for a trap that can no longer go off (spent, disarmed, left out of play).
-fn draw_trap_state(mut gizmos: Gizmos, traps: Query<(&TablePosition, &Trap, Option<&KhemriCounter>)>) {
+fn draw_trap_state(mut gizmos: Gizmos<GmGizmos>, traps: Query<(&TablePosition, &Trap, Option<&KhemriCounter>)>) {
     for (pos, trap, counter) in &traps {
         let inactive = !trap.0.armed || counter.is_some_and(|c| !c.in_play || c.counter.status != TrapStatus::Active);
         if inactive {

@@ -1,0 +1,614 @@
+//! Play-testing a layout: run a scene many times from consecutive seeds, in parallel, and
+//! report what happened, with 95% confidence intervals. Run `i` uses seed `S + i`, so any run
+//! can be replayed alone with `tabula sim --seed`. Results are the same whatever the thread
+//! count: each run is independent and runs are gathered in seed order.
+
+use crate::scene::{Material, Scene};
+use crate::sim::{EventLog, LogEvent};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Most runs one play-test makes.
+pub const MAX_RUNS: u32 = 1_000_000;
+
+/// What one run did, reduced to what the report counts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub seed: u64,
+    pub traps: BTreeMap<String, TrapRun>,
+    pub figures: BTreeMap<String, FigureRun>,
+    /// Cells burnt per material, in square inches.
+    pub burnt_area: BTreeMap<String, f64>,
+    pub building_burnt: bool,
+    /// The noise that first raised an alarm, if one was raised.
+    pub alarm: Option<String>,
+    /// Where figures were hurt, for the heatmap.
+    pub hurt_at: Vec<(f32, f32)>,
+    /// Harm done in the run: 1 per injury or wound, 10 per death; orders worst and best runs.
+    pub harm: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TrapRun {
+    pub approached: bool,
+    pub spotted: bool,
+    pub sprung: bool,
+    pub disarmed: bool,
+    /// Figures it caught this run.
+    pub victims: u32,
+    /// Each trigger's outcome id.
+    pub outcomes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FigureRun {
+    pub reached_goal: bool,
+    /// Each harmful outcome suffered.
+    pub hurt: Vec<String>,
+    /// Moves lost: a move held counts 1, a move cut short the share of it not walked.
+    pub moves_lost: f64,
+    pub dead: bool,
+    pub apparently_dead: bool,
+}
+
+/// Trap events that are not a trap going off at a figure.
+const NOT_TRIGGERS: &[&str] = &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
+/// Outcomes of a trigger event that mean the trap did not go off.
+const NOT_SPRUNG: &[&str] =
+    &["avoided", "inactive", "spotted", "missed_not_sprung", "holds", "not_charged", "safe", "locked", "not_triggered", "dud"];
+/// Outcomes that hurt nobody, so are not counted as harm.
+const HARMLESS: &[&str] = &[
+    "avoided",
+    "inactive",
+    "spotted",
+    "missed_not_sprung",
+    "sprung_not_caught",
+    "holds",
+    "not_charged",
+    "dud",
+    "dodged",
+    "missed",
+    "clear",
+    "kept_footing",
+    "not_on_fire",
+    "immune",
+    "jump_over_unscathed",
+    "jump_back_unscathed",
+    "break_cord_lose_1",
+    "stepped_aside",
+    "saved",
+    "no_wound",
+    "no_profile",
+    "realised",
+    "unharmed",
+    "ok",
+    "singed_clothes",
+    "triggered",
+];
+
+fn str_field<'a>(e: &'a LogEvent, key: &str) -> Option<&'a str> {
+    e.fields.get(key).and_then(Value::as_str)
+}
+
+fn point_field(e: &LogEvent, key: &str) -> Option<(f32, f32)> {
+    let v = e.fields.get(key)?.as_array()?;
+    Some((v.first()?.as_f64()? as f32, v.get(1)?.as_f64()? as f32))
+}
+
+/// Reduce one run's log and end state to its summary.
+pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
+    let mut s = RunSummary { seed, ..Default::default() };
+    for t in &scene.traps {
+        s.traps.insert(t.name.clone(), TrapRun::default());
+    }
+    for f in &scene.figures {
+        s.figures.insert(f.name.clone(), FigureRun::default());
+    }
+    let mut victims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut positions: BTreeMap<String, (f32, f32)> = scene.figures.iter().map(|f| (f.name.clone(), f.position)).collect();
+    for e in &log.events {
+        if e.system == "movement" {
+            if let Some(to) = point_field(e, "to") {
+                positions.insert(e.subject.clone(), to);
+            }
+            if e.outcome == "arrived" {
+                if let Some(f) = s.figures.get_mut(&e.subject) {
+                    f.reached_goal = true;
+                }
+            }
+            if let (Some(allowance), Some(distance)) =
+                (e.fields.get("allowance").and_then(Value::as_f64), e.fields.get("distance").and_then(Value::as_f64))
+            {
+                // A move cut short counts as the share of it lost (not the last move, which
+                // simply ended at the goal).
+                if e.outcome != "arrived" && allowance > 0.0 {
+                    if let Some(f) = s.figures.get_mut(&e.subject) {
+                        f.moves_lost += ((allowance - distance) / allowance).clamp(0.0, 1.0);
+                    }
+                }
+            }
+            if e.outcome == "held" {
+                if let Some(f) = s.figures.get_mut(&e.subject) {
+                    f.moves_lost += 1.0;
+                }
+            }
+        }
+        if e.system == "traps" {
+            if let Some(trap) = str_field(e, "trap") {
+                let Some(t) = s.traps.get_mut(trap) else { continue };
+                t.approached = true;
+                if e.event == "spot_check" && e.outcome == "spotted" {
+                    t.spotted = true;
+                }
+                if e.event == "khemri_disarm" && e.outcome.contains("disarmed") {
+                    t.disarmed = true;
+                }
+                if !NOT_TRIGGERS.contains(&e.event) {
+                    t.outcomes.push(e.outcome.clone());
+                    if !NOT_SPRUNG.contains(&e.outcome.as_str()) {
+                        t.sprung = true;
+                        victims.entry(trap.to_string()).or_default().insert(e.subject.clone());
+                    }
+                }
+            }
+        }
+        // Harm to a figure, from any system.
+        if let Some(f) = s.figures.get_mut(&e.subject) {
+            let harmful = (e.system == "traps" || e.system == "fire")
+                && !NOT_TRIGGERS.contains(&e.event)
+                && e.event != "spot_check"
+                && !HARMLESS.contains(&e.outcome.as_str())
+                && !NOT_SPRUNG.contains(&e.outcome.as_str());
+            if harmful {
+                f.hurt.push(e.outcome.clone());
+                s.harm += 1;
+                let at = positions.get(&e.subject).copied().unwrap_or((0.0, 0.0));
+                s.hurt_at.push(at);
+            }
+            if e.outcome.contains("definitely_dead") || e.outcome == "dead" || e.outcome == "out_of_action" {
+                f.dead = true;
+                s.harm += 10;
+            }
+            if e.outcome.contains("apparently_dead") {
+                f.apparently_dead = true;
+            }
+        }
+        if e.system == "fire" {
+            if e.event == "building_burning" || e.outcome == "building_burning" {
+                s.building_burnt = true;
+            }
+        }
+        if e.system == "sleepers" && s.alarm.is_none() && (e.outcome == "raise_alarm" || e.outcome == "alarm_raised") {
+            s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
+        }
+    }
+    for (trap, who) in victims {
+        if let Some(t) = s.traps.get_mut(&trap) {
+            t.victims = who.len() as u32;
+        }
+    }
+    s.burnt_area = fire_area_from_log(log);
+    s
+}
+
+/// Run every run, on `threads` threads, calling `progress(done)` as runs finish.
+pub fn run_all(scene: &Scene, runs: u32, moves: u32, seed: u64, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Vec<RunSummary> {
+    let results: Mutex<Vec<Option<RunSummary>>> = Mutex::new(vec![None; runs as usize]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= runs as usize {
+                        break;
+                    }
+                    let run_seed = seed.wrapping_add(i as u64);
+                    let (log, _) = crate::cli::simulate(scene, run_seed, moves);
+                    let summary = summarize(run_seed, scene, &log);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(summary);
+                    }
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(d as u32);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+}
+
+/// Burnt area per material from the fire system's summary events (the last one per fire and
+/// material wins).
+fn fire_area_from_log(log: &EventLog) -> BTreeMap<String, f64> {
+    let mut area: BTreeMap<String, f64> = BTreeMap::new();
+    for e in log.events.iter().filter(|e| e.system == "fire") {
+        if let Some(map) = e.fields.get("burnt_area_by_material").and_then(Value::as_object) {
+            area.clear();
+            for (k, v) in map {
+                area.insert(k.clone(), v.as_f64().unwrap_or(0.0));
+            }
+        }
+    }
+    area
+}
+
+/// A share with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Share {
+    pub count: u32,
+    pub of: u32,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The 95% Wilson score interval for `count` successes in `of` trials.
+pub fn wilson(count: u32, of: u32) -> Share {
+    if of == 0 {
+        return Share { count, of, share: 0.0, low: 0.0, high: 0.0 };
+    }
+    let n = of as f64;
+    let p = count as f64 / n;
+    let z = 1.959_963_985;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * ((p * (1.0 - p) + z2 / (4.0 * n)) / n).sqrt() / (1.0 + z2 / n);
+    Share { count, of, share: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TrapReport {
+    pub name: String,
+    pub approached: Share,
+    pub spotted: Share,
+    pub sprung: Share,
+    pub disarmed: Share,
+    /// Mean victims in the runs it was sprung.
+    pub victims_per_sprung: f64,
+    /// Each outcome's share of all its triggers.
+    pub outcomes: BTreeMap<String, Share>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FigureReport {
+    pub name: String,
+    pub reached_goal: Share,
+    pub hurt: Share,
+    pub hurt_by: BTreeMap<String, Share>,
+    pub mean_moves_lost: f64,
+    pub dead: Share,
+    pub apparently_dead: Share,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AreaReport {
+    pub material: String,
+    pub mean: f64,
+    pub p10: f64,
+    pub median: f64,
+    pub p90: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub scene: String,
+    pub runs: u32,
+    pub moves: u32,
+    pub first_seed: u64,
+    pub traps: Vec<TrapReport>,
+    pub figures: Vec<FigureReport>,
+    pub burnt_area: Vec<AreaReport>,
+    pub building_burnt: Share,
+    pub alarm_raised: Share,
+    pub alarm_by: BTreeMap<String, Share>,
+    /// Seeds of notable runs, to replay: the most harm, the least, the median.
+    pub worst_seed: Option<u64>,
+    pub best_seed: Option<u64>,
+    pub median_seed: Option<u64>,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Gather the runs into the report.
+pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> Report {
+    let n = runs.len() as u32;
+    let count = |f: &dyn Fn(&RunSummary) -> bool| runs.iter().filter(|r| f(r)).count() as u32;
+    let trap_names: Vec<String> = runs.first().map(|r| r.traps.keys().cloned().collect()).unwrap_or_default();
+    let traps = trap_names
+        .iter()
+        .map(|name| {
+            let get = |r: &RunSummary| r.traps.get(name).cloned().unwrap_or_default();
+            let sprung = count(&|r| get(r).sprung);
+            let victims: u32 = runs.iter().map(|r| get(r).victims).sum();
+            let mut outcome_counts: BTreeMap<String, u32> = BTreeMap::new();
+            let mut triggers = 0;
+            for r in runs {
+                for o in get(r).outcomes {
+                    *outcome_counts.entry(o).or_default() += 1;
+                    triggers += 1;
+                }
+            }
+            TrapReport {
+                name: name.clone(),
+                approached: wilson(count(&|r| get(r).approached), n),
+                spotted: wilson(count(&|r| get(r).spotted), n),
+                sprung: wilson(sprung, n),
+                disarmed: wilson(count(&|r| get(r).disarmed), n),
+                victims_per_sprung: if sprung > 0 { victims as f64 / sprung as f64 } else { 0.0 },
+                outcomes: outcome_counts.into_iter().map(|(k, c)| (k, wilson(c, triggers))).collect(),
+            }
+        })
+        .collect();
+    let figure_names: Vec<String> = runs.first().map(|r| r.figures.keys().cloned().collect()).unwrap_or_default();
+    let figures = figure_names
+        .iter()
+        .map(|name| {
+            let get = |r: &RunSummary| r.figures.get(name).cloned().unwrap_or_default();
+            let mut by: BTreeMap<String, u32> = BTreeMap::new();
+            for r in runs {
+                let kinds: BTreeSet<String> = get(r).hurt.into_iter().collect();
+                for k in kinds {
+                    *by.entry(k).or_default() += 1;
+                }
+            }
+            FigureReport {
+                name: name.clone(),
+                reached_goal: wilson(count(&|r| get(r).reached_goal), n),
+                hurt: wilson(count(&|r| !get(r).hurt.is_empty()), n),
+                hurt_by: by.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
+                mean_moves_lost: if n > 0 { runs.iter().map(|r| get(r).moves_lost).sum::<f64>() / n as f64 } else { 0.0 },
+                dead: wilson(count(&|r| get(r).dead), n),
+                apparently_dead: wilson(count(&|r| get(r).apparently_dead), n),
+            }
+        })
+        .collect();
+    let materials: BTreeSet<String> = runs.iter().flat_map(|r| r.burnt_area.keys().cloned()).collect();
+    let burnt_area = materials
+        .into_iter()
+        .map(|m| {
+            let mut v: Vec<f64> = runs.iter().map(|r| r.burnt_area.get(&m).copied().unwrap_or(0.0)).collect();
+            v.sort_by(f64::total_cmp);
+            let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+            AreaReport { material: m, mean, p10: quantile(&v, 0.1), median: quantile(&v, 0.5), p90: quantile(&v, 0.9) }
+        })
+        .collect();
+    let mut by_alarm: BTreeMap<String, u32> = BTreeMap::new();
+    for r in runs {
+        if let Some(a) = &r.alarm {
+            *by_alarm.entry(a.clone()).or_default() += 1;
+        }
+    }
+    // Notable runs: sort by harm, ties by seed, so the choice is stable.
+    let mut order: Vec<&RunSummary> = runs.iter().collect();
+    order.sort_by_key(|r| (r.harm, r.seed));
+    Report {
+        scene: title.to_string(),
+        runs: n,
+        moves,
+        first_seed,
+        traps,
+        figures,
+        burnt_area,
+        building_burnt: wilson(count(&|r| r.building_burnt), n),
+        alarm_raised: wilson(count(&|r| r.alarm.is_some()), n),
+        alarm_by: by_alarm.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
+        worst_seed: order.last().map(|r| r.seed),
+        best_seed: order.first().map(|r| r.seed),
+        median_seed: order.get(order.len() / 2).map(|r| r.seed),
+    }
+}
+
+fn pct(s: &Share) -> String {
+    format!("{:5.1}% [{:4.1}–{:4.1}]", 100.0 * s.share, 100.0 * s.low, 100.0 * s.high)
+}
+
+/// The report as a readable table.
+pub fn to_text(r: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("{}: {} runs of {} moves, seeds {}..{}\n", r.scene, r.runs, r.moves, r.first_seed, r.first_seed + r.runs.saturating_sub(1) as u64));
+    out.push_str("Shares are of runs, with 95% confidence intervals.\n");
+    if !r.traps.is_empty() {
+        out.push_str(&format!("\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>8}\n", "trap", "approached", "spotted", "sprung", "disarmed", "victims"));
+        for t in &r.traps {
+            out.push_str(&format!(
+                "{:<22} {:>22} {:>22} {:>22} {:>22} {:>8.2}\n",
+                t.name,
+                pct(&t.approached),
+                pct(&t.spotted),
+                pct(&t.sprung),
+                pct(&t.disarmed),
+                t.victims_per_sprung
+            ));
+            for (o, s) in &t.outcomes {
+                out.push_str(&format!("    {:<32} {} of {} triggers\n", o, pct(s), s.of));
+            }
+        }
+    }
+    if !r.figures.is_empty() {
+        out.push_str(&format!("\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>10}\n", "figure", "reached goal", "hurt", "dead", "apparently dead", "moves lost"));
+        for f in &r.figures {
+            out.push_str(&format!(
+                "{:<22} {:>22} {:>22} {:>22} {:>22} {:>10.1}\n",
+                f.name,
+                pct(&f.reached_goal),
+                pct(&f.hurt),
+                pct(&f.dead),
+                pct(&f.apparently_dead),
+                f.mean_moves_lost
+            ));
+            for (o, s) in &f.hurt_by {
+                out.push_str(&format!("    {:<32} {}\n", o, pct(s)));
+            }
+        }
+    }
+    if !r.burnt_area.is_empty() {
+        out.push_str(&format!("\n{:<22} {:>10} {:>10} {:>10} {:>10}   (square inches burnt)\n", "material", "mean", "p10", "median", "p90"));
+        for a in &r.burnt_area {
+            out.push_str(&format!("{:<22} {:>10.1} {:>10.1} {:>10.1} {:>10.1}\n", a.material, a.mean, a.p10, a.median, a.p90));
+        }
+        out.push_str(&format!("a building burnt: {}\n", pct(&r.building_burnt)));
+    }
+    out.push_str(&format!("\nalarm raised: {}\n", pct(&r.alarm_raised)));
+    for (noise, s) in &r.alarm_by {
+        out.push_str(&format!("    by {:<29} {}\n", noise, pct(s)));
+    }
+    if let (Some(w), Some(b), Some(m)) = (r.worst_seed, r.best_seed, r.median_seed) {
+        out.push_str(&format!("\nreplay: worst run seed {w}, best {b}, median {m} (tabula sim SCENE --seed N, or tabula open)\n"));
+    }
+    out
+}
+
+/// The report as CSV: one row per measured share.
+pub fn to_csv(r: &Report) -> String {
+    let mut out = String::from("section,entity,measure,count,of,share,low95,high95\n");
+    let mut row = |section: &str, entity: &str, measure: &str, s: &Share| {
+        let q = |x: &str| if x.contains([',', '"']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
+        out.push_str(&format!("{},{},{},{},{},{:.6},{:.6},{:.6}\n", section, q(entity), q(measure), s.count, s.of, s.share, s.low, s.high));
+    };
+    for t in &r.traps {
+        row("trap", &t.name, "approached", &t.approached);
+        row("trap", &t.name, "spotted", &t.spotted);
+        row("trap", &t.name, "sprung", &t.sprung);
+        row("trap", &t.name, "disarmed", &t.disarmed);
+        for (o, s) in &t.outcomes {
+            row("trap_outcome", &t.name, o, s);
+        }
+    }
+    for f in &r.figures {
+        row("figure", &f.name, "reached_goal", &f.reached_goal);
+        row("figure", &f.name, "hurt", &f.hurt);
+        row("figure", &f.name, "dead", &f.dead);
+        row("figure", &f.name, "apparently_dead", &f.apparently_dead);
+        for (o, s) in &f.hurt_by {
+            row("figure_hurt_by", &f.name, o, s);
+        }
+    }
+    row("fire", "", "building_burnt", &r.building_burnt);
+    row("sleepers", "", "alarm_raised", &r.alarm_raised);
+    for (noise, s) in &r.alarm_by {
+        row("sleepers_alarm_by", noise, "alarm_raised", s);
+    }
+    out
+}
+
+/// The heatmap: the table drawn small, terrain faint, walls, and where figures were hurt over
+/// all runs as a red density. Returns PNG bytes.
+pub fn heatmap_png(scene: &Scene, runs: &[RunSummary]) -> Result<Vec<u8>, String> {
+    const PX: f32 = 10.0;
+    let w = ((scene.table.width * PX).ceil() as u32).clamp(1, 4000);
+    let h = ((scene.table.height * PX).ceil() as u32).clamp(1, 4000);
+    let scale = (w as f32 / scene.table.width).min(h as f32 / scene.table.height);
+    let mut rgb = vec![[236u8, 232, 222]; (w * h) as usize];
+    let to_px = |x: f32, y: f32| -> (i64, i64) { ((x * scale) as i64, (h as f32 - 1.0 - y * scale) as i64) };
+    for py in 0..h {
+        for px in 0..w {
+            let p = ((px as f32 + 0.5) / scale, (h as f32 - py as f32 - 0.5) / scale);
+            if let Some(region) = scene.terrain.iter().rev().find(|r| r.shape.contains(p)) {
+                rgb[(py * w + px) as usize] = faint(material_rgb(region.material));
+            }
+        }
+    }
+    for wall in &scene.walls {
+        for seg in wall.points.windows(2) {
+            let (a, b) = (seg[0], seg[1]);
+            let steps = ((a.0 - b.0).hypot(a.1 - b.1) * scale * 2.0).ceil().max(1.0) as i32;
+            for i in 0..=steps {
+                let t = i as f32 / steps as f32;
+                let (x, y) = to_px(a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+                if x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h {
+                    rgb[(y as u32 * w + x as u32) as usize] = [40, 40, 40];
+                }
+            }
+        }
+    }
+    // Density: each hurt adds a disc of radius 1".
+    let mut density = vec![0f32; (w * h) as usize];
+    let r = (1.0 * scale).max(1.0) as i64;
+    for run in runs {
+        for &(x, y) in &run.hurt_at {
+            let (cx, cy) = to_px(x, y);
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    let d2 = (dx * dx + dy * dy) as f32;
+                    if d2 > (r * r) as f32 {
+                        continue;
+                    }
+                    let (px, py) = (cx + dx, cy + dy);
+                    if px >= 0 && py >= 0 && (px as u32) < w && (py as u32) < h {
+                        density[(py as u32 * w + px as u32) as usize] += 1.0 - d2 / (r * r) as f32;
+                    }
+                }
+            }
+        }
+    }
+    let max = density.iter().cloned().fold(0.0, f32::max);
+    if max > 0.0 {
+        for (c, d) in rgb.iter_mut().zip(&density) {
+            let a = (d / max).sqrt().min(1.0) * 0.85;
+            c[0] = (c[0] as f32 * (1.0 - a) + 220.0 * a) as u8;
+            c[1] = (c[1] as f32 * (1.0 - a) + 20.0 * a) as u8;
+            c[2] = (c[2] as f32 * (1.0 - a) + 20.0 * a) as u8;
+        }
+    }
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        let flat: Vec<u8> = rgb.iter().flat_map(|c| c.iter().copied()).collect();
+        writer.write_image_data(&flat).map_err(|e| e.to_string())?;
+    }
+    Ok(bytes)
+}
+
+fn faint(c: [u8; 3]) -> [u8; 3] {
+    [(c[0] as u16 / 3 + 160) as u8, (c[1] as u16 / 3 + 160) as u8, (c[2] as u16 / 3 + 160) as u8]
+}
+
+fn material_rgb(m: Material) -> [u8; 3] {
+    match m {
+        Material::Water => [50, 90, 150],
+        Material::Trees | Material::Bushes => [40, 100, 45],
+        Material::Grass => [90, 140, 70],
+        Material::Paved | Material::StoneFloor | Material::Rock => [130, 130, 135],
+        Material::Thatch | Material::Hay | Material::StandingCorn => [210, 180, 90],
+        _ => [140, 110, 80],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_known_values() {
+        // 50 of 100: centre 0.5, half-width about 0.0962 (textbook value).
+        let s = wilson(50, 100);
+        assert!((s.low - 0.4038).abs() < 1e-3 && (s.high - 0.5962).abs() < 1e-3, "{s:?}");
+        // 0 of 20: upper bound about 0.161.
+        let s = wilson(0, 20);
+        assert_eq!(s.low, 0.0);
+        assert!((s.high - 0.1611).abs() < 1e-3, "{s:?}");
+        assert_eq!(wilson(0, 0).share, 0.0);
+    }
+
+    #[test]
+    fn quantiles() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(quantile(&v, 0.5), 3.0);
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&v, 1.0), 5.0);
+    }
+}

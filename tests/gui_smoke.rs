@@ -1,0 +1,92 @@
+//! GUI smoke test: open every example scene under Xvfb with Mesa's software renderer, step
+//! moves, save the GM and projector pictures, and check them: not blank, and a hidden trap
+//! that the GM sees is not on the players' picture. Skipped (with a note) where `xvfb-run`
+//! is not installed; `.ci/run` installs it.
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn have(tool: &str) -> bool {
+    Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
+}
+
+/// The binary under test; `TABULA_BIN` may name another build of it.
+fn tabula_binary() -> PathBuf {
+    std::env::var_os("TABULA_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_tabula")))
+}
+
+fn screenshot(scene: &Path, view: &str, out: &Path) {
+    let status = Command::new("timeout")
+        .arg("180")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x1000x24"])
+        .arg(tabula_binary())
+        .arg("open")
+        .arg(scene)
+        .args(["--moves", "2", "--view", view, "--screenshot"])
+        .arg(out)
+        .env("RUST_LOG", "error")
+        .status()
+        .expect("xvfb-run runs");
+    assert!(status.success(), "{} --view {view} exited with {status}", scene.display());
+}
+
+/// RGB pixels of a PNG.
+fn pixels(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let px = buf[..info.buffer_size()].chunks(channels).map(|c| [c[0], c[1], c[2]]).collect();
+    (info.width, info.height, px)
+}
+
+/// Pixels close to the hidden-trap marker colour (srgb 1.0, 0.75, 0.1).
+fn hidden_trap_pixels(px: &[[u8; 3]]) -> usize {
+    px.iter().filter(|p| (p[0] as i32 - 255).abs() + (p[1] as i32 - 191).abs() + (p[2] as i32 - 25).abs() < 40).count()
+}
+
+fn distinct_colours(px: &[[u8; 3]]) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    for p in px.iter().step_by(7) {
+        seen.insert(*p);
+    }
+    seen.len()
+}
+
+#[test]
+fn every_scene_renders_and_the_projector_hides_secrets() {
+    if !have("xvfb-run") {
+        eprintln!("skipping the GUI smoke test: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tabula-gui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut scenes: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron") && !p.ends_with("demo.ron"))
+        .collect();
+    scenes.sort();
+    assert!(!scenes.is_empty());
+    for scene in &scenes {
+        let stem = scene.file_stem().unwrap().to_string_lossy().to_string();
+        let (gm, pj) = (dir.join(format!("{stem}-gm.png")), dir.join(format!("{stem}-projector.png")));
+        screenshot(scene, "gm", &gm);
+        screenshot(scene, "projector", &pj);
+        let (w, h, gm_px) = pixels(&gm);
+        assert!(w >= 800 && h >= 600, "{stem}: {w}x{h}");
+        let (_, _, pj_px) = pixels(&pj);
+        assert!(distinct_colours(&gm_px) > 20, "{stem}: the GM picture looks blank");
+        assert!(distinct_colours(&pj_px) > 10, "{stem}: the projector picture looks blank");
+        let text = std::fs::read_to_string(scene).unwrap();
+        if stem == "tomb" {
+            assert!(text.contains("khemri"), "the tomb scene holds hidden trap counters");
+            assert!(hidden_trap_pixels(&gm_px) > 50, "tomb: hidden traps not drawn for the GM");
+        }
+        assert_eq!(hidden_trap_pixels(&pj_px), 0, "{stem}: a hidden trap shows on the projector");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
