@@ -84,11 +84,18 @@ pub struct RulesSettings {
     pub moves_per_day: u32,
     /// Sleepers' dice and house rules (000 "Awaking groups asleep", docs/sleepers.md).
     pub sleepers: crate::rules::sleepers::SleepersSettings,
+    /// Trap rules and house defaults (docs/traps.md).
+    #[serde(skip_serializing_if = "is_default_traps")]
+    pub traps: super::traps::TrapSettings,
+}
+
+fn is_default_traps(t: &super::traps::TrapSettings) -> bool {
+    *t == super::traps::TrapSettings::default()
 }
 
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default() }
+        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default(), traps: Default::default() }
     }
 }
 
@@ -370,6 +377,9 @@ pub struct Figure {
     pub mordheim: Option<MordheimProfile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
+    /// Weight for treadles and falling floors; none: `rules.traps.table.figure_weight`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
 }
 
 fn default_side() -> String {

@@ -281,6 +281,12 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                     c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
                 }
             }
+            if let Some(w) = f.weight
+                && c.finite(&e, "weight", w)
+                && !(0.0..=10_000.0).contains(&w)
+            {
+                c.problem(&e, format!("weight: {w} must be 0 to 10000"));
+            }
             if let Some(a) = f.agility {
                 if !(-10..=10).contains(&a) {
                     c.problem(&e, format!("agility: {a} must be -10 to 10"));
@@ -299,7 +305,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                 }
             }
             if let Some(p) = &f.mordheim {
-                for (field, v, lo) in [("ws", p.ws, 0), ("s", p.s, 1), ("t", p.t, 1), ("w", p.w, 1), ("i", p.i, 0)] {
+                for (field, v, lo) in [("ws", p.ws, 0), ("s", p.s, 1), ("t", p.t, 1), ("w", p.w, 0), ("i", p.i, 0)] {
                     if !(lo..=10).contains(&v) {
                         c.problem(&e, format!("mordheim {field}: {v} must be {lo} to 10"));
                     }
@@ -320,10 +326,12 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             }
         }
     }
+    scene.rules.traps.check(&mut c);
     if c.count("traps", &scene.traps) {
         for t in &scene.traps {
             t.check(&mut c);
         }
+        super::traps::check_khemri_spacing(&scene.traps, &mut c);
     }
     if c.count("fires", &scene.fires) {
         for f in &scene.fires {

@@ -1,6 +1,13 @@
-//! Traps in the scene file.
+//! Traps in the scene file, and the trap settings of the `rules` block.
+//!
+//! Payloads, pit bottoms, safety locks, lifter actions and Khemri counter states are the rules
+//! modules' own enums, so a scene names exactly what the rules read.
 
 use super::format::Point;
+use crate::rules::khemri_traps::{
+    ComplexTrap, KhemriSettings, KhemriTrap, TrapPosition, TrapStatus, TrapsPerPlayer, check_trap_layout,
+};
+use crate::rules::morval_traps::{self as morval, LifterAction, MorvalTrapSettings, Payload, PitBottom, SafetyLock};
 use serde::{Deserialize, Serialize};
 
 fn is_false(b: &bool) -> bool {
@@ -11,6 +18,18 @@ fn is_true(b: &bool) -> bool {
 }
 fn yes() -> bool {
     true
+}
+fn one_inch() -> i32 {
+    1
+}
+fn lift_object() -> LifterAction {
+    LifterAction::LiftObject
+}
+fn active() -> TrapStatus {
+    TrapStatus::Active
+}
+fn is_active(s: &TrapStatus) -> bool {
+    *s == TrapStatus::Active
 }
 
 /// Concealment class for spotting (000 "Triggering Traps").
@@ -27,19 +46,108 @@ pub enum Concealment {
     Well,
 }
 
-/// What a trap is. The traps issue gives each kind its full rules.
+impl Concealment {
+    /// The rules' class.
+    pub fn rules(self) -> morval::Concealment {
+        match self {
+            Concealment::Loose => morval::Concealment::LooselyConcealed,
+            Concealment::Normal => morval::Concealment::NormallyConcealed,
+            Concealment::Well => morval::Concealment::WellConcealed,
+        }
+    }
+}
+
+/// What a trap is, with what each kind needs (docs/traps.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TrapKind {
-    /// A cord stretched from the trap's position to `to`.
+    /// 000 "Trip cords": a cord stretched from the trap's position to `to`.
     TripCord { to: Point },
-    Treadle { payload: String, #[serde(default)] locked: bool },
-    Lifter { payload: String },
-    Pit { depth: f32, bottom: String },
+    /// 000 "Treadle Traps": goes off under a creature stepping on it.
+    Treadle {
+        payload: Payload,
+        /// No device, a device friends work with its lever (`armed`), or locked safe.
+        #[serde(default)]
+        safety: SafetyLock,
+        /// Works only under a creature heavier than this (figure `weight`); none: any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weight_above: Option<f32>,
+    },
+    /// 000 "Lifter Traps": goes off when a figure's path ends on it (it stops there to lift the
+    /// object or open the door).
+    Lifter {
+        payload: Payload,
+        #[serde(default = "lift_object")]
+        action: LifterAction,
+    },
+    /// 000 "Specimen Pit Trap": a covered pit, `depth` whole inches (the specimen is 1").
+    Pit {
+        #[serde(default = "one_inch")]
+        depth: i32,
+        bottom: PitBottom,
+    },
+    /// 000 "Falling Traps": a floor or bridge that gives way once the weight on it reaches
+    /// `gives_way_at` (none: under anyone), over a drop of `depth` inches.
+    FallingFloor {
+        #[serde(default = "one_inch")]
+        depth: i32,
+        bottom: PitBottom,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gives_way_at: Option<f32>,
+    },
+    /// 000 "Loop Traps": a noose covering one square inch.
     Loop,
-    Leydonic { strike: i32, recharge_moves: u32 },
-    /// A Khemri trap counter; its type is hidden until drawn or revealed.
-    Khemri { #[serde(default)] drawn: Option<String> },
+    /// 000 "Leydonic (Electric) Traps": strikes D10 + `strike`, then recharges for
+    /// `recharge_moves` moves.
+    Leydonic {
+        strike: i32,
+        recharge_moves: u32,
+        /// The move it last discharged in; none: charged since the start.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        discharged_at_move: Option<u32>,
+    },
+    /// 002 "Traps": a Khemri counter. `drawn: None` is dealt face down from the deck when the
+    /// scene starts; the rest is its state in play.
+    Khemri {
+        #[serde(default)]
+        drawn: Option<KhemriTrap>,
+        /// Which complex trap, once the table has been rolled for it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        complex: Option<ComplexTrap>,
+        #[serde(default = "active", skip_serializing_if = "is_active")]
+        status: TrapStatus,
+        /// A Khemri pit's depth once it has opened.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pit_depth: Option<i32>,
+        /// The counter lies in a narrow hall running this way (degrees): a boulder rolls 50/50
+        /// along it. None: open ground, the boulder scatters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hall: Option<f32>,
+    },
+}
+
+impl TrapKind {
+    /// The Morval kind, for concealment caps (None for Khemri counters).
+    pub fn morval_kind(&self) -> Option<morval::TrapKind> {
+        Some(match self {
+            TrapKind::TripCord { .. } => morval::TrapKind::TripCord,
+            TrapKind::Treadle { .. } => morval::TrapKind::Treadle,
+            TrapKind::Lifter { .. } => morval::TrapKind::Lifter,
+            TrapKind::Pit { .. } => morval::TrapKind::SpecimenPit,
+            TrapKind::FallingFloor { .. } => morval::TrapKind::FallingFloor,
+            TrapKind::Loop => morval::TrapKind::Loop,
+            TrapKind::Leydonic { .. } => morval::TrapKind::Leydonic,
+            TrapKind::Khemri { .. } => return None,
+        })
+    }
+
+    /// A short id for logs and the view.
+    pub fn id(&self) -> &'static str {
+        match self.morval_kind() {
+            Some(k) => k.id(),
+            None => "khemri",
+        }
+    }
 }
 
 /// A trap.
@@ -49,9 +157,10 @@ pub struct Trap {
     pub name: String,
     pub kind: TrapKind,
     pub position: Point,
-    /// Half-width of the area it covers (a loop covers one square inch).
+    /// Half-width of the area it covers (a loop covers one square inch whatever this says).
     #[serde(default = "half_inch")]
     pub radius: f32,
+    /// For spotting; none: the best the kind allows on a used route (000 "Triggering Traps").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concealment: Option<Concealment>,
     /// The side that set it.
@@ -61,6 +170,7 @@ pub struct Trap {
     pub armed: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pub reusable: bool,
+    /// Known to the players (a Khemri counter: turned face up).
     #[serde(default, skip_serializing_if = "is_false")]
     pub revealed: bool,
 }
@@ -69,17 +179,205 @@ fn half_inch() -> f32 {
     0.5
 }
 
-
 impl Trap {
+    /// The concealment spotting rolls against: the scene's, or the best the kind allows on a
+    /// used route (000 "Triggering Traps": "commonly used routes would be NC at best").
+    pub fn concealment_class(&self) -> Option<morval::Concealment> {
+        let kind = self.kind.morval_kind()?;
+        Some(self.concealment.map(Concealment::rules).unwrap_or_else(|| morval::best_concealment(kind, false)))
+    }
+
     /// The checks the parser cannot make.
     pub(crate) fn check<'a>(&'a self, c: &mut super::load::Checker<'a>) {
         let e = c.name("trap", &self.name);
         c.on_table(&e, "position", self.position);
         c.positive(&e, "radius", self.radius, 12.0);
+        if let (Some(kind), Some(given)) = (self.kind.morval_kind(), self.concealment) {
+            let cap = kind.concealment_cap();
+            if given.rules() > cap {
+                c.problem(
+                    &e,
+                    format!(
+                        "concealment: a {} can be no better than {} (000 \"Triggering Traps\"), not {}",
+                        kind.id(),
+                        cap.code(),
+                        given.rules().code()
+                    ),
+                );
+            }
+        }
+        let payload = |c: &mut super::load::Checker<'a>, p: &Payload| {
+            if !(-20..=20).contains(&p.strike) {
+                c.problem(&e, format!("kind payload strike: {} must be -20 to 20", p.strike));
+            }
+            if let Some(h) = p.heard_to_inches
+                && !(0..=1000).contains(&h)
+            {
+                c.problem(&e, format!("kind payload heard_to_inches: {h} must be 0 to 1000"));
+            }
+        };
+        let depth = |c: &mut super::load::Checker<'a>, d: i32| {
+            if !(1..=100).contains(&d) {
+                c.problem(&e, format!("kind depth: {d} must be 1 to 100 inches"));
+            }
+        };
         match &self.kind {
             TrapKind::TripCord { to } => c.on_table(&e, "kind to", *to),
-            TrapKind::Pit { depth, .. } => c.positive(&e, "kind depth", *depth, 100.0),
-            _ => {}
+            TrapKind::Treadle { payload: p, weight_above, .. } => {
+                payload(c, p);
+                if let Some(w) = weight_above
+                    && c.finite(&e, "kind weight_above", *w)
+                    && !(0.0..=10_000.0).contains(w)
+                {
+                    c.problem(&e, format!("kind weight_above: {w} must be 0 to 10000"));
+                }
+            }
+            TrapKind::Lifter { payload: p, .. } => payload(c, p),
+            TrapKind::Pit { depth: d, .. } => depth(c, *d),
+            TrapKind::FallingFloor { depth: d, gives_way_at, .. } => {
+                depth(c, *d);
+                if let Some(w) = gives_way_at {
+                    c.positive(&e, "kind gives_way_at", *w, 100_000.0);
+                }
+            }
+            TrapKind::Loop => {}
+            TrapKind::Leydonic { strike, recharge_moves, .. } => {
+                if !(-20..=20).contains(strike) {
+                    c.problem(&e, format!("kind strike: {strike} must be -20 to 20"));
+                }
+                if *recharge_moves > 100_000 {
+                    c.problem(&e, format!("kind recharge_moves: {recharge_moves} must be at most 100000"));
+                }
+            }
+            TrapKind::Khemri { drawn, complex, pit_depth, hall, .. } => {
+                if complex.is_some() && *drawn != Some(KhemriTrap::Complex) {
+                    c.problem(&e, "kind complex: only a counter drawn as complex has a complex trap".into());
+                }
+                if let Some(d) = pit_depth
+                    && !(1..=6).contains(d)
+                {
+                    c.problem(&e, format!("kind pit_depth: {d} must be 1 to 6 (a D6)"));
+                }
+                if let Some(h) = hall {
+                    c.finite(&e, "kind hall", *h);
+                }
+            }
+        }
+    }
+}
+
+/// 002 "Traps": "no trap can be 2" or closer to another one", over the scene's Khemri counters;
+/// the problem names both traps.
+pub(crate) fn check_khemri_spacing(traps: &[Trap], c: &mut super::load::Checker<'_>) {
+    let counters: Vec<&Trap> = traps.iter().filter(|t| matches!(t.kind, TrapKind::Khemri { .. })).collect();
+    let positions: Vec<TrapPosition> = counters
+        .iter()
+        .enumerate()
+        .map(|(i, t)| TrapPosition { id: i as u32, x: f64::from(t.position.0), y: f64::from(t.position.1) })
+        .collect();
+    if let Err(err) = check_trap_layout(&positions) {
+        let (placed, other) = (counters[err.placed as usize], counters[err.other as usize]);
+        c.problem(
+            &format!("trap \"{}\"", placed.name),
+            format!(
+                "position: {:.2}\" from trap \"{}\": no Khemri trap can be 2\" or closer to another (002 \"Traps\")",
+                err.distance, other.name
+            ),
+        );
+    }
+}
+
+/// House rules for traps on the table, where the texts say nothing about it (docs/traps.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TableTrapSettings {
+    /// Weight of a figure with no `weight` of its own, for treadles and falling floors.
+    pub figure_weight: f32,
+    /// Spotting bonus for a tracker outdoors, or an engineer or thief in a building (000 names
+    /// them, with no number).
+    pub skill_spot_bonus: i32,
+    /// Initiative for Khemri tests of a figure with no Mordheim profile.
+    pub default_initiative: i32,
+    /// Moves a figure hanging on a pit's edge stays there; none: until the GM frees it.
+    pub hanging_moves: Option<u32>,
+    /// Moves a figure that fell into a pit stays in it; none: until the GM frees it.
+    pub in_pit_moves: Option<u32>,
+    /// Moves a trip-cord victim stays demoralised, dazed or fainted (fainted: unable to move).
+    pub status_moves: u32,
+    /// How wide a Khemri boulder's path is, in inches.
+    pub boulder_width: f32,
+    /// A figure with Spot/Disarm stops at an active counter it comes upon and tries to disarm it.
+    pub disarm_counters: bool,
+}
+
+impl Default for TableTrapSettings {
+    fn default() -> Self {
+        Self {
+            figure_weight: 1.0,
+            skill_spot_bonus: 1,
+            default_initiative: 3,
+            hanging_moves: Some(1),
+            in_pit_moves: None,
+            status_moves: 1,
+            boulder_width: 1.0,
+            disarm_counters: true,
+        }
+    }
+}
+
+/// The `rules.traps` block: the Morval and Khemri rule settings and the table's house rules.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrapSettings {
+    pub morval: MorvalTrapSettings,
+    pub khemri: KhemriSettings,
+    pub table: TableTrapSettings,
+}
+
+impl TrapSettings {
+    /// The checks the parser cannot make.
+    pub(crate) fn check(&self, c: &mut super::load::Checker<'_>) {
+        let e = "rules traps";
+        let m = &self.morval;
+        for (field, v) in [
+            ("morval loosely_concealed_spot_target", m.loosely_concealed_spot_target),
+            ("morval normally_concealed_spot_target", m.normally_concealed_spot_target),
+            ("morval well_concealed_spot_target", m.well_concealed_spot_target),
+        ] {
+            if !(-20..=30).contains(&v) {
+                c.problem(e, format!("{field}: {v} must be -20 to 30"));
+            }
+        }
+        let k = &self.khemri;
+        if !(1..=1000).contains(&k.deck_sets) {
+            c.problem(e, format!("khemri deck_sets: {} must be 1 to 1000", k.deck_sets));
+        }
+        if !(1..=10).contains(&k.simple_trap_strength) {
+            c.problem(e, format!("khemri simple_trap_strength: {} must be 1 to 10", k.simple_trap_strength));
+        }
+        if !(-100..=100).contains(&k.traps_modifier) {
+            c.problem(e, format!("khemri traps_modifier: {} must be -100 to 100", k.traps_modifier));
+        }
+        if let TrapsPerPlayer::Fixed(n) = k.traps_per_player
+            && n > 10_000
+        {
+            c.problem(e, format!("khemri traps_per_player: {n} must be at most 10000"));
+        }
+        let t = &self.table;
+        if c.finite(e, "table figure_weight", t.figure_weight) && !(0.0..=10_000.0).contains(&t.figure_weight) {
+            c.problem(e, format!("table figure_weight: {} must be 0 to 10000", t.figure_weight));
+        }
+        c.positive(e, "table boulder_width", t.boulder_width, 12.0);
+        if !(0..=10).contains(&t.default_initiative) {
+            c.problem(e, format!("table default_initiative: {} must be 0 to 10", t.default_initiative));
+        }
+        for (field, v) in [("table hanging_moves", t.hanging_moves), ("table in_pit_moves", t.in_pit_moves)] {
+            if v.is_some_and(|v| v > 100_000) {
+                c.problem(e, format!("{field}: must be at most 100000"));
+            }
+        }
+        if t.status_moves > 100_000 {
+            c.problem(e, "table status_moves: must be at most 100000".into());
         }
     }
 }

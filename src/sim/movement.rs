@@ -95,6 +95,7 @@ fn move_figures(
     for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
         swept.segments.clear();
         swept.speed = 0.0;
+        swept.popped = 0;
         if waypoints.0.is_empty() {
             continue;
         }
@@ -110,7 +111,9 @@ fn move_figures(
         }
         let allowance = allowance_for(figure, position.0, conditions, &terrain);
         let from = position.0;
+        let waypoints_before = waypoints.0.len();
         let (segments, blocked) = walk(from, &mut waypoints.0, allowance.inches, &walls);
+        swept.popped = waypoints_before - waypoints.0.len();
         let distance: f32 = segments.iter().map(|(a, b)| a.distance(*b)).sum();
         if let Some(&(a, b)) = segments.last() {
             position.0 = b;

@@ -85,6 +85,9 @@ pub struct Conditions(pub Vec<scene::Condition>);
 pub struct Swept {
     pub segments: Vec<(Vec2, Vec2)>,
     pub speed: f32,
+    /// How many of the segments, from the first, ended at a waypoint that was then taken off
+    /// the path: a trap that stops the figure part-way puts those back.
+    pub popped: usize,
 }
 
 pub fn vec2(p: Point) -> Vec2 {

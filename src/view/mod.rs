@@ -14,6 +14,7 @@ mod panels;
 mod screenshot;
 mod settings;
 mod sleepers;
+mod traps;
 
 use crate::scene::Scene;
 use bevy::prelude::*;
@@ -109,6 +110,7 @@ pub fn plugin(app: &mut App) {
         panels::plugin,
         screenshot::plugin,
         sleepers::plugin,
+        traps::plugin,
     ));
 }
 

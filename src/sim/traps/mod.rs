@@ -1,0 +1,762 @@
+//! Traps on the table (Traps set): every figure's swept path this move is checked against
+//! every trap, and what the paths meet is resolved in the order it happens along the move.
+//!
+//! A figure whose path comes within 2" of a hidden Morval trap rolls to spot it; a path that
+//! enters a trap's area springs it (a runner who crosses a cord without stopping springs it);
+//! a lifter goes off, and Set Trap is tried, where a path ends. A trap that stops a figure
+//! (a fall, a pit, a loop) cuts its move short there and puts back the waypoints it had not
+//! reached. The rules are `rules::morval_traps` and `rules::khemri_traps`; the choices made
+//! here are in docs/traps.md.
+
+mod khemri;
+mod morval;
+
+use super::clock::{MoveClock, SimDice};
+use super::log::{EventLog, LogEvent};
+use super::noise::{NoiseMade, make_noise};
+use super::world::{
+    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
+    Waypoints, lighting_at, placed_bundle, sorted, vec2,
+};
+use super::{Move, MoveSystems};
+use crate::rules::character::Traits;
+use crate::rules::dice::Roll;
+use crate::rules::lighting::Lighting;
+use crate::scene::traps::TrapSettings;
+use crate::scene::{self, Scene};
+use bevy::ecs::message::Messages;
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+pub use khemri::KhemriCounter;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TrapFlame>();
+    app.add_systems(Move, resolve_traps.in_set(MoveSystems::Traps));
+}
+
+/// A trap as the scene gives it, with its state in play (armed, revealed, recharge).
+#[derive(Component, Debug, Clone)]
+pub struct Trap(pub scene::Trap);
+
+/// Wounds left on a figure with a Mordheim profile (Khemri trap hits take them off).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wounds(pub i32);
+
+/// A trap's flame went off: a Morval treadle or lifter with a `flame` payload, or a Khemri
+/// Fire Trap. The fire rules read it to start a fire at `position`, `diameter` across.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct TrapFlame {
+    /// The trap's scene name.
+    pub trap: String,
+    pub position: Vec2,
+    /// Across, in inches: the trap's area.
+    pub diameter: f32,
+    /// Figures the flame set on fire (Khemri "counts as being on fire"), by scene name.
+    pub figures_on_fire: Vec<String>,
+}
+
+/// Spawn the scene's traps, deal the Khemri counters drawn face down, and give figures with a
+/// Mordheim profile their wounds.
+pub(super) fn spawn(world: &mut World, scene: &Scene) {
+    let figures: Vec<(Entity, SceneOrder)> =
+        world.query_filtered::<(Entity, &SceneOrder), With<Figure>>().iter(world).map(|(e, o)| (e, *o)).collect();
+    for (entity, order) in figures {
+        if let Some(profile) = scene.figures.get(order.0 as usize).and_then(|f| f.mordheim) {
+            world.entity_mut(entity).insert(Wounds(i32::from(profile.w)));
+        }
+    }
+    let seed = world.get_resource::<SimDice>().map_or(scene.seed, |d| d.seed);
+    let counters = khemri::deal(world, scene, seed);
+    for (i, t) in scene.traps.iter().enumerate() {
+        let mut entity = world.spawn((placed_bundle(i as u32, &t.name, t.position), Trap(t.clone())));
+        if let Some(counter) = counters.get(&i) {
+            entity.insert(counter.clone());
+        }
+    }
+}
+
+/// Write the traps back into a scene, and the figures' wounds.
+pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
+    let traps = sorted::<Trap>(world);
+    scene.traps = traps
+        .into_iter()
+        .map(|(_, Trap(mut t), e)| {
+            if let Some(counter) = world.entity(e).get::<KhemriCounter>() {
+                counter.write_back(&mut t);
+            }
+            t
+        })
+        .collect();
+    for (order, Wounds(w), _) in sorted::<Wounds>(world) {
+        if let Some(profile) = scene.figures.get_mut(order.0 as usize).and_then(|f| f.mordheim.as_mut()) {
+            profile.w = w.clamp(0, i32::from(u8::MAX)) as u8;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry of a move
+
+/// Inches within which a point counts as on a trap's edge.
+const ON_EDGE: f32 = 1e-3;
+
+/// The ground a trap covers.
+#[derive(Debug, Clone, Copy)]
+enum Area {
+    Disc {
+        centre: Vec2,
+        radius: f32,
+    },
+    /// A loop: one square inch (000 "Loop Traps").
+    Square {
+        centre: Vec2,
+        half: f32,
+    },
+    Cord {
+        from: Vec2,
+        to: Vec2,
+    },
+}
+
+impl Area {
+    fn distance(self, p: Vec2) -> f32 {
+        match self {
+            Area::Disc { centre, radius } => (p.distance(centre) - radius).max(0.0),
+            Area::Square { centre, half } => {
+                let d = ((p - centre).abs() - Vec2::splat(half)).max(Vec2::ZERO);
+                d.length()
+            }
+            Area::Cord { from, to } => super::geometry::point_segment_distance(p, from, to),
+        }
+    }
+
+    /// A circle holding the whole area, for a quick reject.
+    fn bounds(self) -> (Vec2, f32) {
+        match self {
+            Area::Disc { centre, radius } => (centre, radius),
+            Area::Square { centre, half } => (centre, half * std::f32::consts::SQRT_2),
+            Area::Cord { from, to } => ((from + to) / 2.0, from.distance(to) / 2.0),
+        }
+    }
+}
+
+/// The first distance along `a`–`b` at which `area` is within `range`. The distance from a
+/// point moving on a line to a convex area is convex, so a ternary search finds its least
+/// value and a bisection before it the first point in range.
+fn first_within_on_segment(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f32> {
+    let len = a.distance(b);
+    let at = |s: f32| if len > 0.0 { a + (b - a) * (s / len) } else { a };
+    let f = |s: f32| area.distance(at(s));
+    if f(0.0) <= range {
+        return Some(0.0);
+    }
+    if len <= 0.0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0f32, len);
+    for _ in 0..60 {
+        let m1 = lo + (hi - lo) / 3.0;
+        let m2 = hi - (hi - lo) / 3.0;
+        if f(m1) <= f(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    let best = (lo + hi) / 2.0;
+    let best = if f(len) < f(best) { len } else { best };
+    if f(best) > range {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0f32, best);
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if f(mid) <= range {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// A figure during the pass: where it went this move and what traps did to it.
+#[derive(Debug, Clone)]
+struct Mover {
+    entity: Entity,
+    order: u32,
+    name: String,
+    sheet: scene::Figure,
+    conditions: Vec<scene::Condition>,
+    wounds: Option<i32>,
+    segments: Vec<(Vec2, Vec2)>,
+    /// Distance along the move at the start of each segment.
+    starts: Vec<f32>,
+    total: f32,
+    /// Inches per move: the allowance it moved at (docs/traps.md "Speed").
+    speed: f32,
+    popped: usize,
+    /// How far along its move it got: a trap that stops it lowers this.
+    cap: f32,
+    /// Where a trap put it, and from what time of the move (a pit's floor, a far edge).
+    place: Option<(f32, Vec2)>,
+    position: Vec2,
+    facing: f32,
+    /// Its path ended this move (for lifters and Set Trap).
+    arrived: bool,
+    waypoints: VecDeque<Vec2>,
+    changed: bool,
+}
+
+impl Mover {
+    fn point_at(&self, d: f32) -> Vec2 {
+        let Some(first) = self.segments.first() else { return self.position };
+        let mut last = first.0;
+        for (i, &(a, b)) in self.segments.iter().enumerate() {
+            let len = a.distance(b);
+            if d <= self.starts[i] + len {
+                let s = (d - self.starts[i]).max(0.0);
+                return if len > 0.0 { a + (b - a) * (s / len) } else { a };
+            }
+            last = b;
+        }
+        last
+    }
+
+    /// Fraction of the move (0..=1) at which it has gone `d` inches.
+    fn time_at(&self, d: f32) -> f32 {
+        if self.speed > 0.0 { (d / self.speed).clamp(0.0, 1.0) } else { 0.0 }
+    }
+
+    fn position_at_time(&self, t: f32) -> Vec2 {
+        if let Some((from, p)) = self.place
+            && t >= from
+        {
+            return p;
+        }
+        if self.segments.is_empty() {
+            return self.position;
+        }
+        self.point_at((t * self.speed).min(self.cap))
+    }
+
+    fn final_position(&self) -> Vec2 {
+        match self.place {
+            Some((_, p)) => p,
+            None if self.segments.is_empty() => self.position,
+            None => self.point_at(self.cap),
+        }
+    }
+
+    /// The way it was going `d` inches along its move (its facing when it did not move).
+    fn heading_at(&self, d: f32) -> Vec2 {
+        for (i, &(a, b)) in self.segments.iter().enumerate() {
+            if d <= self.starts[i] + a.distance(b) && a != b {
+                return (b - a).normalize();
+            }
+        }
+        Vec2::from_angle(self.facing.to_radians())
+    }
+
+    fn traits(&self) -> Traits {
+        let f = &self.sheet;
+        Traits {
+            armour: f.armour,
+            sex: f.sex,
+            adventurer: f.adventurer,
+            shield: f.shield,
+            load: f.load,
+            mounted: f.mounted,
+        }
+    }
+
+    /// Cut the move short `d` inches along, optionally putting the figure somewhere else.
+    fn halt(&mut self, d: f32, place: Option<Vec2>) {
+        let d = d.clamp(0.0, self.total);
+        if d < self.cap {
+            self.cap = d;
+        }
+        if let Some(p) = place {
+            self.place = Some((self.time_at(d), p));
+        }
+        self.changed = true;
+    }
+
+    fn add_condition(&mut self, condition: scene::Condition) {
+        self.conditions.push(condition);
+        self.changed = true;
+    }
+}
+
+/// A trap during the pass.
+#[derive(Debug, Clone)]
+struct TrapRt {
+    entity: Entity,
+    order: u32,
+    spec: scene::Trap,
+    khemri: Option<KhemriCounter>,
+    position: Vec2,
+    /// Figures that have rolled to spot it this move (2nd, 3rd, 4th in the area).
+    spotters: u32,
+    /// The round a trip cord was sprung in this move, and its victims so far.
+    cord_round: Option<u8>,
+    cord_victims: u32,
+    changed: bool,
+}
+
+impl TrapRt {
+    fn area(&self) -> Area {
+        match self.spec.kind {
+            scene::TrapKind::TripCord { to } => Area::Cord { from: self.position, to: vec2(to) },
+            scene::TrapKind::Loop => Area::Square { centre: self.position, half: 0.5 },
+            _ => Area::Disc { centre: self.position, radius: self.spec.radius },
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+}
+
+/// What the pass produced, in the order it happened.
+enum Output {
+    Event(LogEvent),
+    Noise(NoiseMade),
+    Flame(TrapFlame),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Meeting {
+    /// Came within 2" of a hidden trap: roll to spot it.
+    Spot,
+    /// Entered its area.
+    Enter,
+    /// Its path ended on it.
+    Stop,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    time: f32,
+    meeting: Meeting,
+    mover: usize,
+    trap: usize,
+    /// Inches along the mover's path.
+    distance: f32,
+}
+
+/// One move's traps: the figures, the traps and everything needed to resolve them.
+struct Pass {
+    movers: Vec<Mover>,
+    traps: Vec<TrapRt>,
+    settings: TrapSettings,
+    moves_per_day: u32,
+    rounds_per_move: u8,
+    move_number: u32,
+    lighting: Lighting,
+    lights: Lights,
+    terrain: Terrain,
+    walls: Walls,
+    dice: SimDice,
+    out: Vec<Output>,
+}
+
+impl Pass {
+    fn event(&mut self, event: LogEvent) {
+        self.out.push(Output::Event(event));
+    }
+
+    fn noise(&mut self, source: &str, position: Vec2, noise: crate::rules::morval_traps::Noise) {
+        use crate::rules::morval_traps::NoiseKind;
+        use crate::rules::sleepers::Noise;
+        let kind = match noise.kind {
+            NoiseKind::Cursing => Noise::Cursing,
+            NoiseKind::Screaming => Noise::Scream,
+            NoiseKind::Alarm => Noise::Alarm,
+        };
+        self.out.push(Output::Noise(NoiseMade {
+            source: source.to_string(),
+            position,
+            noise: kind,
+            heard_to: noise.heard_to_inches.map(|h| h as f32),
+        }));
+    }
+
+    /// The round of the move a time falls in (1-based).
+    fn round_at(&self, time: f32) -> u8 {
+        let rounds = self.rounds_per_move.max(1);
+        ((time * f32::from(rounds)).ceil() as u8).clamp(1, rounds)
+    }
+
+    /// Whether the figure is of the side that set the trap.
+    fn friendly(&self, m: usize, t: usize) -> bool {
+        self.traps[t].spec.side.as_deref() == Some(self.movers[m].sheet.side.as_str())
+    }
+
+    /// A lasting condition lasting `moves` moves after this one (the move it started in is
+    /// counted off by bookkeeping at its end).
+    fn lasting(name: impl Into<String>, move_penalty: f32, moves: Option<u32>, immobile: bool) -> scene::Condition {
+        scene::Condition { name: name.into(), move_penalty, moves_left: moves.map(|m| m.saturating_add(1)), immobile }
+    }
+
+    /// Moves an injury lasts: its moves, or its days at `moves_per_day`.
+    fn injury_moves(&self, injury: &crate::rules::morval_traps::LastingInjury) -> u32 {
+        use crate::rules::morval_traps::DurationUnit;
+        let n = injury.duration.max(0) as u32;
+        match injury.unit {
+            DurationUnit::Moves => n,
+            DurationUnit::Days => n.saturating_mul(self.moves_per_day),
+        }
+    }
+
+    fn new_event(&self, event: &'static str, m: usize, t: usize, time: f32) -> LogEvent {
+        LogEvent::new("traps", event, self.movers[m].name.clone())
+            .field("trap", self.traps[t].name())
+            .field("in_round", self.round_at(time))
+    }
+
+    /// Every meeting of a path with a trap this move, in the order they happen.
+    fn candidates(&self) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for (mi, m) in self.movers.iter().enumerate() {
+            if m.segments.is_empty() || m.total <= 0.0 {
+                continue;
+            }
+            let start = m.segments[0].0;
+            let end = m.point_at(m.total);
+            for (ti, trap) in self.traps.iter().enumerate() {
+                let area = trap.area();
+                let morval = trap.spec.kind.morval_kind().is_some();
+                let reach = if morval { crate::rules::morval_traps::SPOTTING_RANGE_INCHES } else { ON_EDGE };
+                let (centre, extent) = area.bounds();
+                let near = m
+                    .segments
+                    .iter()
+                    .any(|&(a, b)| super::geometry::point_segment_distance(centre, a, b) <= extent + reach + ON_EDGE);
+                if !near {
+                    continue;
+                }
+                let first = |range: f32| {
+                    m.segments
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
+                };
+                if morval && let Some(d) = first(reach) {
+                    out.push(Candidate {
+                        time: m.time_at(d),
+                        meeting: Meeting::Spot,
+                        mover: mi,
+                        trap: ti,
+                        distance: d,
+                    });
+                }
+                // A figure that starts the move on a trap has already met it.
+                if area.distance(start) > ON_EDGE
+                    && let Some(d) = first(ON_EDGE)
+                {
+                    out.push(Candidate {
+                        time: m.time_at(d),
+                        meeting: Meeting::Enter,
+                        mover: mi,
+                        trap: ti,
+                        distance: d,
+                    });
+                }
+                let ends_here =
+                    matches!(trap.spec.kind, scene::TrapKind::Lifter { .. } | scene::TrapKind::Khemri { .. });
+                if ends_here && m.arrived && area.distance(end) <= ON_EDGE {
+                    out.push(Candidate {
+                        time: m.time_at(m.total),
+                        meeting: Meeting::Stop,
+                        mover: mi,
+                        trap: ti,
+                        distance: m.total,
+                    });
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            a.time
+                .total_cmp(&b.time)
+                .then(a.meeting.cmp(&b.meeting))
+                .then(self.movers[a.mover].order.cmp(&self.movers[b.mover].order))
+                .then(self.traps[a.trap].order.cmp(&self.traps[b.trap].order))
+        });
+        out
+    }
+
+    fn run(&mut self) {
+        self.start_of_move();
+        for c in self.candidates() {
+            let m = &self.movers[c.mover];
+            if c.distance > m.cap + ON_EDGE || m.place.is_some_and(|(from, _)| c.time > from) {
+                continue;
+            }
+            if c.meeting == Meeting::Stop && m.cap < m.total - ON_EDGE {
+                continue;
+            }
+            match (c.meeting, self.traps[c.trap].spec.kind.morval_kind().is_some()) {
+                (Meeting::Spot, true) => self.spot(c),
+                (Meeting::Enter, true) => self.enter_morval(c),
+                (Meeting::Stop, true) => self.stop_on_lifter(c),
+                (Meeting::Enter, false) => self.cross_counter(c),
+                (Meeting::Stop, false) => self.set_trap(c),
+                (Meeting::Spot, false) => {}
+            }
+        }
+        // "Can only operate for one round": a sprung cord is spent.
+        for trap in &mut self.traps {
+            if trap.cord_round.is_some() {
+                trap.spec.armed = false;
+                trap.changed = true;
+            }
+        }
+    }
+
+    /// Work that comes at the start of a figure's move: swinging blades strike again at a
+    /// figure that stopped on their counter, and a loop's sprain starts once the victim is down.
+    fn start_of_move(&mut self) {
+        for m in 0..self.movers.len() {
+            self.blades_again(m);
+            self.loop_release(m);
+        }
+    }
+
+    /// The rolls inside a rules report, for the event's `rolls` (every die rolled is logged).
+    fn rolls_in(report: &impl serde::Serialize) -> Vec<Roll> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<Roll>) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    if map.contains_key("dice")
+                        && map.contains_key("faces")
+                        && map.contains_key("total")
+                        && let Ok(r) = serde_json::from_value::<Roll>(v.clone())
+                    {
+                        out.push(r);
+                        return;
+                    }
+                    for value in map.values() {
+                        walk(value, out);
+                    }
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        if let Ok(v) = serde_json::to_value(report) {
+            walk(&v, &mut out);
+        }
+        out
+    }
+}
+
+/// A point for the log, to a thousandth of an inch.
+fn rounded(v: Vec2) -> (f64, f64) {
+    let r = |x: f32| (f64::from(x) * 1000.0).round() / 1000.0;
+    (r(v.x), r(v.y))
+}
+
+fn with_rolls(mut event: LogEvent, rolls: impl IntoIterator<Item = Roll>) -> LogEvent {
+    for r in rolls {
+        event = event.roll(r);
+    }
+    event
+}
+
+/// The Traps set: build the pass from the world, run it, write it back.
+fn resolve_traps(world: &mut World) {
+    let Some(loaded) = world.get_resource::<LoadedScene>() else { return };
+    let settings = loaded.0.rules.traps.clone();
+    let moves_per_day = loaded.0.rules.moves_per_day;
+    let clock = *world.resource::<MoveClock>();
+    if let Some(mut flames) = world.get_resource_mut::<Messages<TrapFlame>>() {
+        // Last move's flames were read in its Fire set.
+        flames.clear();
+    }
+    let mut movers: Vec<Mover> =
+        world
+            .query::<(
+                Entity,
+                &SceneOrder,
+                &Name,
+                &Figure,
+                &Conditions,
+                &TablePosition,
+                &Facing,
+                &Waypoints,
+                &Swept,
+                Option<&Wounds>,
+            )>()
+            .iter(world)
+            .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds)| {
+                let mut starts = Vec::with_capacity(swept.segments.len());
+                let mut total = 0.0;
+                for &(a, b) in &swept.segments {
+                    starts.push(total);
+                    total += a.distance(b);
+                }
+                Mover {
+                    entity,
+                    order: order.0,
+                    name: name.as_str().to_string(),
+                    sheet: figure.0.clone(),
+                    conditions: conditions.0.clone(),
+                    wounds: wounds.map(|w| w.0),
+                    segments: swept.segments.clone(),
+                    starts,
+                    total,
+                    speed: swept.speed,
+                    popped: swept.popped,
+                    cap: total,
+                    place: None,
+                    position: position.0,
+                    facing: facing.0,
+                    arrived: waypoints.0.is_empty(),
+                    waypoints: waypoints.0.clone(),
+                    changed: false,
+                }
+            })
+            .collect();
+    movers.sort_by_key(|m| m.order);
+    let mut traps: Vec<TrapRt> = world
+        .query::<(Entity, &SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition)>()
+        .iter(world)
+        .map(|(entity, order, trap, counter, position)| TrapRt {
+            entity,
+            order: order.0,
+            spec: trap.0.clone(),
+            khemri: counter.cloned(),
+            position: position.0,
+            spotters: 0,
+            cord_round: None,
+            cord_victims: 0,
+            changed: false,
+        })
+        .collect();
+    traps.sort_by_key(|t| t.order);
+    let mut pass = Pass {
+        movers,
+        traps,
+        settings,
+        moves_per_day,
+        rounds_per_move: clock.rounds_per_move,
+        move_number: clock.move_number,
+        lighting: world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default(),
+        lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
+        terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
+        walls: world.get_resource::<Walls>().cloned().unwrap_or_default(),
+        dice: world.resource::<SimDice>().clone(),
+        out: Vec::new(),
+    };
+    pass.run();
+    write_back(world, pass);
+}
+
+fn write_back(world: &mut World, pass: Pass) {
+    world.insert_resource(pass.dice);
+    for m in pass.movers {
+        if !m.changed {
+            continue;
+        }
+        let final_position = m.final_position();
+        let mut waypoints = m.waypoints.clone();
+        let mut segments = m.segments.clone();
+        if m.cap < m.total - ON_EDGE {
+            // Put back the waypoints reached beyond where the figure stopped.
+            let i = (0..m.segments.len())
+                .find(|&i| m.cap < m.starts[i] + m.segments[i].0.distance(m.segments[i].1))
+                .unwrap_or(m.segments.len().saturating_sub(1));
+            for j in (i..m.popped.min(m.segments.len())).rev() {
+                waypoints.push_front(m.segments[j].1);
+            }
+            segments.truncate(i + 1);
+            if let Some(last) = segments.last_mut() {
+                last.1 = m.point_at(m.cap);
+            }
+        }
+        let mut entity = world.entity_mut(m.entity);
+        if let Some(mut p) = entity.get_mut::<TablePosition>() {
+            p.0 = final_position;
+        }
+        if let Some(mut w) = entity.get_mut::<Waypoints>() {
+            w.0 = waypoints;
+        }
+        if let Some(mut s) = entity.get_mut::<Swept>() {
+            s.segments = segments;
+        }
+        if let Some(mut c) = entity.get_mut::<Conditions>() {
+            c.0 = m.conditions;
+        }
+        if let (Some(w), Some(mut wounds)) = (m.wounds, entity.get_mut::<Wounds>()) {
+            wounds.0 = w;
+        }
+    }
+    for t in pass.traps {
+        if !t.changed {
+            continue;
+        }
+        let mut entity = world.entity_mut(t.entity);
+        if let Some(mut trap) = entity.get_mut::<Trap>() {
+            trap.0 = t.spec;
+        }
+        if let (Some(counter), Some(mut c)) = (t.khemri, entity.get_mut::<KhemriCounter>()) {
+            *c = counter;
+        }
+    }
+    let mut state: SystemState<(MessageWriter<NoiseMade>, ResMut<EventLog>, Res<MoveClock>)> = SystemState::new(world);
+    let mut flames = Vec::new();
+    // The resources were all inserted with the scene, so the parameters are always valid.
+    if let Ok((mut writer, mut log, clock)) = state.get_mut(world) {
+        for output in pass.out {
+            match output {
+                Output::Event(e) => log.push(&clock, e),
+                Output::Noise(n) => make_noise(&mut writer, &mut log, &clock, n),
+                Output::Flame(f) => {
+                    log.push(
+                        &clock,
+                        LogEvent::new("traps", "trap_flame", f.trap.clone())
+                            .outcome("flame")
+                            .field("position", rounded(f.position))
+                            .field("diameter", f.diameter)
+                            .field("figures_on_fire", &f.figures_on_fire),
+                    );
+                    flames.push(f);
+                }
+            }
+        }
+    }
+    state.apply(world);
+    for f in flames {
+        world.write_message(f);
+    }
+}
+
+/// The lighting at a trap, for spotting (001 "Lighting", lifted by lights in range).
+fn lighting_at_trap(pass: &Pass, t: usize) -> Lighting {
+    lighting_at(pass.lighting, &pass.lights, pass.traps[t].position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_point_in_range_along_a_segment() {
+        let disc = Area::Disc { centre: Vec2::new(5.0, 0.0), radius: 1.0 };
+        let d = first_within_on_segment(Vec2::ZERO, Vec2::new(10.0, 0.0), disc, 0.0).unwrap();
+        assert!((d - 4.0).abs() < 1e-3, "{d}");
+        let d = first_within_on_segment(Vec2::ZERO, Vec2::new(10.0, 0.0), disc, 2.0).unwrap();
+        assert!((d - 2.0).abs() < 1e-3, "{d}");
+        assert!(first_within_on_segment(Vec2::new(0.0, 3.5), Vec2::new(10.0, 3.5), disc, 2.0).is_none());
+        let cord = Area::Cord { from: Vec2::new(5.0, -1.0), to: Vec2::new(5.0, 1.0) };
+        let d = first_within_on_segment(Vec2::ZERO, Vec2::new(10.0, 0.0), cord, ON_EDGE).unwrap();
+        assert!((d - 5.0).abs() < 1e-2, "crossing a cord: {d}");
+        let square = Area::Square { centre: Vec2::new(5.0, 0.4), half: 0.5 };
+        let d = first_within_on_segment(Vec2::ZERO, Vec2::new(10.0, 0.0), square, ON_EDGE).unwrap();
+        assert!((d - 4.5).abs() < 1e-2, "{d}");
+    }
+}

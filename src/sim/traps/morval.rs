@@ -1,0 +1,475 @@
+//! Morval traps on the table (000 "Characters and Traps"): spotting, trip cords, treadles,
+//! lifters, pits, falling floors, loops and leydonic traps. Each handler rolls through
+//! `rules::morval_traps` and turns the result into positions, conditions, noises and events.
+
+use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, rounded, with_rolls};
+use crate::rules::morval_traps::{
+    self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, PitResult, Spotter, TreadleTrap,
+    TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
+    resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
+};
+use crate::scene::{Material, Skill, TrapKind};
+use bevy::prelude::*;
+
+/// A loop victim's sprain comes "on release": its countdown waits while the figure hangs.
+const ON_RELEASE: &str = " (on release)";
+/// The condition of a figure swinging from a loop.
+const HANGING_IN_LOOP: &str = "hanging in loop";
+
+fn injury_name(kind: rules::InjuryKind) -> String {
+    kind.id().replace('_', " ")
+}
+
+impl Pass {
+    /// The figure's agility: its own `agility`, or 000 "Agility"'s defaults.
+    fn agility(&self, m: usize) -> rules::Agility {
+        let f = &self.movers[m].sheet;
+        rules::agility(&self.movers[m].traits(), f.agility, &self.settings.morval)
+    }
+
+    /// House rule: the bonus for a tracker in the wild, or an engineer or thief in a building
+    /// (a trap on a stone floor or timber counts as in a building).
+    fn spot_skill_bonus(&self, m: usize, t: usize) -> i32 {
+        let indoors = matches!(
+            self.terrain.material_at(self.traps[t].position),
+            Some(Material::StoneFloor | Material::SolidTimber | Material::HalfTimbered)
+        );
+        let skills = &self.movers[m].sheet.skills;
+        let has = |s: &Skill| skills.contains(s);
+        let skilled = if indoors { has(&Skill::Engineer) || has(&Skill::Thief) } else { has(&Skill::Tracker) };
+        if skilled { self.settings.table.skill_spot_bonus } else { 0 }
+    }
+
+    /// A Morval trap a figure could spring now: armed, hidden, and not of its own side unless
+    /// the rules say friends are caught too (loops; treadles without a safety device decide
+    /// for themselves).
+    fn live_for(&self, m: usize, t: usize) -> bool {
+        let trap = &self.traps[t].spec;
+        if !trap.armed || trap.revealed {
+            return false;
+        }
+        match trap.kind {
+            TrapKind::Loop | TrapKind::Treadle { .. } => true,
+            _ => !self.friendly(m, t),
+        }
+    }
+
+    /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
+    pub(super) fn spot(&mut self, c: Candidate) {
+        let (m, t) = (c.mover, c.trap);
+        let trap = &self.traps[t].spec;
+        if !trap.armed || trap.revealed || self.friendly(m, t) {
+            return;
+        }
+        let Some(class) = trap.concealment_class() else { return };
+        self.traps[t].spotters += 1;
+        let mover = &self.movers[m];
+        let spotter = Spotter {
+            traits: mover.traits(),
+            gait: mover.sheet.gait,
+            speed_inches: mover.speed,
+            order_in_area: self.traps[t].spotters,
+            skill_bonus: self.spot_skill_bonus(m, t),
+        };
+        let lighting = lighting_at_trap(self, t);
+        let result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
+        let event = self
+            .new_event("spot_check", m, t, c.time)
+            .outcome(if result.spotted { "spotted" } else { "not_spotted" })
+            .roll(result.roll)
+            .field("kind", self.traps[t].spec.kind.id())
+            .field("concealment", class.code())
+            .field("lighting", lighting.code())
+            .field("order_in_area", self.traps[t].spotters);
+        self.event(event);
+        if result.spotted {
+            self.traps[t].spec.revealed = true;
+            self.traps[t].changed = true;
+        }
+    }
+
+    pub(super) fn enter_morval(&mut self, c: Candidate) {
+        match self.traps[c.trap].spec.kind.clone() {
+            TrapKind::TripCord { .. } => self.trip_cord(c),
+            TrapKind::Treadle { payload, safety, weight_above } => {
+                self.treadle(c, TreadleTrap { payload, safety, weight_above })
+            }
+            TrapKind::Pit { depth, bottom } => {
+                if self.live_for(c.mover, c.trap) {
+                    self.traps[c.trap].spec.revealed = true;
+                    self.traps[c.trap].changed = true;
+                    self.pit_victim(c.mover, c.trap, c.time, c.distance, Pit { bottom, depth_inches: depth });
+                }
+            }
+            TrapKind::FallingFloor { depth, bottom, gives_way_at } => {
+                self.falling_floor(c, Pit { bottom, depth_inches: depth }, gives_way_at)
+            }
+            TrapKind::Loop => self.loop_trap(c),
+            TrapKind::Leydonic { strike, recharge_moves, discharged_at_move } => {
+                self.leydonic(c, LeydonicTrap { strike, recharge_moves }, discharged_at_move)
+            }
+            TrapKind::Lifter { .. } | TrapKind::Khemri { .. } => {}
+        }
+    }
+
+    /// 000 "Trip cords": D10 − agility + F; the cord works for the round it is sprung in, and
+    /// every figure that runs into it in that round is a victim (2nd −1, 3rd −2, 4th −3).
+    fn trip_cord(&mut self, c: Candidate) {
+        let (m, t) = (c.mover, c.trap);
+        let round = self.round_at(c.time);
+        match self.traps[t].cord_round {
+            Some(sprung) if sprung != round => return,
+            Some(_) => {
+                if self.friendly(m, t) {
+                    return;
+                }
+            }
+            None => {
+                if !self.live_for(m, t) {
+                    return;
+                }
+                self.traps[t].cord_round = Some(round);
+                self.traps[t].spec.revealed = true;
+                self.traps[t].changed = true;
+            }
+        }
+        self.traps[t].cord_victims += 1;
+        let agility = self.agility(m);
+        let mover = &self.movers[m];
+        let victim = TripCordVictim {
+            agility: agility.value,
+            speed_inches: mover.speed,
+            victim_order: self.traps[t].cord_victims,
+            carries_rider: mover.sheet.mounted,
+        };
+        let result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
+        let mut added = Vec::new();
+        let mut stop_at = None;
+        if let Some(lost) = result.move_lost_inches {
+            // The lost inches come off the end of the move, never from before the cord.
+            stop_at = Some(c.distance.max(self.movers[m].total - lost as f32));
+        }
+        if result.outcome.falls() {
+            stop_at = Some(c.distance);
+        }
+        if let Some(status) = result.status {
+            let fainted = status == rules::VictimStatus::Fainted;
+            added.push(Self::lasting(status.id(), 0.0, Some(self.settings.table.status_moves), fainted));
+        }
+        if let Some(injury) = &result.injury {
+            let moves = self.injury_moves(injury);
+            added.push(Self::lasting(injury_name(injury.kind), injury.move_penalty_inches as f32, Some(moves), false));
+        }
+        let mut rolls = vec![result.roll.clone()];
+        rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
+        rolls.extend(result.rider_fall_strike.clone());
+        let at = self.movers[m].point_at(c.distance);
+        let event = with_rolls(self.new_event("trip_cord", m, t, c.time), rolls)
+            .outcome(result.outcome.id())
+            .field("agility", &agility)
+            .field("victim_order", victim.victim_order)
+            .field("move_lost", result.move_lost_inches)
+            .field("status", result.status.map(|s| s.id()))
+            .field("injury", &result.injury)
+            .field("rider_fall_strike", result.rider_fall_strike.as_ref().map(|r| r.total))
+            .field("conditions_added", &added)
+            .field("at", rounded(at));
+        self.event(event);
+        if let Some(noise) = result.noise {
+            let name = self.movers[m].name.clone();
+            self.noise(&name, at, noise);
+        }
+        if let Some(d) = stop_at {
+            self.movers[m].halt(d, None);
+        }
+        for condition in added {
+            self.movers[m].add_condition(condition);
+        }
+    }
+
+    /// 000 "Treadle Traps": a creature stepping on it sets it off unless it is locked safe, the
+    /// creature is a friend working the lever, or it is too light.
+    fn treadle(&mut self, c: Candidate, treadle: TreadleTrap) {
+        let (m, t) = (c.mover, c.trap);
+        if !self.live_for(m, t) {
+            return;
+        }
+        let friendly = self.friendly(m, t);
+        let weight = self.movers[m].sheet.weight.unwrap_or(self.settings.table.figure_weight);
+        if !treadle_triggers(&treadle, weight, friendly) {
+            let outcome = match treadle.safety {
+                rules::SafetyLock::Locked => "locked_safe",
+                rules::SafetyLock::Armed if friendly => "safety_lever",
+                _ => "too_light",
+            };
+            let event = self
+                .new_event("treadle", m, t, c.time)
+                .outcome(outcome)
+                .field("safety", treadle.safety.id())
+                .field("weight", weight);
+            self.event(event);
+            return;
+        }
+        let event = self
+            .new_event("treadle", m, t, c.time)
+            .outcome("sprung")
+            .field("safety", treadle.safety.id())
+            .field("weight", weight);
+        self.event(event);
+        let speed = self.movers[m].speed;
+        self.payload(m, t, c.time, treadle.payload, speed);
+    }
+
+    /// 000 "Lifter Traps": sprung when a figure's path ends on it (it stops to lift the object
+    /// or open the door).
+    pub(super) fn stop_on_lifter(&mut self, c: Candidate) {
+        let (m, t) = (c.mover, c.trap);
+        let TrapKind::Lifter { payload, action } = self.traps[t].spec.kind.clone() else { return };
+        if !self.live_for(m, t) {
+            return;
+        }
+        let lifter = LifterTrap { action, payload };
+        if !lifter_triggers(&lifter, action) {
+            return;
+        }
+        let event = self.new_event("lifter", m, t, c.time).outcome("sprung").field("action", action.id());
+        self.event(event);
+        // "for a lifter the victim's speed is usually 0": it has stopped.
+        self.payload(m, t, c.time, payload, 0.0);
+    }
+
+    /// 000 "Treadle Traps": what the trap sets off. Once-only traps are spent; a trap the
+    /// victim did not notice (a silent alarm) stays hidden.
+    fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
+        let mover = &self.movers[m];
+        let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
+        let outcome = match (&result.silent_alarm, payload.kind) {
+            (Some(alarm), _) if alarm.victim_realises => "victim_realises",
+            (Some(_), _) => "unnoticed",
+            (None, kind) => kind.id(),
+        };
+        let noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
+        let mut rolls = Vec::new();
+        rolls.extend(result.silent_alarm.as_ref().map(|a| a.roll.clone()));
+        rolls.extend(result.strike.clone());
+        let event = with_rolls(self.new_event("payload", m, t, time), rolls)
+            .outcome(outcome)
+            .field("payload", payload.kind.id())
+            .field("strike", result.strike.as_ref().map(|r| r.total))
+            .field(
+                "strike_note",
+                result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
+            );
+        self.event(event);
+        let trap = &mut self.traps[t];
+        trap.changed = true;
+        if noticed {
+            trap.spec.revealed = true;
+        }
+        if !trap.spec.reusable {
+            trap.spec.armed = false;
+        }
+        let (name, position, radius) = (trap.spec.name.clone(), trap.position, trap.spec.radius);
+        if let Some(noise) = result.noise {
+            self.noise(&name, position, noise);
+        }
+        if result.starts_fire && payload.kind == PayloadKind::Flame {
+            self.out.push(Output::Flame(TrapFlame {
+                trap: name,
+                position,
+                diameter: 2.0 * radius,
+                figures_on_fire: Vec::new(),
+            }));
+        }
+    }
+
+    /// 000 "Specimen Pit Trap": one figure at the pit (or a falling floor), D10 − agility + F,
+    /// and what the result leaves it doing. `d`: how far along its move it was.
+    fn pit_victim(&mut self, m: usize, t: usize, time: f32, d: f32, pit: Pit) {
+        let agility = self.agility(m);
+        let result: PitResult = resolve_pit(agility.value, self.movers[m].speed, pit, &mut self.dice);
+        let centre = self.traps[t].position;
+        let radius = self.traps[t].spec.radius;
+        let name = self.traps[t].spec.name.clone();
+        let at = self.movers[m].position_at_time(time);
+        let heading = self.movers[m].heading_at(d);
+        let table = &self.settings.table;
+        let (place, condition) = match result.outcome {
+            PitOutcome::JumpOver => (None, None),
+            PitOutcome::JumpBack => (Some(at), None),
+            PitOutcome::HangingOnFarEdge => (
+                Some(centre + heading * radius),
+                Some(Self::lasting(format!("hanging on far edge of {name}"), 0.0, table.hanging_moves, true)),
+            ),
+            PitOutcome::HangingOnNearEdge => (
+                Some(centre - heading * radius),
+                Some(Self::lasting(format!("hanging on near edge of {name}"), 0.0, table.hanging_moves, true)),
+            ),
+            PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => {
+                (Some(centre), Some(Self::lasting(format!("in pit {name}"), 0.0, table.in_pit_moves, true)))
+            }
+        };
+        let mut rolls = vec![result.roll.clone()];
+        rolls.extend(result.fall_strike.clone());
+        let event = with_rolls(self.new_event("pit", m, t, time), rolls)
+            .outcome(result.outcome.id())
+            .field("agility", &agility)
+            .field("pit_strike_factor", pit.strike_factor())
+            .field("fall_strike", result.fall_strike.as_ref().map(|r| r.total))
+            .field("conditions_added", condition.as_slice())
+            .field("at", rounded(place.unwrap_or(at)));
+        self.event(event);
+        if result.outcome != PitOutcome::JumpOver {
+            let dist = d.min(self.movers[m].cap);
+            self.movers[m].halt(dist, place);
+        }
+        if let Some(condition) = condition {
+            self.movers[m].add_condition(condition);
+        }
+    }
+
+    /// 000 "Falling Traps": the floor gives way once the weight on it reaches its limit, and
+    /// everyone on it then goes as at a pit.
+    fn falling_floor(&mut self, c: Candidate, pit: Pit, gives_way_at: Option<f32>) {
+        let (m, t) = (c.mover, c.trap);
+        if !self.live_for(m, t) {
+            return;
+        }
+        let area = self.traps[t].area();
+        let on_it: Vec<usize> = (0..self.movers.len())
+            .filter(|&o| !self.friendly(o, t))
+            .filter(|&o| area.distance(self.movers[o].position_at_time(c.time)) <= 10.0 * super::ON_EDGE)
+            .collect();
+        let weights: Vec<f32> =
+            on_it.iter().map(|&o| self.movers[o].sheet.weight.unwrap_or(self.settings.table.figure_weight)).collect();
+        let gives_way = floor_gives_way(&weights, gives_way_at);
+        let names: Vec<&str> = on_it.iter().map(|&o| self.movers[o].name.as_str()).collect();
+        let event = self
+            .new_event("falling_floor", m, t, c.time)
+            .outcome(if gives_way { "gives_way" } else { "holds" })
+            .field("weight_on_it", weights.iter().sum::<f32>())
+            .field("gives_way_at", gives_way_at)
+            .field("on_it", names);
+        self.event(event);
+        if !gives_way {
+            return;
+        }
+        self.traps[t].spec.revealed = true;
+        self.traps[t].spec.armed = false;
+        self.traps[t].changed = true;
+        for o in on_it {
+            let mover = &self.movers[o];
+            let d = if o == m { c.distance } else { (c.time * mover.speed).min(mover.cap) };
+            self.pit_victim(o, t, c.time, d, pit);
+        }
+    }
+
+    /// 000 "Loop Traps": D10 − agility + F; caught figures hang by one foot.
+    fn loop_trap(&mut self, c: Candidate) {
+        let (m, t) = (c.mover, c.trap);
+        if !self.live_for(m, t) {
+            return;
+        }
+        let agility = self.agility(m);
+        let result = resolve_loop(agility.value, self.movers[m].speed, &mut self.dice);
+        let name = self.traps[t].spec.name.clone();
+        let centre = self.traps[t].position;
+        let mut added = Vec::new();
+        if result.outcome.caught() {
+            added.push(Self::lasting(format!("{HANGING_IN_LOOP} {name}"), 0.0, None, true));
+        }
+        if let Some(injury) = &result.injury {
+            let moves = self.injury_moves(injury);
+            let mut label = injury_name(injury.kind);
+            if injury.kind.starts_on_release() {
+                label.push_str(ON_RELEASE);
+            }
+            added.push(Self::lasting(label, injury.move_penalty_inches as f32, Some(moves), false));
+        }
+        let mut rolls = vec![result.roll.clone()];
+        rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
+        let event = with_rolls(self.new_event("loop", m, t, c.time), rolls)
+            .outcome(result.outcome.id())
+            .field("agility", &agility)
+            .field("drops_items", result.outcome.drops_items())
+            .field("injury", &result.injury)
+            .field("conditions_added", &added);
+        self.event(event);
+        if result.outcome.sprung() {
+            let trap = &mut self.traps[t];
+            trap.spec.revealed = true;
+            trap.spec.armed = trap.spec.reusable;
+            trap.changed = true;
+        }
+        if result.outcome.caught() {
+            self.movers[m].halt(c.distance, Some(centre));
+        }
+        if let Some(noise) = result.noise {
+            self.noise(&self.movers[m].name.clone(), centre, noise);
+        }
+        for condition in added {
+            self.movers[m].add_condition(condition);
+        }
+    }
+
+    /// A loop's sprain starts when the victim is let down: while it hangs, its countdown is
+    /// held (bookkeeping takes one off each move, this puts it back).
+    pub(super) fn loop_release(&mut self, m: usize) {
+        let mover = &mut self.movers[m];
+        if !mover.conditions.iter().any(|c| c.name.ends_with(ON_RELEASE)) {
+            return;
+        }
+        let hanging = mover.conditions.iter().any(|c| c.name.starts_with(HANGING_IN_LOOP));
+        let mut released = Vec::new();
+        for c in mover.conditions.iter_mut().filter(|c| c.name.ends_with(ON_RELEASE)) {
+            if hanging {
+                c.moves_left = c.moves_left.map(|n| n.saturating_add(1));
+            } else {
+                c.name.truncate(c.name.len() - ON_RELEASE.len());
+                released.push(c.clone());
+            }
+        }
+        mover.changed = true;
+        let name = mover.name.clone();
+        for c in released {
+            self.event(
+                crate::sim::log::LogEvent::new("traps", "injury_starts", name.clone())
+                    .outcome("released_from_loop")
+                    .field("condition", &c),
+            );
+        }
+    }
+
+    /// 000 "Leydonic (Electric) Traps": a charged trap discharges into whoever makes the
+    /// connection, then needs its recharge time. It stays hidden: the victim found a shock,
+    /// not the mechanism.
+    fn leydonic(&mut self, c: Candidate, trap: LeydonicTrap, discharged_at: Option<u32>) {
+        let (m, t) = (c.mover, c.trap);
+        if !self.live_for(m, t) {
+            return;
+        }
+        let since = discharged_at.map(|at| self.move_number.saturating_sub(at));
+        if !leydonic_charged(&trap, since) {
+            let event = self
+                .new_event("leydonic", m, t, c.time)
+                .outcome("not_charged")
+                .field("moves_since_discharge", since)
+                .field("recharge_moves", trap.recharge_moves);
+            self.event(event);
+            return;
+        }
+        let result = discharge_leydonic(&trap, self.movers[m].sheet.armour, &self.settings.morval, &mut self.dice);
+        let event = self
+            .new_event("leydonic", m, t, c.time)
+            .outcome("discharged")
+            .roll(result.strike.clone())
+            .field("strike", result.strike.total)
+            .field("strike_note", "Morval combat tables are not in the sources: reported")
+            .field("recharged_after_moves", result.recharged_after_moves);
+        self.event(event);
+        if let TrapKind::Leydonic { discharged_at_move, .. } = &mut self.traps[t].spec.kind {
+            *discharged_at_move = Some(self.move_number);
+        }
+        self.traps[t].changed = true;
+    }
+}

@@ -1,0 +1,545 @@
+//! Traps through the simulation: for each kind, thousands of figures cross one trap each (one
+//! lane per figure, lanes 4" apart so no figure is near another's trap), over fixed seeds, and
+//! the outcome frequencies are compared with the distribution worked out by hand from the text
+//! (000 "Characters and Traps", 002 "Traps"). Then the table mechanics: swept paths, stopping,
+//! own side, spotted traps, wounds, flames, round trips.
+
+use std::collections::BTreeMap;
+use tabula::cli::simulate;
+use tabula::scene::Scene;
+use tabula::sim::EventLog;
+use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::traps::{KhemriCounter, TrapFlame};
+use tabula::sim::world::{Conditions, TablePosition, Waypoints};
+
+const LANES: usize = 240;
+const SEEDS: u64 = 12;
+
+/// A scene of `LANES` lanes: in lane `i` (y = 4i + 2) a figure walks from x = 1 along `path_x`
+/// and a trap stands near x = 5. `figure` and `trap(y)` give the rest of each entity's fields
+/// (the trap's position included).
+fn lanes(head: &str, figure: &str, path_x: &[f32], trap: impl Fn(f32) -> String) -> Scene {
+    let height = 4 * LANES + 4;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..LANES {
+        let y = (4 * i + 2) as f32;
+        let path: Vec<String> = path_x.iter().map(|x| format!("({x}, {y})")).collect();
+        figures.push_str(&format!("(name: \"f{i}\", position: (1, {y}), path: [{}], {figure}),\n", path.join(", ")));
+        traps.push_str(&format!("(name: \"t{i}\", {}),\n", trap(y)));
+    }
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {height}), {head} figures: [{figures}], traps: [{traps}])"
+    ))
+}
+
+/// Outcome counts of `event` over `SEEDS` seeds of `moves` moves.
+fn outcomes(scene: &Scene, moves: u32, event: &str) -> (BTreeMap<String, u32>, u32) {
+    let mut counts = BTreeMap::new();
+    let mut n = 0;
+    for seed in 0..SEEDS {
+        let (log, _) = simulate(scene, 1000 + seed, moves);
+        for e in log.events.iter().filter(|e| e.event == event) {
+            *counts.entry(e.outcome.clone()).or_insert(0) += 1;
+            n += 1;
+        }
+    }
+    (counts, n)
+}
+
+/// Each outcome's count within 4.5 standard deviations of the expected (fixed seeds: the test
+/// is deterministic; the tolerance is what a correct implementation needs).
+fn assert_distribution(counts: &BTreeMap<String, u32>, n: u32, expected: &[(&str, f64)]) {
+    let total: f64 = expected.iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9, "expected probabilities sum to {total}");
+    for (id, p) in expected {
+        let got = f64::from(counts.get(*id).copied().unwrap_or(0));
+        let mean = f64::from(n) * p;
+        let sd = (f64::from(n) * p * (1.0 - p)).sqrt();
+        assert!(
+            (got - mean).abs() <= 4.5 * sd + 1.0,
+            "{id}: {got} of {n}, expected {mean:.0} ± {:.0}: {counts:?}",
+            4.5 * sd
+        );
+    }
+    let known: u32 = expected.iter().map(|(id, _)| counts.get(*id).copied().unwrap_or(0)).sum();
+    assert_eq!(known, n, "outcomes outside the table: {counts:?}");
+}
+
+/// No spotting: in pitch black (DDD −3), plate (−2) and moving 10"+ (−2), a D6 never reaches
+/// any concealment target.
+const UNSEEN: &str = "lighting: \"DDD\",";
+
+#[test]
+fn trip_cord_bands() {
+    // A runner at 12" a move (+2), agility 0: total = D10 (0–9) + 2, so 2 (face 0) 10%, 3–4
+    // 20%, 5–6 20%, 7–8 20%, 9–10 20%, 11 (face 9) 10%.
+    let scene = lanes(UNSEEN, "move_rate: Some(12), armour: plate, agility: Some(0)", &[25.0], |y| {
+        format!("kind: trip_cord(to: (5, {})), position: (5, {}), concealment: Some(LC)", y + 0.5, y - 0.5)
+    });
+    let (counts, n) = outcomes(&scene, 1, "trip_cord");
+    assert_eq!(n, LANES as u32 * SEEDS as u32, "every runner springs the cord it crosses");
+    assert_distribution(
+        &counts,
+        n,
+        &[
+            ("break_cord", 0.1),
+            ("break_cord_cursing", 0.2),
+            ("fall_strained_ankle", 0.2),
+            ("fall_sprained_ankle", 0.2),
+            ("faint_broken_ankle", 0.2),
+            ("faint_broken_leg", 0.1),
+        ],
+    );
+}
+
+#[test]
+fn spotting_against_concealment_and_light_at_the_trap() {
+    // A cautious clothed walker (+1, 5" a move) at an LC cord in daylight: D6 + 1 ≥ 4, 4/6.
+    let cord =
+        |y: f32| format!("kind: trip_cord(to: (5, {})), position: (5, {}), concealment: Some(LC)", y + 0.5, y - 0.5);
+    let scene = lanes("", "gait: cautious", &[25.0], cord);
+    let (counts, n) = outcomes(&scene, 1, "spot_check");
+    assert_distribution(&counts, n, &[("spotted", 4.0 / 6.0), ("not_spotted", 2.0 / 6.0)]);
+    // A spotted trap is revealed and not sprung: only the unspotted spring their cords.
+    let (sprung, m) = outcomes(&scene, 1, "trip_cord");
+    assert_eq!(m, counts["not_spotted"], "{sprung:?}");
+
+    // A normal walker at an NC pit in gloom (D/L −1, house rule): D6 − 1 ≥ 5, 1/6.
+    let pit = |y: f32| format!("kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, {y})");
+    let scene = lanes("lighting: \"D/L\",", "", &[25.0], pit);
+    let (counts, n) = outcomes(&scene, 1, "spot_check");
+    assert_distribution(&counts, n, &[("spotted", 1.0 / 6.0), ("not_spotted", 5.0 / 6.0)]);
+
+    // A lantern over every trap lifts gloom two steps to daylight: D6 ≥ 5, 2/6.
+    let lights: String =
+        (0..LANES).map(|i| format!("(name: \"lamp{i}\", position: (5, {}), range: 2.5),", 4 * i + 2)).collect();
+    let scene = lanes(&format!("lighting: \"D/L\", lights: [{lights}],"), "", &[25.0], pit);
+    let (counts, n) = outcomes(&scene, 1, "spot_check");
+    assert_distribution(&counts, n, &[("spotted", 2.0 / 6.0), ("not_spotted", 4.0 / 6.0)]);
+}
+
+#[test]
+fn specimen_pit_bands() {
+    // Plate walker (5" a move, no speed factor), agility 0: total = D10 (0–9). 9+ 10%, 7–8
+    // 20%, 6 10%, 5 10%, 4 10%, 3 10%, 2− 30%.
+    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0)", &[25.0], |y| {
+        format!("kind: pit(depth: 2, bottom: rocky), radius: 1, position: (5, {y})")
+    });
+    let (counts, n) = outcomes(&scene, 1, "pit");
+    assert_eq!(n, LANES as u32 * SEEDS as u32);
+    assert_distribution(
+        &counts,
+        n,
+        &[
+            ("jump_over", 0.1),
+            ("jump_back", 0.2),
+            ("hanging_on_far_edge", 0.1),
+            ("hanging_on_near_edge", 0.1),
+            ("retarded_fall_minus_two", 0.1),
+            ("retarded_fall_minus_one", 0.1),
+            ("fall_unimpeded", 0.3),
+        ],
+    );
+    // Falls: D10 + pit strike factor (rocky −3, one extra inch +1) + retarded fall.
+    let (log, end) = simulate(&scene, 5, 1);
+    for e in log.events.iter().filter(|e| e.event == "pit") {
+        let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
+        match e.outcome.as_str() {
+            "fall_unimpeded" | "retarded_fall_minus_one" | "retarded_fall_minus_two" => {
+                let adjust = match e.outcome.as_str() {
+                    "retarded_fall_minus_two" => -2,
+                    "retarded_fall_minus_one" => -1,
+                    _ => 0,
+                };
+                let strike = &e.rolls[1];
+                assert_eq!(strike.total, i32::from(strike.faces[0]) - 3 + 1 + adjust, "{e:?}");
+                assert!(fig.conditions.iter().any(|c| c.immobile && c.name.starts_with("in pit")), "{fig:?}");
+                assert_eq!(fig.position.0, 5.0, "in the pit");
+            }
+            "hanging_on_far_edge" => {
+                assert!(fig.conditions.iter().any(|c| c.immobile && c.name.starts_with("hanging on far")))
+            }
+            "hanging_on_near_edge" => assert!(fig.position.0 < 5.0),
+            "jump_over" => assert!(fig.position.0 > 5.99, "jumped over and walked on: {fig:?}"),
+            "jump_back" => assert!(fig.position.0 <= 4.0 + 1e-3, "{fig:?}"),
+            other => panic!("{other}"),
+        }
+    }
+}
+
+#[test]
+fn loop_bands_and_its_noises() {
+    // Agility 0, 6" walk: D10. 8+ 20%, 6–7 20%, 4–5 20%, 2–3 20%, 1− 20%. Loops catch friends.
+    let scene = lanes(UNSEEN, "armour: plate, agility: Some(0), side: \"hunters\"", &[25.0], |y| {
+        format!("kind: loop, side: Some(\"hunters\"), position: (5, {y})")
+    });
+    let (counts, n) = outcomes(&scene, 1, "loop");
+    assert_eq!(n, LANES as u32 * SEEDS as u32, "friends are caught by loops too");
+    assert_distribution(
+        &counts,
+        n,
+        &[
+            ("sprung_not_caught", 0.2),
+            ("missed_not_sprung", 0.2),
+            ("caught_keeps_items", 0.2),
+            ("caught_cursing", 0.2),
+            ("caught_screaming", 0.2),
+        ],
+    );
+    let (log, _) = simulate(&scene, 3, 1);
+    let noises: Vec<_> = log.events.iter().filter(|e| e.event == "noise_made").collect();
+    let loud = log.events.iter().filter(|e| e.event == "loop" && e.outcome.starts_with("caught_")).count()
+        - log.events.iter().filter(|e| e.event == "loop" && e.outcome == "caught_keeps_items").count();
+    assert_eq!(noises.len(), loud);
+    for e in noises {
+        let heard = e.fields["heard_to"].as_f64().unwrap();
+        assert!(heard == 8.0 && e.outcome == "cursing" || heard == 18.0 && e.outcome == "scream", "{e:?}");
+    }
+}
+
+#[test]
+fn treadle_silent_alarm() {
+    // Clothed 6" walker: the silent alarm is D6 + 0, realised on 6+: 1/6.
+    let scene = lanes(UNSEEN, "", &[25.0], |y| {
+        format!("kind: treadle(payload: (kind: silent_alarm)), reusable: true, position: (5, {y})")
+    });
+    let (counts, n) = outcomes(&scene, 1, "payload");
+    assert_eq!(n, LANES as u32 * SEEDS as u32);
+    assert_distribution(&counts, n, &[("victim_realises", 1.0 / 6.0), ("unnoticed", 5.0 / 6.0)]);
+}
+
+#[test]
+fn leydonic_strikes_harder_through_metal_and_recharges() {
+    // D10 + 3 + 2 (medium armour is metal): 5..14, each 10%.
+    let scene = lanes(UNSEEN, "armour: medium", &[25.0], |y| {
+        format!("kind: leydonic(strike: 3, recharge_moves: 10), position: (5, {y})")
+    });
+    let (counts, n) = outcomes(&scene, 1, "leydonic");
+    assert_eq!(counts.get("discharged").copied(), Some(n));
+    let mut totals = BTreeMap::new();
+    for seed in 0..SEEDS {
+        let (log, _) = simulate(&scene, 1000 + seed, 1);
+        for e in log.events.iter().filter(|e| e.event == "leydonic") {
+            *totals.entry(e.fields["strike"].to_string()).or_insert(0u32) += 1;
+        }
+    }
+    let expected: Vec<(String, f64)> = (5..=14).map(|t| (t.to_string(), 0.1)).collect();
+    let expected: Vec<(&str, f64)> = expected.iter().map(|(s, p)| (s.as_str(), *p)).collect();
+    assert_distribution(&totals, n, &expected);
+
+    // Two figures one after the other: the second finds it discharged until it recharges.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), figures: [
+            (name: \"first\", position: (1, 5), path: [(30, 5)]),
+            (name: \"second\", position: (1, 6), path: [(1, 5), (30, 5)]),
+          ], traps: [(name: \"jar\", kind: leydonic(strike: 0, recharge_moves: 10), position: (5, 5))])",
+    );
+    let (log, end) = simulate(&scene, 1, 3);
+    let out: Vec<_> =
+        log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome.as_str())).collect();
+    assert_eq!(out, [("first", "discharged"), ("second", "not_charged")]);
+    assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Leydonic { discharged_at_move: Some(1), .. }));
+}
+
+#[test]
+fn khemri_initiative_and_simple_hits() {
+    // I 4: D6 ≤ 4 avoids, 4/6. A simple trap is S3 on T3 (4+ to wound), no save: 1/2 wounds.
+    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 2, i: 4)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(simple)), side: Some(\"tomb\"), position: (5, {y})")
+    });
+    let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
+    let (counts, n) = outcomes(&scene, 1, "khemri_crossing");
+    assert_eq!(n, LANES as u32 * SEEDS as u32);
+    assert_distribution(&counts, n, &[("avoided", 4.0 / 6.0), ("triggered", 2.0 / 6.0)]);
+    let mut wounded = BTreeMap::new();
+    let mut m = 0;
+    for seed in 0..SEEDS {
+        let (log, end) = simulate(&scene, 1000 + seed, 1);
+        for e in log.events.iter().filter(|e| e.event == "khemri_trap") {
+            assert_eq!(e.outcome, "simple");
+            let w = e.fields["wounds"].as_i64().unwrap();
+            *wounded.entry(if w == 1 { "wounded" } else { "no_wound" }.to_string()).or_insert(0) += 1;
+            m += 1;
+            let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
+            assert_eq!(i64::from(fig.mordheim.unwrap().w), 2 - w, "wounds come off the figure and round-trip");
+        }
+    }
+    assert_distribution(&wounded, m, &[("wounded", 0.5), ("no_wound", 0.5)]);
+}
+
+fn with_fixed_counters(mut rules: tabula::scene::RulesSettings) -> tabula::scene::RulesSettings {
+    rules.traps.khemri.traps_per_player = tabula::rules::khemri_traps::TrapsPerPlayer::Fixed(10_000);
+    rules
+}
+
+#[test]
+fn khemri_complex_table() {
+    // I 0 never passes, so every crossing triggers. The table is 2D6: 2 Boulder 1/36, 3–4 Pit
+    // 5/36, 5–6 Arrows 9/36, 7 Blades 6/36, 8–9 Gas 9/36, 10–11 Fire 5/36, 12 Walls 1/36.
+    let scene = lanes("", "mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(complex)), position: (5, {y})")
+    });
+    let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
+    let (counts, n) = outcomes(&scene, 1, "khemri_trap");
+    assert_eq!(n, LANES as u32 * SEEDS as u32);
+    let p = |k: f64| k / 36.0;
+    assert_distribution(
+        &counts,
+        n,
+        &[
+            ("boulder", p(1.0)),
+            ("pit", p(5.0)),
+            ("arrows", p(9.0)),
+            ("swinging_blades", p(6.0)),
+            ("poison_gas", p(9.0)),
+            ("fire_trap", p(5.0)),
+            ("collapsing_walls", p(1.0)),
+        ],
+    );
+}
+
+#[test]
+fn khemri_deck_deals_three_simple_to_one_complex_to_one_dud() {
+    let mut counts = BTreeMap::new();
+    let n = 3000;
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 10, height: 10), traps: [(name: \"c\", kind: khemri(), position: (5, 5))])",
+    );
+    for seed in 0..n {
+        let mut app = app_with_scene(&scene, seed);
+        let world = app.world_mut();
+        let counter = world.query::<&KhemriCounter>().single(world).unwrap().counter.trap;
+        *counts.entry(counter.id().to_string()).or_insert(0) += 1;
+    }
+    assert_distribution(&counts, n as u32, &[("simple", 0.6), ("complex", 0.2), ("dud", 0.2)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Table mechanics
+
+fn events<'a>(log: &'a EventLog, event: &str) -> Vec<&'a tabula::sim::LogEvent> {
+    log.events.iter().filter(|e| e.event == event).collect()
+}
+
+#[test]
+fn a_runner_springs_a_cord_he_crosses_without_stopping() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), lighting: \"DDD\", figures: [
+            (name: \"runner\", position: (1, 5), gait: running, armour: plate, agility: Some(-5), path: [(30, 5)]),
+            (name: \"short\", position: (1, 8), path: [(4, 8)]),
+          ], traps: [
+            (name: \"cord\", kind: trip_cord(to: (10, 6)), position: (10, 4), concealment: Some(LC)),
+            (name: \"cord2\", kind: trip_cord(to: (10, 9)), position: (10, 7), concealment: Some(LC)),
+          ])",
+    );
+    let (log, end) = simulate(&scene, 2, 1);
+    let cords = events(&log, "trip_cord");
+    assert_eq!(cords.len(), 1, "{cords:?}");
+    assert_eq!(cords[0].subject, "runner");
+    // Agility −5 makes the total at least 5 + 1: he falls at the cord and his move ends there.
+    let runner = &end.figures[0];
+    assert!((runner.position.0 - 10.0).abs() < 1e-2, "{runner:?}");
+    assert_eq!(runner.path, vec![(30.0, 5.0)], "the waypoint he had not reached is kept");
+    assert!(runner.conditions.iter().any(|c| c.move_penalty >= 2.0), "{:?}", runner.conditions);
+    assert!(!end.traps[0].armed, "a cord works for one round only");
+    assert!(end.traps[1].armed, "the walker stopped short of the other cord");
+}
+
+#[test]
+fn a_caught_figure_stops_at_the_trap_and_keeps_its_path() {
+    // Agility 10: the loop total is at most −1, caught screaming.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), lighting: \"DDD\", figures: [
+            (name: \"walker\", position: (1, 5), agility: Some(10), armour: plate, path: [(5, 5), (8, 5), (8, 9)]),
+          ], traps: [(name: \"noose\", kind: loop, position: (3, 5))])",
+    );
+    let mut app = app_with_scene(&scene, 4);
+    step_moves(&mut app, 1);
+    let world = app.world_mut();
+    let (p, w, c) = world.query::<(&TablePosition, &Waypoints, &Conditions)>().single(world).unwrap();
+    assert!((p.0.x - 3.0).abs() < 1e-3, "{:?}", p.0);
+    let path: Vec<(f32, f32)> = w.0.iter().map(|v| (v.x, v.y)).collect();
+    assert_eq!(path, [(5.0, 5.0), (8.0, 5.0), (8.0, 9.0)]);
+    assert!(c.0.iter().any(|c| c.immobile && c.name == "hanging in loop noose"), "{:?}", c.0);
+    let sprain = c.0.iter().find(|c| c.name == "sprained foot (on release)").expect("sprain waits for release");
+    let left = sprain.moves_left.unwrap();
+    // While hanging, the sprain's countdown is held.
+    step_moves(&mut app, 3);
+    let world = app.world_mut();
+    let c = world.query::<&Conditions>().single(world).unwrap();
+    assert_eq!(c.0.iter().find(|c| c.name.ends_with("(on release)")).unwrap().moves_left, Some(left));
+}
+
+#[test]
+fn spotted_traps_are_revealed_and_own_side_is_not_caught() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10),
+          rules: (traps: (morval: (loosely_concealed_spot_target: -20))),
+          figures: [
+            (name: \"sharp\", position: (1, 2), path: [(30, 2)]),
+            (name: \"bandit\", side: \"bandits\", position: (1, 6), path: [(30, 6)]),
+          ], traps: [
+            (name: \"seen\", kind: trip_cord(to: (10, 3)), position: (10, 1), concealment: Some(LC)),
+            (name: \"theirs\", kind: pit(bottom: spiked), position: (10, 6), side: Some(\"bandits\")),
+          ])",
+    );
+    let (log, end) = simulate(&scene, 1, 2);
+    assert_eq!(events(&log, "spot_check").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["spotted"]);
+    assert!(events(&log, "trip_cord").is_empty() && events(&log, "pit").is_empty());
+    assert!(end.traps[0].revealed && !end.traps[1].revealed);
+}
+
+#[test]
+fn treadles_lifters_floors_and_flame() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), lighting: \"DDD\",
+          figures: [
+            (name: \"guard\", side: \"keep\", position: (1, 2), path: [(30, 2)]),
+            (name: \"thief\", position: (1, 5), path: [(30, 5)]),
+            (name: \"looter\", position: (1, 8), path: [(10, 8)]),
+            (name: \"a\", position: (1, 11), armour: plate, agility: Some(-9), path: [(10, 11)]),
+            (name: \"b\", position: (2, 11.5), armour: plate, agility: Some(-9), path: [(10, 11.2)]),
+          ],
+          traps: [
+            (name: \"locked\", kind: treadle(payload: (kind: boulder, strike: 2), safety: armed), position: (10, 2), side: Some(\"keep\")),
+            (name: \"flame\", kind: treadle(payload: (kind: flame, strike: 1)), position: (10, 5)),
+            (name: \"idol\", kind: lifter(payload: (kind: sounding_alarm, heard_to_inches: Some(30))), position: (10, 8)),
+            (name: \"bridge\", kind: falling_floor(depth: 3, bottom: rocky, gives_way_at: Some(2)), position: (10, 11), radius: 1.5),
+          ])",
+    );
+    let (log, end) = simulate(&scene, 1, 3);
+    let treadles: Vec<_> = events(&log, "treadle").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
+    assert_eq!(treadles, [("guard".to_string(), "safety_lever".to_string()), ("thief".into(), "sprung".into())]);
+    assert!(events(&log, "trap_flame").iter().any(|e| e.subject == "flame"));
+    let lifter = events(&log, "lifter");
+    assert_eq!(lifter.len(), 1, "sprung where the looter's path ends");
+    assert!(events(&log, "noise_made").iter().any(|e| e.subject == "idol" && e.outcome == "alarm"));
+    let floors: Vec<_> = events(&log, "falling_floor").iter().map(|e| e.outcome.clone()).collect();
+    assert_eq!(floors.last().map(String::as_str), Some("gives_way"), "{floors:?}");
+    assert_eq!(floors.iter().filter(|o| *o == "gives_way").count(), 1);
+    assert_eq!(events(&log, "pit").len(), 2, "both on the bridge go down with it");
+    assert!(!end.traps[3].armed && end.traps[3].revealed);
+}
+
+#[test]
+fn khemri_effects_on_the_table() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), rules: (traps: (khemri: (traps_per_player: fixed(10)))),
+          figures: [
+            (name: \"victim\", position: (1, 5), path: [(10, 5)], mordheim: (ws: 3, s: 3, t: 3, w: 3, i: 0)),
+            (name: \"near\", position: (1, 5.5), path: [(9.5, 5.5)], mordheim: (ws: 3, s: 3, t: 3, w: 3, i: 0), skills: [spot_disarm(1)]),
+            (name: \"burnt\", position: (1, 12), path: [(10, 12)], mordheim: (ws: 3, s: 3, t: 3, w: 3, i: 0)),
+          ],
+          traps: [
+            (name: \"pit\", kind: khemri(drawn: Some(complex), complex: Some(pit)), position: (10, 5)),
+            (name: \"fire\", kind: khemri(drawn: Some(complex), complex: Some(fire_trap)), position: (10, 12)),
+          ])",
+    );
+    let mut app = app_with_scene(&scene, 11);
+    step_moves(&mut app, 2);
+    let world = app.world_mut();
+    let flames: Vec<TrapFlame> = world.resource_mut::<bevy::ecs::message::Messages<TrapFlame>>().drain().collect();
+    let log = world.resource::<EventLog>();
+    let trap_events: Vec<_> =
+        events(log, "khemri_trap").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
+    assert!(trap_events.contains(&("victim".into(), "pit".into())), "{trap_events:?}");
+    assert!(trap_events.contains(&("burnt".into(), "fire_trap".into())), "{trap_events:?}");
+    // The figure beside the pit (within 1") tests I 0: it falls in too.
+    assert!(events(log, "khemri_pit_edge").iter().any(|e| e.subject == "near" && e.outcome == "fell_in"));
+    assert!(flames.iter().any(|f| f.trap == "fire" && f.position.x == 10.0), "the fire trap starts a fire: {flames:?}");
+    let (_, end) = simulate(&scene, 11, 2);
+    let victim = &end.figures[0];
+    assert!(victim.conditions.iter().any(|c| c.immobile && c.name == "in pit pit"), "{victim:?}");
+    assert!(matches!(
+        end.traps[0].kind,
+        tabula::scene::TrapKind::Khemri {
+            status: tabula::rules::khemri_traps::TrapStatus::Spent,
+            pit_depth: Some(_),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn swinging_blades_strike_again_at_a_figure_stopped_on_them() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), figures: [
+            (name: \"stopper\", position: (1, 5), path: [(10, 5)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)),
+          ], traps: [(name: \"blades\", kind: khemri(drawn: Some(complex), complex: Some(swinging_blades)), position: (10, 5))])",
+    );
+    let (log, _) = simulate(&scene, 3, 3);
+    assert_eq!(events(&log, "khemri_trap").len(), 1);
+    let again = events(&log, "khemri_swinging_blades_again");
+    assert_eq!(again.len(), 1, "once, at the start of his next move");
+    assert_eq!(again[0].move_number, 3);
+}
+
+#[test]
+fn khemri_counters_too_close_are_rejected_naming_both() {
+    let err = tabula::scene::parse_scene(
+        "(version: 1, table: (width: 40, height: 10), traps: [
+            (name: \"one\", kind: khemri(), position: (10, 5)),
+            (name: \"two\", kind: khemri(), position: (11.5, 5)),
+          ])",
+        std::path::Path::new("close.ron"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("trap \"two\"") && err.contains("\"one\"") && err.contains("2\""), "{err}");
+}
+
+#[test]
+fn a_trip_cord_better_than_loosely_concealed_is_rejected() {
+    let err = tabula::scene::parse_scene(
+        "(version: 1, table: (width: 40, height: 10), traps: [
+            (name: \"cord\", kind: trip_cord(to: (10, 6)), position: (10, 4), concealment: Some(WC)),
+          ])",
+        std::path::Path::new("cord.ron"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("trap \"cord\"") && err.contains("LC"), "{err}");
+}
+
+fn example(name: &str) -> Scene {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    tabula::scene::load_scene(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
+    use tabula::rules::khemri_traps::ComplexTrap;
+    use tabula::scene::TrapKind;
+    let trail = example("ambush-trail.ron");
+    let kinds: std::collections::BTreeSet<&str> = trail.traps.iter().map(|t| t.kind.id()).collect();
+    for kind in tabula::rules::morval_traps::TrapKind::ALL {
+        assert!(kinds.contains(kind.id()), "ambush-trail.ron lacks a {}", kind.id());
+    }
+    let tomb = example("tomb.ron");
+    for complex in ComplexTrap::ALL {
+        assert!(
+            tomb.traps.iter().any(|t| matches!(t.kind, TrapKind::Khemri { complex: Some(c), .. } if c == complex)),
+            "tomb.ron lacks {}",
+            complex.id()
+        );
+    }
+    let demo =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/demo.ron")).unwrap();
+    let tomb_text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap();
+    let body = |s: &str| s.lines().skip_while(|l| l.starts_with("//")).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&demo), body(&tomb_text), "demo.ron is a copy of tomb.ron");
+
+    for scene in [trail, tomb] {
+        let mut app = app_with_scene(&scene, scene.seed);
+        assert_eq!(tabula::sim::world::snapshot_scene(app.world_mut()).unwrap(), scene, "{}", scene.title);
+        let (full, _) = simulate(&scene, 5, 12);
+        let (first, middle) = simulate(&scene, 5, 6);
+        let (second, _) = simulate(&middle, 5, 6);
+        let mut joined = first.to_json_lines();
+        joined.push_str(&second.to_json_lines());
+        assert_eq!(full.to_json_lines(), joined, "{}: a saved run continues like an unbroken one", scene.title);
+        assert!(full.events.iter().filter(|e| e.system == "traps").count() > 10, "{}", scene.title);
+    }
+}
