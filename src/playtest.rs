@@ -2,6 +2,17 @@
 //! report what happened, with 95% confidence intervals. Run `i` uses seed `S + i`, so any run
 //! can be replayed alone with `tabula sim --seed`. Results are the same whatever the thread
 //! count: each run is independent and runs are gathered in seed order.
+//!
+//! What counts, read from each run's event log (docs/playtest.md):
+//! - a trap is *approached* when any trap event names it, *spotted* on a `spot_check` (or a Khemri
+//!   crossing) that spots it, *disarmed* on a successful `khemri_disarm`, *sprung* on any other event naming
+//!   it whose outcome is not one of "did not go off" (avoided, locked, holds, ...);
+//! - a figure is *hurt* by an event that gives it an injury, a strike, a wound, a fall or a
+//!   burn; *dead* on `definitely_dead`; *apparently dead* on `apparently_dead` or when a Khemri
+//!   hit leaves it out of wounds (the Mordheim injury table is not in the sources);
+//! - a figure *reached its goal* when it arrived at its last waypoint; *moves lost* counts a
+//!   move held as 1 and a move cut short as the share of it not walked;
+//! - the alarm is raised by the noise a sleeper was answering when it chose to raise it.
 
 use crate::scene::{Material, Scene};
 use crate::sim::{EventLog, LogEvent};
@@ -39,7 +50,7 @@ pub struct TrapRun {
     pub disarmed: bool,
     /// Figures it caught this run.
     pub victims: u32,
-    /// Each trigger's outcome id.
+    /// Each trigger's `event:outcome` id.
     pub outcomes: Vec<String>,
 }
 
@@ -56,38 +67,35 @@ pub struct FigureRun {
 
 /// Trap events that are not a trap going off at a figure.
 const NOT_TRIGGERS: &[&str] = &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
-/// Outcomes of a trigger event that mean the trap did not go off.
+/// Outcomes of a trigger event that mean the trap did not go off (docs/traps.md).
 const NOT_SPRUNG: &[&str] =
-    &["avoided", "inactive", "spotted", "missed_not_sprung", "holds", "not_charged", "safe", "locked", "not_triggered", "dud"];
-/// Outcomes that hurt nobody, so are not counted as harm.
-const HARMLESS: &[&str] = &[
-    "avoided",
-    "inactive",
-    "spotted",
-    "missed_not_sprung",
-    "sprung_not_caught",
-    "holds",
-    "not_charged",
-    "dud",
-    "dodged",
-    "missed",
-    "clear",
-    "kept_footing",
-    "not_on_fire",
-    "immune",
-    "jump_over_unscathed",
-    "jump_back_unscathed",
-    "break_cord_lose_1",
-    "stepped_aside",
-    "saved",
-    "no_wound",
-    "no_profile",
-    "realised",
-    "unharmed",
-    "ok",
-    "singed_clothes",
-    "triggered",
+    &["avoided", "inactive", "spotted", "missed_not_sprung", "holds", "not_charged", "locked_safe", "safety_lever", "too_light"];
+/// Outcomes that are harm in themselves: falls into pits, and burns (001 "Fire Against people
+/// and animals"). Other harm is read from the event's fields (`injury`, `strike`, `wounds`).
+const HARMFUL_OUTCOMES: &[&str] = &[
+    "retarded_fall_minus_two",
+    "retarded_fall_minus_one",
+    "fall_unimpeded",
+    "minor_burns",
+    "bad_burns",
+    "severe_burns",
+    "crippled_in_agony",
+    "apparently_dead",
+    "definitely_dead",
 ];
+
+/// Whether an event hurt its subject, by the harm rule in the module docs: a Morval injury or
+/// strike, a Khemri wound, a fall or a burn.
+fn is_harm(e: &LogEvent) -> bool {
+    if e.system != "traps" && e.system != "fire" {
+        return false;
+    }
+    let present = |k: &str| e.fields.get(k).is_some_and(|v| !v.is_null());
+    HARMFUL_OUTCOMES.contains(&e.outcome.as_str())
+        || present("injury")
+        || present("strike")
+        || e.fields.get("wounds").and_then(Value::as_u64).is_some_and(|w| w > 0)
+}
 
 fn str_field<'a>(e: &'a LogEvent, key: &str) -> Option<&'a str> {
     e.fields.get(key).and_then(Value::as_str)
@@ -140,14 +148,14 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             if let Some(trap) = str_field(e, "trap") {
                 let Some(t) = s.traps.get_mut(trap) else { continue };
                 t.approached = true;
-                if e.event == "spot_check" && e.outcome == "spotted" {
+                if (e.event == "spot_check" || e.event == "khemri_crossing") && e.outcome == "spotted" {
                     t.spotted = true;
                 }
                 if e.event == "khemri_disarm" && e.outcome.contains("disarmed") {
                     t.disarmed = true;
                 }
                 if !NOT_TRIGGERS.contains(&e.event) {
-                    t.outcomes.push(e.outcome.clone());
+                    t.outcomes.push(format!("{}:{}", e.event, e.outcome));
                     if !NOT_SPRUNG.contains(&e.outcome.as_str()) {
                         t.sprung = true;
                         victims.entry(trap.to_string()).or_default().insert(e.subject.clone());
@@ -157,22 +165,18 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
         }
         // Harm to a figure, from any system.
         if let Some(f) = s.figures.get_mut(&e.subject) {
-            let harmful = (e.system == "traps" || e.system == "fire")
-                && !NOT_TRIGGERS.contains(&e.event)
-                && e.event != "spot_check"
-                && !HARMLESS.contains(&e.outcome.as_str())
-                && !NOT_SPRUNG.contains(&e.outcome.as_str());
-            if harmful {
+            if is_harm(e) {
                 f.hurt.push(e.outcome.clone());
                 s.harm += 1;
-                let at = positions.get(&e.subject).copied().unwrap_or((0.0, 0.0));
-                s.hurt_at.push(at);
+                s.hurt_at.push(positions.get(&e.subject).copied().unwrap_or((0.0, 0.0)));
             }
-            if e.outcome.contains("definitely_dead") || e.outcome == "dead" || e.outcome == "out_of_action" {
+            if e.outcome == "definitely_dead" {
                 f.dead = true;
                 s.harm += 10;
             }
-            if e.outcome.contains("apparently_dead") {
+            // Khemri "out of action" (no Mordheim injury table in the sources) counts with
+            // the apparently dead.
+            if e.outcome == "apparently_dead" || e.fields.get("out_of_wounds").and_then(Value::as_bool) == Some(true) {
                 f.apparently_dead = true;
             }
         }
@@ -181,7 +185,7 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
                 s.building_burnt = true;
             }
         }
-        if e.system == "sleepers" && s.alarm.is_none() && (e.outcome == "raise_alarm" || e.outcome == "alarm_raised") {
+        if e.system == "sleepers" && s.alarm.is_none() && e.event == "response" && e.outcome == "raise_alarm" {
             s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
         }
     }
@@ -331,12 +335,14 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
             let get = |r: &RunSummary| r.traps.get(name).cloned().unwrap_or_default();
             let sprung = count(&|r| get(r).sprung);
             let victims: u32 = runs.iter().map(|r| get(r).victims).sum();
+            // Each outcome's share of the triggers of its own event kind.
             let mut outcome_counts: BTreeMap<String, u32> = BTreeMap::new();
-            let mut triggers = 0;
+            let mut per_event: BTreeMap<String, u32> = BTreeMap::new();
             for r in runs {
                 for o in get(r).outcomes {
+                    let event = o.split(':').next().unwrap_or("").to_string();
+                    *per_event.entry(event).or_default() += 1;
                     *outcome_counts.entry(o).or_default() += 1;
-                    triggers += 1;
                 }
             }
             TrapReport {
@@ -346,7 +352,13 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
                 sprung: wilson(sprung, n),
                 disarmed: wilson(count(&|r| get(r).disarmed), n),
                 victims_per_sprung: if sprung > 0 { victims as f64 / sprung as f64 } else { 0.0 },
-                outcomes: outcome_counts.into_iter().map(|(k, c)| (k, wilson(c, triggers))).collect(),
+                outcomes: outcome_counts
+                    .into_iter()
+                    .map(|(k, c)| {
+                        let of = per_event.get(k.split(':').next().unwrap_or("")).copied().unwrap_or(c);
+                        (k, wilson(c, of))
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -431,7 +443,7 @@ pub fn to_text(r: &Report) -> String {
                 t.victims_per_sprung
             ));
             for (o, s) in &t.outcomes {
-                out.push_str(&format!("    {:<32} {} of {} triggers\n", o, pct(s), s.of));
+                out.push_str(&format!("    {:<44} {} of {}\n", o, pct(s), s.of));
             }
         }
     }

@@ -1,0 +1,63 @@
+//! Play-test reports against cases with known answers.
+
+use std::path::Path;
+use tabula::playtest::{report, run_all};
+use tabula::scene::parse_scene;
+
+fn scene(text: &str) -> tabula::scene::Scene {
+    parse_scene(text, Path::new("<test>")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One figure walks across one Khemri simple counter. The text: an Initiative test (D6 equal
+/// to or under I passes) avoids it, so with I 3 it is triggered on a 4, 5 or 6: 1/2.
+const LONE_COUNTER: &str = r#"(version: 1, table: (width: 20, height: 6),
+    figures: [(name: "Walker", position: (1, 3), path: [(19, 3)], mordheim: (ws: 3, s: 3, t: 3, w: 1, i: 3))],
+    traps: [(name: "counter", kind: khemri(drawn: Some(simple)), position: (10, 3), side: Some("tomb"))])"#;
+
+#[test]
+fn a_lone_trap_is_sprung_at_its_computed_rate() {
+    let s = scene(LONE_COUNTER);
+    let runs = run_all(&s, 400, 4, 1, 2, &|_| {});
+    let r = report("lone", &runs, 4, 1);
+    let t = r.traps.iter().find(|t| t.name == "counter").unwrap();
+    assert_eq!(t.approached.count, 400);
+    let expected = 0.5;
+    assert!(t.sprung.low <= expected && expected <= t.sprung.high, "sprung {:?} does not cover {expected}", t.sprung);
+    assert!((t.sprung.share - expected).abs() < 0.1, "{:?}", t.sprung);
+}
+
+#[test]
+fn a_trap_no_one_can_spot_is_sprung_in_every_run() {
+    // Initiative 0 never passes a D6 test, and nobody has Spot/Disarm: sprung every time.
+    let s = scene(&LONE_COUNTER.replace("i: 3", "i: 0"));
+    let runs = run_all(&s, 100, 4, 50, 2, &|_| {});
+    let r = report("certain", &runs, 4, 50);
+    let t = r.traps.iter().find(|t| t.name == "counter").unwrap();
+    assert_eq!(t.spotted.count, 0);
+    assert_eq!(t.sprung.count, 100, "{t:?}");
+}
+
+#[test]
+fn the_report_is_the_same_whatever_the_thread_count() {
+    let s = parse_scene(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap(), Path::new("tomb.ron")).unwrap();
+    let one = run_all(&s, 40, 8, 7, 1, &|_| {});
+    let two = run_all(&s, 40, 8, 7, 2, &|_| {});
+    let four = run_all(&s, 40, 8, 7, 4, &|_| {});
+    assert_eq!(one, two);
+    assert_eq!(one, four);
+    let a = serde_json::to_string(&report("tomb", &one, 8, 7)).unwrap();
+    let b = serde_json::to_string(&report("tomb", &four, 8, 7)).unwrap();
+    assert_eq!(a, b);
+    // Run i used seed 7 + i, so any run can be replayed with `tabula sim --seed`.
+    assert_eq!(one.iter().map(|r| r.seed).collect::<Vec<_>>(), (7..47).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_replayed_run_matches_its_summary() {
+    let s = scene(LONE_COUNTER);
+    let runs = run_all(&s, 10, 4, 100, 2, &|_| {});
+    for r in &runs {
+        let (log, _) = tabula::cli::simulate(&s, r.seed, 4);
+        assert_eq!(&tabula::playtest::summarize(r.seed, &s, &log), r);
+    }
+}
