@@ -168,7 +168,9 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             if is_harm(e) {
                 f.hurt.push(e.outcome.clone());
                 s.harm += 1;
-                s.hurt_at.push(positions.get(&e.subject).copied().unwrap_or((0.0, 0.0)));
+                // Where: at the trap that did it, else where the figure stood.
+                let trap_at = str_field(e, "trap").and_then(|t| scene.traps.iter().find(|x| x.name == t)).map(|t| t.position);
+                s.hurt_at.push(trap_at.or_else(|| positions.get(&e.subject).copied()).unwrap_or((0.0, 0.0)));
             }
             if e.outcome == "definitely_dead" {
                 f.dead = true;
@@ -517,9 +519,10 @@ pub fn to_csv(r: &Report) -> String {
 /// The heatmap: the table drawn small, terrain faint, walls, and where figures were hurt over
 /// all runs as a red density. Returns PNG bytes.
 pub fn heatmap_png(scene: &Scene, runs: &[RunSummary]) -> Result<Vec<u8>, String> {
-    const PX: f32 = 10.0;
-    let w = ((scene.table.width * PX).ceil() as u32).clamp(1, 4000);
-    let h = ((scene.table.height * PX).ceil() as u32).clamp(1, 4000);
+    // About 800 pixels across the longer side, 10 to 40 pixels an inch.
+    let px_per_inch = (800.0 / scene.table.width.max(scene.table.height)).clamp(10.0, 40.0);
+    let w = ((scene.table.width * px_per_inch).ceil() as u32).clamp(1, 4000);
+    let h = ((scene.table.height * px_per_inch).ceil() as u32).clamp(1, 4000);
     let scale = (w as f32 / scene.table.width).min(h as f32 / scene.table.height);
     let mut rgb = vec![[236u8, 232, 222]; (w * h) as usize];
     let to_px = |x: f32, y: f32| -> (i64, i64) { ((x * scale) as i64, (h as f32 - 1.0 - y * scale) as i64) };
