@@ -348,3 +348,21 @@ fn bad_fire_input_names_the_entity_and_field() {
         assert!(err.contains(expected), "{body}: {err}");
     }
 }
+
+#[test]
+fn large_fires_held_frighten_before_they_light_anything() {
+    // FS − 3: a held 1.5" fire (+5) is FV2, a torch (+1) nothing.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 10, height: 4),
+          figures: [(name: \"Bearer\", position: (2, 2)), (name: \"Torchman\", position: (6, 2))],
+          fires: [
+            (name: \"brazier\", position: (2, 2), igniter: held(kind: fire_1_5_inch, by: \"Bearer\")),
+            (name: \"torch\", position: (6, 2), igniter: held(kind: torch, by: \"Torchman\")),
+          ])",
+    );
+    let mut app = app_with_scene(&scene, 1);
+    step_moves(&mut app, 1);
+    let front = app.world().resource::<FireFront>();
+    let frights: Vec<(&str, i32)> = front.igniter_frights().iter().map(|f| (f.name.as_str(), f.fright_value)).collect();
+    assert_eq!(frights, [("brazier", 2)]);
+}

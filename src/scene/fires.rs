@@ -140,10 +140,10 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
     let rounds_played = scene.clock.moves_played as f32 * f32::from(scene.rules.rounds_per_move);
     for fire in &scene.fires {
         let e = format!("fire \"{}\"", fire.name.chars().take(super::load::MAX_NAME_CHARS).collect::<String>());
-        if let Some(Igniter::Held { by, .. }) = &fire.igniter {
-            if !scene.figures.iter().any(|f| &f.name == by) {
-                c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
-            }
+        if let Some(Igniter::Held { by, .. }) = &fire.igniter
+            && !scene.figures.iter().any(|f| &f.name == by)
+        {
+            c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
         }
     }
     if scene.ignitions.len() > MAX_IGNITIONS {

@@ -108,6 +108,15 @@ pub struct FireSummary {
     pub building: Option<rules::BurningBuilding>,
 }
 
+/// An igniter not yet alight that frightens by itself (001 "Fire Strike −3 = Fright Value of
+/// fire (0 or less not used)"): only the 1.0" and 1.5" fire rows do.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct IgniterFright {
+    pub name: String,
+    pub position: (f32, f32),
+    pub fright_value: i32,
+}
+
 /// The fire front: material raster, arrival times, and the fires burning now.
 ///
 /// For other domains (herds flee fire they fear): [`FireFront::fires`] lists each fire with its
@@ -129,6 +138,7 @@ pub struct FireFront {
     /// Time (rounds on the scene clock) the grid is settled to.
     time: f32,
     fires: Vec<FireSummary>,
+    igniters: Vec<IgniterFright>,
     /// Settled cells already counted in `arrivals`.
     seen_cells: usize,
     /// Per fuel index − 1: arrival times of its reached cells, in order.
@@ -143,6 +153,11 @@ impl FireFront {
     /// Fires burning at the end of the last round.
     pub fn fires(&self) -> &[FireSummary] {
         &self.fires
+    }
+
+    /// Igniters not yet alight with a fright value of their own (FS − 3 above 0).
+    pub fn igniter_frights(&self) -> &[IgniterFright] {
+        &self.igniters
     }
 
     /// The grid, once any fire has needed it.
@@ -338,8 +353,8 @@ impl FireFront {
         for (i, region) in self.regions.iter().enumerate() {
             let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
             let arrivals = &self.arrivals[i];
-            // The same test as the grid's: spent once `now >= arrival + burn`.
-            while self.spent[i] < arrivals.len() && !(now < arrivals[self.spent[i]] + burn) {
+            // The grid's test: spent once `now >= arrival + burn` (times here are finite).
+            while self.spent[i] < arrivals.len() && now >= arrivals[self.spent[i]] + burn {
                 self.spent[i] += 1;
                 changes[i].1 += 1;
             }
@@ -499,7 +514,7 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
 }
 
 /// What one round of fire does (see the module documentation for the order).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn fire_round(
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
@@ -547,7 +562,7 @@ fn fire_round(
     let mut fires: Vec<_> = fires.iter_mut().collect();
     fires.sort_by_key(|f| *f.0);
     let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
-    for (_, name, mut fire, mut position) in fires {
+    for (_, name, fire, position) in fires.iter_mut() {
         let fire = &mut fire.0;
         if fire.lit_round.is_some() || fire.out {
             continue;
@@ -647,6 +662,19 @@ fn fire_round(
             }
         }
     }
+
+    front.igniters = fires
+        .iter()
+        .filter(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out)
+        .filter_map(|(_, name, f, _)| {
+            let strike = match f.0.igniter {
+                Some(Igniter::Held { kind, .. } | Igniter::Dropped { kind, .. }) => kind.fire_strike(),
+                _ => return None,
+            };
+            let fright_value = rules::fright_value_of_fire_strike(strike)?;
+            Some(IgniterFright { name: name.to_string(), position: f.0.position, fright_value })
+        })
+        .collect();
 
     // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
     contact_ignitions(front, &settings, &mut dice, &mut log, &clock, start);
@@ -909,5 +937,67 @@ fn burn_condition(outcome: PersonInFireOutcome) -> Option<scene::Condition> {
         PersonInFireOutcome::CrippledInAgony => Some(condition("crippled in agony (fire)", 0, true)),
         PersonInFireOutcome::ApparentlyDead => Some(condition("apparently dead (fire)", 0, true)),
         PersonInFireOutcome::DefinitelyDead => Some(condition(DEAD_CONDITION, 0, true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_burnable_material_has_its_fuel() {
+        let pairs = [
+            (Material::Thatch, Fuel::Thatch),
+            (Material::Hay, Fuel::Hay),
+            (Material::StandingCorn, Fuel::StandingCorn),
+            (Material::LooseTimber, Fuel::HeapedLooseTimber),
+            (Material::Brushwood, Fuel::Brushwood),
+            (Material::Bushes, Fuel::BushesAndFoliage),
+            (Material::Trees, Fuel::Trees),
+            (Material::Cloth, Fuel::Cloth),
+            (Material::Oil, Fuel::Oil),
+            (Material::SolidTimber, Fuel::SolidTimber),
+            (Material::HalfTimbered, Fuel::HalfTimberedBuilding),
+        ];
+        for (material, fuel) in pairs {
+            assert_eq!(fuel_of_material(material), Some(fuel), "{material:?}");
+        }
+        for material in [
+            Material::Grass,
+            Material::Earth,
+            Material::StoneFloor,
+            Material::Paved,
+            Material::BadGround,
+            Material::Rock,
+            Material::Water,
+        ] {
+            assert_eq!(fuel_of_material(material), None, "{material:?}");
+        }
+    }
+
+    #[test]
+    fn regions_paint_in_order_each_with_its_own_fuel() {
+        let scene = crate::sim::testing::scene_from_str(
+            "(version: 1, table: (width: 10, height: 4),
+              terrain: [
+                (name: \"a\", material: thatch, shape: Rect(min: (0, 0), max: (5, 4))),
+                (name: \"b\", material: thatch, shape: Rect(min: (5, 0), max: (10, 4)), wet: true),
+                (name: \"road\", material: paved, shape: Rect(min: (4, 0), max: (4.5, 4))),
+                (name: \"stack\", material: hay, shape: Circle(center: (8, 2), radius: 1)),
+              ],
+              fires: [(name: \"f\", position: (1, 1))])",
+        );
+        let front = FireFront::from_scene(&scene);
+        let grid = front.grid().expect("built for a scene with a fire");
+        let region = |x: f32, y: f32| {
+            grid.cell_at(x, y).and_then(|c| front.region_at(c)).map(|i| front.regions()[i].name.as_str())
+        };
+        assert_eq!(region(1.0, 1.0), Some("a"));
+        assert_eq!(region(4.2, 1.0), None, "the road lies on top and does not burn");
+        assert_eq!(region(6.0, 1.0), Some("b"));
+        assert_eq!(region(8.0, 2.0), Some("stack"), "later regions lie on top");
+        assert!(front.regions()[1].wet && !front.regions()[0].wet);
+        // 0.1" cells: region a's 50 columns less the road's 5, 40 rows.
+        assert_eq!(front.regions()[0].cells, 45 * 40);
     }
 }

@@ -580,6 +580,8 @@ impl FireGrid {
         Some(ny as usize * self.width as usize + nx as usize)
     }
 
+    // `!(arrival <= time)` on purpose: a NaN time is "not reached".
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn state_of_index(&self, index: usize, time: f32) -> CellState {
         let arrival = self.arrival[index];
         if !self.settled[index] || !(arrival <= time) {
