@@ -130,6 +130,15 @@ pub struct FireSettings {
     pub fire_strike_under_smallest_fire: i32,
     /// Burning times (RULES-NOTES "Fire burn-out", house defaults).
     pub burn_out: BurnOutRounds,
+    /// Setting: side of a fire-front cell, inches (default 0.1"). Finer cells follow shapes
+    /// more closely and cost more.
+    pub cell_size: f32,
+    /// House rule: a burning building region (thatch, solid timber, half-timbered) of at least
+    /// this many square inches is a house (FV3), smaller a small building (FV2). Default 16.
+    pub house_area: f32,
+    /// House rule: from this many square inches a burning building is a large building (FV4).
+    /// Default 150.
+    pub large_building_area: f32,
 }
 
 impl Default for FireSettings {
@@ -143,6 +152,9 @@ impl Default for FireSettings {
             half_timbered_building_spread_rate: 0.1,
             fire_strike_under_smallest_fire: 1,
             burn_out: BurnOutRounds::default(),
+            cell_size: 0.1,
+            house_area: 16.0,
+            large_building_area: 150.0,
         }
     }
 }
@@ -619,6 +631,18 @@ pub fn fire_fright_value(diameter_inches: f32) -> Option<i32> {
         .rev()
         .find(|&&(row, _)| reaches_row(diameter_inches, row))
         .map(|&(_, fright)| fright)
+}
+
+/// 001 "Fire Against people and animals": which burning building a region of `area_in2` is
+/// (house rule thresholds `house_area`, `large_building_area`).
+pub fn burning_building_by_area(area_in2: f32, settings: &FireSettings) -> BurningBuilding {
+    if area_in2 >= settings.large_building_area {
+        BurningBuilding::LargeBuilding
+    } else if area_in2 >= settings.house_area {
+        BurningBuilding::House
+    } else {
+        BurningBuilding::SmallBuilding
+    }
 }
 
 /// Burning buildings (001 "Fire Against people and animals").
@@ -1110,6 +1134,16 @@ mod tests {
         for d in [0.3f32, 0.6, 1.0, 1.5] {
             assert_eq!(fire_fright_value(d), fright_value_of_fire_strike(burning_fire_strike(d, &s)), "{d}");
         }
+    }
+
+    #[test]
+    fn building_size_by_area_house_rule() {
+        let s = FireSettings::default();
+        assert_eq!(burning_building_by_area(4.0, &s), BurningBuilding::SmallBuilding);
+        assert_eq!(burning_building_by_area(15.99, &s), BurningBuilding::SmallBuilding);
+        assert_eq!(burning_building_by_area(16.0, &s), BurningBuilding::House);
+        assert_eq!(burning_building_by_area(149.0, &s), BurningBuilding::House);
+        assert_eq!(burning_building_by_area(150.0, &s), BurningBuilding::LargeBuilding);
     }
 
     #[test]

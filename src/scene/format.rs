@@ -52,6 +52,9 @@ pub struct Scene {
     pub traps: Vec<Trap>,
     #[serde(default)]
     pub fires: Vec<Fire>,
+    /// Fires that have caught (written by the simulation; replayed on load).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignitions: Vec<FireIgnition>,
     #[serde(default)]
     pub herds: Vec<Herd>,
     #[serde(default)]
@@ -87,15 +90,22 @@ pub struct RulesSettings {
     /// Trap rules and house defaults (docs/traps.md).
     #[serde(skip_serializing_if = "is_default_traps")]
     pub traps: super::traps::TrapSettings,
+    /// Fire house rules and the fire-front cell size (`docs/fire.md`).
+    #[serde(skip_serializing_if = "is_default_fire")]
+    pub fire: crate::rules::fire::FireSettings,
 }
 
 fn is_default_traps(t: &super::traps::TrapSettings) -> bool {
     *t == super::traps::TrapSettings::default()
 }
 
+fn is_default_fire(s: &crate::rules::fire::FireSettings) -> bool {
+    *s == crate::rules::fire::FireSettings::default()
+}
+
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default(), traps: Default::default() }
+        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default(), traps: Default::default(), fire: Default::default() }
     }
 }
 
@@ -334,6 +344,13 @@ pub struct Condition {
     /// The figure cannot move while it lasts (caught in a loop, down a pit).
     #[serde(default, skip_serializing_if = "is_false")]
     pub immobile: bool,
+    /// Off Me and Mo while it lasts (burns, 001 "Fire Against people and animals").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub me_and_mo: i32,
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
 }
 
 /// A figure on the table.
@@ -386,7 +403,7 @@ fn default_side() -> String {
     "party".to_string()
 }
 
-pub use super::fires::Fire;
+pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::Herd;
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::traps::{Concealment, Trap, TrapKind};

@@ -338,6 +338,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             f.check(&mut c);
         }
     }
+    super::fires::check_scene(scene, &mut c);
     if c.count("herds", &scene.herds) {
         for h in &scene.herds {
             h.check(&mut c);

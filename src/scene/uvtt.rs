@@ -414,6 +414,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         fires: Vec::new(),
         herds: Vec::new(),
         sleepers: Vec::new(),
+        ignitions: Vec::new(),
     };
     let problems = validate(&scene);
     if !problems.is_empty() {

@@ -1,23 +1,1018 @@
-//! Fire on the table (Fire set, per round).
+//! Fire on the table, round by round (the Fire set runs the [`Round`] schedule once a round).
+//!
+//! The scene's terrain is painted into a [`FireGrid`], each burnable region its own fuel index.
+//! Each round (001 "Fire Starting Rules", "Fire Spreading", "Fire Against people and animals"):
+//! 1. ignition requests (traps: [`IgniteRequest`]), then the scene's fires and igniters in scene
+//!    order, roll D6 + FS − FR and set fire to the material at the start of the round;
+//! 2. where a burning region touches another burnable region, the burning edge is an igniter of
+//!    its size held against it: **one roll per (burning region, touched region) pair per round**,
+//!    at the spot touched longest, +1 per two rounds of contact;
+//! 3. the front advances to the end of the round at each material's FSR;
+//! 4. figures standing in burning ground (or whose path this move crossed it) roll D6 + FS;
+//! 5. what caught, what is spent and each fire's size and fright value are logged, and
+//!    [`FireFront`] is updated for the herds and the view.
+//!
+//! Every ignition is recorded (scene field `ignitions`) and replayed when a saved scene loads,
+//! so the front, and the dice that follow, continue exactly. See `docs/fire.md`.
 
-use super::world::{placed_bundle, sorted};
-use crate::scene::{self, Scene};
+use super::{Move, MoveSystems, Round};
+use super::clock::{MoveClock, SimDice};
+use super::fire_front::{self, Cell, CellState, FireGrid};
+use super::log::{EventLog, LogEvent};
+use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use crate::rules::fire::{
+    self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
+    burning_fire_strike, fire_fright_value, resolve_ignition, resolve_person_in_fire,
+};
+use crate::scene::{self, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
+use std::collections::BTreeMap;
 
-pub(super) fn plugin(_app: &mut App) {}
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<IgniteRequest>();
+    app.init_resource::<FireFront>();
+    app.add_systems(Round, fire_round);
+    app.add_systems(Move, trap_flames_ignite.in_set(MoveSystems::Fire).before(super::run_rounds));
+}
 
-/// A fire as the scene gives it.
+/// A trap's flame (a treadle's `flame` payload, a Khemri Fire Trap) is an igniter held for a
+/// flash: a fire as wide as the trap's area (001 "Fire Starting Rules": "0.3" d fire +2" ...
+/// "1.5" d fire +5"), rolled against what lies there at the start of the next round.
+fn trap_flames_ignite(
+    mut flames: MessageReader<super::traps::TrapFlame>,
+    front: Res<FireFront>,
+    mut requests: MessageWriter<IgniteRequest>,
+) {
+    for flame in flames.read() {
+        let strike = rules::burning_fire_strike(flame.diameter, &front.settings);
+        ignite_at(&mut requests, flame.position, strike, flame.trap.clone());
+    }
+}
+
+/// A fire as the scene gives it, with its igniter's state as play changes it.
 #[derive(Component, Debug, Clone)]
 pub struct Fire(pub scene::Fire);
 
-/// Spawn the scene's fires.
+/// Ask the fire rules to set fire to the material at a point (001 "Fire Starting Rules"): rolled
+/// D6 + `fire_strike` − FR at the start of the next round the Fire set runs. The traps' flame
+/// payload (`TrapFlame`) is meant to be turned into this message.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct IgniteRequest {
+    pub position: Vec2,
+    /// The igniter's fire strike (FS), e.g. a thrown torch −1.
+    pub fire_strike: i32,
+    /// Rounds the igniter has been held there already (+1 per two); 0 for a flash or a throw.
+    pub rounds_held: u32,
+    /// The scene name of what set it (a trap), for the log.
+    pub source: String,
+}
+
+/// Write an [`IgniteRequest`] from a system that is not a fire system (a trap's flame).
+pub fn ignite_at(
+    writer: &mut MessageWriter<IgniteRequest>,
+    position: Vec2,
+    fire_strike: i32,
+    source: impl Into<String>,
+) {
+    writer.write(IgniteRequest { position, fire_strike, rounds_held: 0, source: source.into() });
+}
+
+/// Radius of material set alight by a successful roll: "1+ ignited (up to 0.5")".
+const IGNITED_RADIUS: f32 = rules::IGNITED_FIRE_DIAMETER_INCHES / 2.0;
+
+/// Most burnable regions with fuel indices of their own (a fuel index is a `u8`). Beyond it a
+/// region shares the index of the last earlier region of the same material and wetness.
+pub const MAX_FUEL_REGIONS: usize = 255;
+
+/// Conditions a figure may carry (the scene check refuses more).
+const MAX_CONDITIONS: usize = 100;
+
+/// The condition a definitely dead figure carries; such figures roll no more.
+pub const DEAD_CONDITION: &str = "definitely dead (fire)";
+
+/// A burnable terrain region, as painted into the grid (fuel index = position + 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FuelRegion {
+    pub name: String,
+    pub fuel: Fuel,
+    pub wet: bool,
+    /// Cells painted with this fuel index.
+    pub cells: usize,
+    /// Thatch, solid timber or half-timbered: burning, it frightens as a building.
+    pub building: bool,
+}
+
+/// A connected patch of burning cells at the end of a round: one "fire".
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FireSummary {
+    /// The first region (scene order) burning in it.
+    pub name: String,
+    pub regions: Vec<String>,
+    pub area_in2: f32,
+    /// Diameter of the circle of the same area (001 "1.0" diameter fire FV1" ...).
+    pub diameter_in: f32,
+    /// Longer side of its bounding box.
+    pub span_in: f32,
+    pub centre: (f32, f32),
+    pub min: (f32, f32),
+    pub max: (f32, f32),
+    /// As an igniter: 001 "Held Igniters" fire rows by diameter (1.5" and more +5).
+    pub fire_strike: i32,
+    /// 001 "Fire Against people and animals": by diameter, or the burning building's, the larger.
+    pub fright_value: Option<i32>,
+    pub building: Option<rules::BurningBuilding>,
+}
+
+/// An igniter not yet alight that frightens by itself (001 "Fire Strike −3 = Fright Value of
+/// fire (0 or less not used)"): only the 1.0" and 1.5" fire rows do.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct IgniterFright {
+    pub name: String,
+    pub position: (f32, f32),
+    pub fright_value: i32,
+}
+
+/// The fire front: material raster, arrival times, and the fires burning now.
+///
+/// For other domains (herds flee fire they fear): [`FireFront::fires`] lists each fire with its
+/// fright value and bounds; [`FireFront::is_burning`] and [`FireFront::nearest_burning`] answer
+/// for a point. State is as at the end of the last round resolved.
+#[derive(Resource, Default)]
+pub struct FireFront {
+    settings: FireSettings,
+    rounds_per_move: u8,
+    table: Vec2,
+    terrain: Vec<scene::Region>,
+    regions: Vec<FuelRegion>,
+    /// Fuel index of each terrain region (0: does not burn).
+    fuel_of_region: Vec<u8>,
+    grid: Option<FireGrid>,
+    /// Why the grid could not be built, if it could not.
+    grid_error: Option<String>,
+    history: Vec<FireIgnition>,
+    /// Time (rounds on the scene clock) the grid is settled to.
+    time: f32,
+    fires: Vec<FireSummary>,
+    igniters: Vec<IgniterFright>,
+    /// Settled cells already counted in `arrivals`.
+    seen_cells: usize,
+    /// Per fuel index − 1: arrival times of its reached cells, in order.
+    arrivals: Vec<Vec<f32>>,
+    /// Per fuel index − 1: how many of `arrivals` are spent.
+    spent: Vec<usize>,
+    /// Bumped whenever the burning state changes (the view redraws then).
+    generation: u64,
+}
+
+impl FireFront {
+    /// Fires burning at the end of the last round.
+    pub fn fires(&self) -> &[FireSummary] {
+        &self.fires
+    }
+
+    /// Igniters not yet alight with a fright value of their own (FS − 3 above 0).
+    pub fn igniter_frights(&self) -> &[IgniterFright] {
+        &self.igniters
+    }
+
+    /// The grid, once any fire has needed it.
+    pub fn grid(&self) -> Option<&FireGrid> {
+        self.grid.as_ref()
+    }
+
+    /// Rounds on the scene clock the front is settled to.
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// Changes whenever burning or spent ground changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Why the fire front could not be built (a table too large even for 1" cells).
+    pub fn error(&self) -> Option<&str> {
+        self.grid_error.as_deref()
+    }
+
+    pub fn regions(&self) -> &[FuelRegion] {
+        &self.regions
+    }
+
+    /// Burning, spent or unburnt at a point, now.
+    pub fn state_at(&self, p: Vec2) -> CellState {
+        self.grid
+            .as_ref()
+            .and_then(|g| g.cell_at(p.x, p.y).map(|c| g.state_at(c, self.time)))
+            .unwrap_or(CellState::Unburnt)
+    }
+
+    pub fn is_burning(&self, p: Vec2) -> bool {
+        self.state_at(p) == CellState::Burning
+    }
+
+    /// The nearest burning point within `within` inches of `p` (cell centre) and its distance.
+    /// Cost: the cells in a square of side 2·`within`.
+    pub fn nearest_burning(&self, p: Vec2, within: f32) -> Option<(Vec2, f32)> {
+        let grid = self.grid.as_ref()?;
+        if self.fires.is_empty() || !(within.is_finite() && within >= 0.0) {
+            return None;
+        }
+        let size = grid.cell_size_in();
+        let lo = |v: f32| ((v - within) / size).floor().max(0.0) as u32;
+        let hi = |v: f32, n: u32| (((v + within) / size).floor().max(0.0) as u32).min(n.saturating_sub(1));
+        let mut best: Option<(Vec2, f32)> = None;
+        for y in lo(p.y)..=hi(p.y, grid.height_cells()) {
+            for x in lo(p.x)..=hi(p.x, grid.width_cells()) {
+                let cell = Cell { x, y };
+                if grid.state_at(cell, self.time) != CellState::Burning {
+                    continue;
+                }
+                let Some(centre) = grid.cell_centre(cell).map(|(cx, cy)| Vec2::new(cx, cy)) else { continue };
+                let d = centre.distance(p);
+                if d <= within && best.is_none_or(|(_, b)| d < b) {
+                    best = Some((centre, d));
+                }
+            }
+        }
+        best
+    }
+
+    /// The fire (if any) whose bounds hold `p` and which burns at `p`.
+    pub fn fire_at(&self, p: Vec2) -> Option<&FireSummary> {
+        if !self.is_burning(p) {
+            return None;
+        }
+        self.fires.iter().find(|f| p.x >= f.min.0 && p.x <= f.max.0 && p.y >= f.min.1 && p.y <= f.max.1)
+    }
+
+    fn from_scene(scene: &Scene) -> Self {
+        let mut front = FireFront {
+            settings: scene.rules.fire.clone(),
+            rounds_per_move: scene.rules.rounds_per_move,
+            table: Vec2::new(scene.table.width, scene.table.height),
+            terrain: scene.terrain.clone(),
+            history: scene.ignitions.clone(),
+            time: scene.clock.moves_played as f32 * f32::from(scene.rules.rounds_per_move),
+            ..default()
+        };
+        front.assign_fuels();
+        if !scene.fires.is_empty() || !scene.ignitions.is_empty() {
+            front.build_grid();
+        }
+        front
+    }
+
+    /// Give each burnable region its fuel index.
+    fn assign_fuels(&mut self) {
+        let mut last_like: BTreeMap<(u8, bool), u8> = BTreeMap::new();
+        for region in &self.terrain {
+            let Some(fuel) = fuel_of_material(region.material) else {
+                self.fuel_of_region.push(0);
+                continue;
+            };
+            let key = (Fuel::ALL.iter().position(|&f| f == fuel).unwrap_or(0) as u8, region.wet);
+            let index = if self.regions.len() < MAX_FUEL_REGIONS {
+                self.regions.push(FuelRegion {
+                    name: region.name.clone(),
+                    fuel,
+                    wet: region.wet,
+                    cells: 0,
+                    building: matches!(fuel, Fuel::Thatch | Fuel::SolidTimber | Fuel::HalfTimberedBuilding),
+                });
+                self.regions.len() as u8
+            } else {
+                last_like.get(&key).copied().unwrap_or(0)
+            };
+            if index != 0 {
+                last_like.insert(key, index);
+            }
+            self.fuel_of_region.push(index);
+        }
+        self.arrivals = vec![Vec::new(); self.regions.len()];
+        self.spent = vec![0; self.regions.len()];
+    }
+
+    /// Paint the terrain and replay the recorded ignitions up to the scene clock.
+    fn build_grid(&mut self) {
+        if self.grid.is_some() || self.grid_error.is_some() {
+            return;
+        }
+        // A table too large for the cell size asked for gets cells just large enough.
+        let fitting = (self.table.x * self.table.y / fire_front::MAX_CELLS as f32).sqrt() * 1.001;
+        let cell = self.settings.cell_size.max(fitting);
+        let mut grid = match FireGrid::new(self.table.x, self.table.y, cell) {
+            Ok(g) => g,
+            Err(e) => {
+                self.grid_error = Some(e.to_string());
+                return;
+            }
+        };
+        let owner = paint_owners(&grid, &self.terrain);
+        let fuels: Vec<Option<fire_front::Fuel>> = self
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                Some(fire_front::Fuel {
+                    index: i as u8 + 1,
+                    spread_rate_in: r.fuel.fire_spread_rate(&self.settings),
+                    burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
+                })
+            })
+            .collect();
+        let width = grid.width_cells() as usize;
+        let size = grid.cell_size_in();
+        let fuel_of_region = &self.fuel_of_region;
+        let painted = grid.paint(|x, y| {
+            let index = (y / size) as usize * width + (x / size) as usize;
+            let region = owner.get(index).copied().unwrap_or(u32::MAX);
+            let fuel = fuel_of_region.get(region as usize).copied().unwrap_or(0);
+            if fuel == 0 { None } else { fuels.get(fuel as usize - 1).copied().flatten() }
+        });
+        if let Err(e) = painted {
+            self.grid_error = Some(e.to_string());
+            return;
+        }
+        for (i, &region) in owner.iter().enumerate() {
+            let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
+            if fuel != 0 && grid.fuel_at(Cell { x: (i % width) as u32, y: (i / width) as u32 }).is_some() {
+                self.regions[fuel as usize - 1].cells += 1;
+            }
+        }
+        for ignition in &self.history {
+            grid.advance_to(ignition.time);
+            grid.ignite(ignition.position.0, ignition.position.1, ignition.radius, ignition.time);
+        }
+        grid.advance_to(self.time);
+        self.grid = Some(grid);
+        let now = self.time;
+        self.count_new_cells(now);
+        self.fires = self.summarise(now);
+        self.generation += 1;
+    }
+
+    /// Count newly reached and newly spent cells per fuel; returns (newly reached, newly spent)
+    /// per fuel index − 1.
+    fn count_new_cells(&mut self, now: f32) -> Vec<(usize, usize)> {
+        let mut changes = vec![(0usize, 0usize); self.regions.len()];
+        let Some(grid) = &self.grid else { return changes };
+        for (cell, arrival) in grid.settled_from(self.seen_cells) {
+            if let Some(fuel) = grid.fuel_at(cell) {
+                let i = fuel.index as usize - 1;
+                self.arrivals[i].push(arrival);
+                changes[i].0 += 1;
+            }
+        }
+        self.seen_cells = grid.settled_count();
+        for (i, region) in self.regions.iter().enumerate() {
+            let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
+            let arrivals = &self.arrivals[i];
+            // The grid's test: spent once `now >= arrival + burn` (times here are finite).
+            while self.spent[i] < arrivals.len() && now >= arrivals[self.spent[i]] + burn {
+                self.spent[i] += 1;
+                changes[i].1 += 1;
+            }
+        }
+        changes
+    }
+
+    /// Connected burning patches at `now`, in the order of their first cell (row by row).
+    fn summarise(&self, now: f32) -> Vec<FireSummary> {
+        let Some(grid) = &self.grid else { return Vec::new() };
+        let mut burning = grid.burning_cells(now);
+        burning.sort_by_key(|c| (c.y, c.x));
+        let width = grid.width_cells() as usize;
+        let key = |c: Cell| c.y as usize * width + c.x as usize;
+        let mut label: std::collections::HashMap<usize, usize> =
+            burning.iter().map(|&c| (key(c), usize::MAX)).collect();
+        let size = grid.cell_size_in();
+        let mut fires = Vec::new();
+        for &start in &burning {
+            if label.get(&key(start)) != Some(&usize::MAX) {
+                continue;
+            }
+            let id = fires.len();
+            label.insert(key(start), id);
+            let mut stack = vec![start];
+            let (mut count, mut sum) = (0usize, Vec2::ZERO);
+            let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
+            let mut in_fire = vec![false; self.regions.len()];
+            while let Some(c) = stack.pop() {
+                count += 1;
+                sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
+                min = min.min(UVec2::new(c.x, c.y));
+                max = max.max(UVec2::new(c.x, c.y));
+                if let Some(f) = grid.fuel_at(c) {
+                    in_fire[f.index as usize - 1] = true;
+                }
+                for dy in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        let (nx, ny) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
+                        if nx < 0 || ny < 0 {
+                            continue;
+                        }
+                        let n = Cell { x: nx as u32, y: ny as u32 };
+                        if let Some(l) = label.get_mut(&key(n))
+                            && *l == usize::MAX
+                        {
+                            *l = id;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            let area = count as f32 * size * size;
+            let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
+            let span = ((max - min).max_element() + 1) as f32 * size;
+            let building = self
+                .regions
+                .iter()
+                .zip(&in_fire)
+                .filter(|(r, on)| **on && r.building)
+                .map(|(r, _)| burning_building_by_area(r.cells as f32 * size * size, &self.settings))
+                .max_by_key(|b| b.fright_value());
+            let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
+            let names: Vec<String> =
+                self.regions.iter().zip(&in_fire).filter(|(_, on)| **on).map(|(r, _)| r.name.clone()).collect();
+            let centre = sum / count.max(1) as f32;
+            fires.push(FireSummary {
+                name: names.first().cloned().unwrap_or_default(),
+                regions: names,
+                area_in2: area,
+                diameter_in: diameter,
+                span_in: span,
+                centre: (centre.x, centre.y),
+                min: (min.x as f32 * size, min.y as f32 * size),
+                max: ((max.x + 1) as f32 * size, (max.y + 1) as f32 * size),
+                fire_strike: burning_fire_strike(diameter, &self.settings),
+                fright_value: fright,
+                building,
+            });
+        }
+        fires
+    }
+
+    /// The region (fuel index − 1) of the material at a cell.
+    fn region_at(&self, cell: Cell) -> Option<usize> {
+        self.grid.as_ref()?.fuel_at(cell).map(|f| f.index as usize - 1)
+    }
+}
+
+/// The fuel a material is, if it burns (001 "Fire Resistances", "Fire Spreading").
+pub fn fuel_of_material(m: Material) -> Option<Fuel> {
+    match m {
+        Material::Thatch => Some(Fuel::Thatch),
+        Material::Hay => Some(Fuel::Hay),
+        Material::StandingCorn => Some(Fuel::StandingCorn),
+        Material::LooseTimber => Some(Fuel::HeapedLooseTimber),
+        Material::Brushwood => Some(Fuel::Brushwood),
+        Material::Bushes => Some(Fuel::BushesAndFoliage),
+        Material::Trees => Some(Fuel::Trees),
+        Material::Cloth => Some(Fuel::Cloth),
+        Material::Oil => Some(Fuel::Oil),
+        Material::SolidTimber => Some(Fuel::SolidTimber),
+        Material::HalfTimbered => Some(Fuel::HalfTimberedBuilding),
+        Material::Grass
+        | Material::Earth
+        | Material::StoneFloor
+        | Material::Paved
+        | Material::BadGround
+        | Material::Rock
+        | Material::Water => None,
+    }
+}
+
+/// The terrain region on top at each cell centre (`u32::MAX`: none). Each region is
+/// rasterised over its bounding box only, later regions over earlier ones.
+fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
+    let (width, height) = (grid.width_cells(), grid.height_cells());
+    let size = grid.cell_size_in();
+    let mut owner = vec![u32::MAX; width as usize * height as usize];
+    for (i, region) in terrain.iter().enumerate() {
+        let (lo, hi) = bounds(&region.shape);
+        let first = |v: f32| ((v / size - 0.5).floor().max(0.0)) as u32;
+        let last = |v: f32, n: u32| ((v / size).ceil().max(0.0) as u32).min(n.saturating_sub(1));
+        for y in first(lo.1)..=last(hi.1, height) {
+            for x in first(lo.0)..=last(hi.0, width) {
+                let centre = ((x as f32 + 0.5) * size, (y as f32 + 0.5) * size);
+                if region.shape.contains(centre) {
+                    owner[y as usize * width as usize + x as usize] = i as u32;
+                }
+            }
+        }
+    }
+    owner
+}
+
+fn bounds(shape: &Shape) -> ((f32, f32), (f32, f32)) {
+    let points = shape.points();
+    let lo = points.iter().fold((f32::INFINITY, f32::INFINITY), |a, p| (a.0.min(p.0), a.1.min(p.1)));
+    let hi = points.iter().fold((f32::NEG_INFINITY, f32::NEG_INFINITY), |a, p| (a.0.max(p.0), a.1.max(p.1)));
+    (lo, hi)
+}
+
+/// Spawn the scene's fires and build the fire front.
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
     for (i, f) in scene.fires.iter().enumerate() {
         world.spawn((placed_bundle(i as u32, &f.name, f.position), Fire(f.clone())));
     }
+    world.insert_resource(FireFront::from_scene(scene));
 }
 
-/// Write the fires back into a scene.
+/// Write the fires and the ignitions so far back into a scene.
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     scene.fires = sorted::<Fire>(world).into_iter().map(|(_, f, _)| f.0).collect();
+    if let Some(front) = world.get_resource::<FireFront>() {
+        scene.ignitions = front.history.clone();
+    }
+}
+
+/// What one round of fire does (see the module documentation for the order).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn fire_round(
+    clock: Res<MoveClock>,
+    mut dice: ResMut<SimDice>,
+    mut log: ResMut<EventLog>,
+    mut front: ResMut<FireFront>,
+    mut requests: ResMut<Messages<IgniteRequest>>,
+    mut fires: Query<(&SceneOrder, &Name, &mut Fire, &mut TablePosition), Without<Figure>>,
+    mut figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition, &Swept, &mut Conditions), Without<Fire>>,
+) {
+    let Some(round_in_move) = clock.round else { return };
+    let rounds_per_move = u32::from(front.rounds_per_move.max(1));
+    let round = clock.move_number.saturating_sub(1).saturating_mul(rounds_per_move) + u32::from(round_in_move);
+    let (start, end) = ((round - 1) as f32, round as f32);
+    let requested: Vec<IgniteRequest> = requests.drain().collect();
+    let live_fire = fires.iter().any(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out);
+    if !requested.is_empty() || live_fire {
+        front.build_grid();
+    }
+    if front.grid.is_none() {
+        return;
+    }
+    if let Some(grid) = front.grid.as_mut() {
+        grid.advance_to(start);
+    }
+    front.time = start;
+    let front = &mut *front;
+    let settings = front.settings.clone();
+
+    // 1. Ignition requests, then the scene's fires and igniters.
+    for request in requested {
+        let at = request.position;
+        try_ignite(
+            front,
+            &settings,
+            &mut dice,
+            &mut log,
+            &clock,
+            at,
+            request.fire_strike,
+            request.rounds_held,
+            &request.source,
+            start,
+        );
+    }
+    let mut fires: Vec<_> = fires.iter_mut().collect();
+    fires.sort_by_key(|f| *f.0);
+    let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
+    for (_, name, fire, position) in fires.iter_mut() {
+        let fire = &mut fire.0;
+        if fire.lit_round.is_some() || fire.out {
+            continue;
+        }
+        let at = vec2(fire.position);
+        match fire.igniter.clone() {
+            None => {
+                let lit = front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
+                let region = lit.and_then(|l| front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
+                let mut event = LogEvent::new("fire", "fire_lit", name.as_str())
+                    .field("position", fire.position)
+                    .field("diameter", fire.diameter);
+                if lit.is_some() {
+                    fire.lit_round = Some(round);
+                    front.history.push(FireIgnition {
+                        time: start,
+                        position: fire.position,
+                        radius: fire.diameter / 2.0,
+                        source: name.to_string(),
+                    });
+                    event = event.outcome("burning").field("region", region);
+                } else {
+                    fire.out = true;
+                    event = event.outcome("nothing_to_burn");
+                }
+                log.push(&clock, event);
+            }
+            Some(Igniter::Thrown { kind }) => {
+                let outcome = try_ignite(
+                    front,
+                    &settings,
+                    &mut dice,
+                    &mut log,
+                    &clock,
+                    at,
+                    kind.fire_strike(),
+                    0,
+                    name.as_str(),
+                    start,
+                );
+                if outcome == Some(IgnitionOutcome::Ignited) {
+                    fire.lit_round = Some(round);
+                } else {
+                    fire.out = true;
+                }
+            }
+            Some(Igniter::Held { kind, by, since_round }) => {
+                let Some(holder) = figure_positions.iter().find(|(n, _)| *n == by).map(|(_, p)| *p) else {
+                    fire.out = true;
+                    continue;
+                };
+                // Moved to another spot: held there from this round.
+                let mut since = since_round.unwrap_or(round);
+                if holder != at {
+                    fire.position = point(holder);
+                    position.0 = holder;
+                    if since_round.is_some() {
+                        since = round;
+                    }
+                }
+                fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
+                let outcome = try_ignite(
+                    front,
+                    &settings,
+                    &mut dice,
+                    &mut log,
+                    &clock,
+                    holder,
+                    kind.fire_strike(),
+                    round - since,
+                    name.as_str(),
+                    start,
+                );
+                if outcome == Some(IgnitionOutcome::Ignited) {
+                    fire.lit_round = Some(round);
+                }
+            }
+            Some(Igniter::Dropped { kind, since_round }) => {
+                let since = since_round.unwrap_or(round);
+                fire.igniter = Some(Igniter::Dropped { kind, since_round: Some(since) });
+                match try_ignite(
+                    front,
+                    &settings,
+                    &mut dice,
+                    &mut log,
+                    &clock,
+                    at,
+                    kind.fire_strike(),
+                    round.saturating_sub(since),
+                    name.as_str(),
+                    start,
+                ) {
+                    Some(IgnitionOutcome::Ignited) => fire.lit_round = Some(round),
+                    None => fire.out = true,
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
+    front.igniters = fires
+        .iter()
+        .filter(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out)
+        .filter_map(|(_, name, f, _)| {
+            let strike = match f.0.igniter {
+                Some(Igniter::Held { kind, .. } | Igniter::Dropped { kind, .. }) => kind.fire_strike(),
+                _ => return None,
+            };
+            let fright_value = rules::fright_value_of_fire_strike(strike)?;
+            Some(IgniterFright { name: name.to_string(), position: f.0.position, fright_value })
+        })
+        .collect();
+
+    // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
+    contact_ignitions(front, &settings, &mut dice, &mut log, &clock, start);
+
+    // 3. The front advances to the end of the round.
+    if let Some(grid) = front.grid.as_mut() {
+        grid.advance_to(end);
+    }
+    front.time = end;
+    let changes = front.count_new_cells(end);
+    let fires_before = front.fires.len();
+    front.fires = front.summarise(end);
+
+    // 4. Figures caught by fire.
+    let mut figures: Vec<_> = figures.iter_mut().collect();
+    figures.sort_by_key(|f| *f.0);
+    for (_, name, figure, position, swept, mut conditions) in figures {
+        if conditions.0.iter().any(|c| c.name == DEAD_CONDITION) {
+            continue;
+        }
+        let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
+        let caught = crossed
+            .map(|p| (p, start, "path_crossed_fire"))
+            .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")));
+        let Some((at, when, how)) = caught else { continue };
+        // The fire's size where it caught them, as an igniter (001 "Held Igniters" fire rows).
+        let diameter = front
+            .grid
+            .as_ref()
+            .and_then(|g| g.cell_at(at.x, at.y).and_then(|c| g.burning_region(c, when)))
+            .map_or(0.0, |r| r.diameter_in);
+        let fire_strike = burning_fire_strike(diameter, &settings);
+        let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
+        let condition = burn_condition(result.outcome);
+        let kept = condition.is_some() && conditions.0.len() < MAX_CONDITIONS;
+        log.push(
+            &clock,
+            LogEvent::new("fire", "person_in_fire", name.as_str())
+                .roll(result.roll)
+                .outcome(result.outcome.id())
+                .field("how", how)
+                .field("at", (r3(at.x), r3(at.y)))
+                .field("fire_diameter", r3(diameter))
+                .field("me_and_mo", result.outcome.me_and_mo_modifier())
+                .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
+        );
+        if let Some(condition) = condition.filter(|_| kept) {
+            conditions.0.push(condition);
+        }
+    }
+
+    // 5. What caught, what burnt out, and each fire.
+    let mut changed = false;
+    for (i, (new, spent)) in changes.iter().copied().enumerate() {
+        if new == 0 && spent == 0 {
+            continue;
+        }
+        changed = true;
+        let region = &front.regions[i];
+        let reached = front.arrivals[i].len();
+        let burning = reached - front.spent[i];
+        let cell_area = front.grid.as_ref().map_or(0.0, |g| g.cell_size_in().powi(2));
+        let outcome = if new > 0 && reached == new {
+            "caught"
+        } else if burning == 0 {
+            "burnt_out"
+        } else {
+            "spreading"
+        };
+        log.push(
+            &clock,
+            LogEvent::new("fire", "region_burning", region.name.clone())
+                .outcome(outcome)
+                .field("material", region.fuel.id())
+                .field("newly_burning_in2", r3(new as f32 * cell_area))
+                .field("newly_spent_in2", r3(spent as f32 * cell_area))
+                .field("burning_in2", r3(burning as f32 * cell_area))
+                .field("reached_in2", r3(reached as f32 * cell_area))
+                .field("region_in2", r3(region.cells as f32 * cell_area)),
+        );
+    }
+    for fire in &front.fires {
+        log.push(
+            &clock,
+            LogEvent::new("fire", "fire_burning", fire.name.clone())
+                .outcome("burning")
+                .field("regions", &fire.regions)
+                .field("area_in2", r3(fire.area_in2))
+                .field("diameter_in", r3(fire.diameter_in))
+                .field("span_in", r3(fire.span_in))
+                .field("centre", (r3(fire.centre.0), r3(fire.centre.1)))
+                .field("fire_strike", fire.fire_strike)
+                .field("fright_value", fire.fright_value)
+                .field("building", fire.building.map(|b| b.id())),
+        );
+    }
+    if fires_before > 0 && front.fires.is_empty() {
+        log.push(&clock, LogEvent::new("fire", "fires_out", "fire").outcome("out"));
+    }
+    if changed || fires_before != front.fires.len() {
+        front.generation += 1;
+    }
+}
+
+/// Roll D6 + FS − FR against the material at `at` and set it alight on 1+. `None` when there
+/// is nothing there to burn (no roll is made).
+#[allow(clippy::too_many_arguments)]
+fn try_ignite(
+    front: &mut FireFront,
+    settings: &FireSettings,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+    clock: &MoveClock,
+    at: Vec2,
+    fire_strike: i32,
+    rounds_held: u32,
+    source: &str,
+    time: f32,
+) -> Option<IgnitionOutcome> {
+    let grid = front.grid.as_ref()?;
+    let cell = grid.cell_at(at.x, at.y);
+    let state = cell.map(|c| grid.state_at(c, time));
+    let region = cell.and_then(|c| front.region_at(c));
+    let event = LogEvent::new("fire", "ignition", source).field("position", point(at)).field("source", source);
+    let (Some(region), Some(CellState::Unburnt)) = (region, state) else {
+        let why = if state == Some(CellState::Burning) { "already_burning" } else { "nothing_to_burn" };
+        log.push(clock, event.outcome(why));
+        return None;
+    };
+    let (fuel, wet, region_name) =
+        (front.regions[region].fuel, front.regions[region].wet, front.regions[region].name.clone());
+    let result = resolve_ignition(fire_strike, rounds_held, fuel, wet, settings, dice);
+    let outcome = result.outcome;
+    log.push(
+        clock,
+        event
+            .roll(result.roll)
+            .outcome(outcome.id())
+            .field("region", &region_name)
+            .field("material", fuel.id())
+            .field("wet", wet)
+            .field("rounds_held", rounds_held),
+    );
+    if outcome == IgnitionOutcome::Ignited
+        && let Some(grid) = front.grid.as_mut()
+        && grid.ignite(at.x, at.y, IGNITED_RADIUS, time).is_some()
+    {
+        front.history.push(FireIgnition {
+            time,
+            position: point(at),
+            radius: IGNITED_RADIUS,
+            source: source.to_string(),
+        });
+    }
+    Some(outcome)
+}
+
+/// 001 "Fire Starting Rules" / "Fire Spreading": where fire meets another material, the burning
+/// edge is an igniter of its size held against it. One roll per (burning region, touched region)
+/// pair a round, at the touched cell in contact longest, +1 per two whole rounds of contact.
+/// Touched cells that their own region's fire is already reaching are left to it.
+fn contact_ignitions(
+    front: &mut FireFront,
+    settings: &FireSettings,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+    clock: &MoveClock,
+    time: f32,
+) {
+    let Some(grid) = front.grid.as_ref() else { return };
+    let mut fronts: BTreeMap<(u8, u8), fire_front::Contact> = BTreeMap::new();
+    for contact in grid.contacts(time) {
+        if grid.tentative_arrival(contact.to_cell).is_some() {
+            continue;
+        }
+        fronts
+            .entry((contact.from_fuel, contact.to_fuel))
+            .and_modify(|c| {
+                if contact.since_time < c.since_time {
+                    *c = contact;
+                }
+            })
+            .or_insert(contact);
+    }
+    for ((from, to), contact) in fronts {
+        let Some(grid) = front.grid.as_ref() else { return };
+        // The touched cell may have caught from another pair's roll this round.
+        if grid.state_at(contact.to_cell, time) != CellState::Unburnt
+            || grid.tentative_arrival(contact.to_cell).is_some()
+        {
+            continue;
+        }
+        let diameter = grid.burning_region(contact.from_cell, time).map_or(0.0, |r| r.diameter_in);
+        let fire_strike = burning_fire_strike(diameter, settings);
+        let rounds = (time - contact.since_time + 1e-3).floor().max(0.0) as u32;
+        let (from_region, to_region) = (&front.regions[from as usize - 1], &front.regions[to as usize - 1]);
+        let result = resolve_ignition(fire_strike, rounds, to_region.fuel, to_region.wet, settings, dice);
+        let at = grid.cell_centre(contact.to_cell).unwrap_or_default();
+        let source = format!("{} → {}", from_region.name, to_region.name);
+        log.push(
+            clock,
+            LogEvent::new("fire", "ignition", to_region.name.clone())
+                .roll(result.roll)
+                .outcome(result.outcome.id())
+                .field("source", &source)
+                .field("from_region", &from_region.name)
+                .field("region", &to_region.name)
+                .field("material", to_region.fuel.id())
+                .field("wet", to_region.wet)
+                .field("position", (r3(at.0), r3(at.1)))
+                .field("fire_diameter", r3(diameter))
+                .field("rounds_in_contact", rounds),
+        );
+        if result.outcome == IgnitionOutcome::Ignited
+            && let Some(grid) = front.grid.as_mut()
+            && grid.ignite_cell(contact.to_cell, time).is_some()
+        {
+            front.history.push(FireIgnition { time, position: at, radius: 0.0, source });
+        }
+    }
+}
+
+/// The first point of a swept path that lies in burning ground at `time`, sampled every half
+/// cell.
+fn swept_burning_point(front: &FireFront, segments: &[(Vec2, Vec2)], time: f32) -> Option<Vec2> {
+    let grid = front.grid.as_ref()?;
+    let step = grid.cell_size_in() / 2.0;
+    for &(a, b) in segments {
+        let samples = ((a.distance(b) / step).ceil() as usize).min(1_000_000);
+        for k in 0..=samples {
+            let p = a.lerp(b, if samples == 0 { 0.0 } else { k as f32 / samples as f32 });
+            if grid.cell_at(p.x, p.y).is_some_and(|c| grid.state_at(c, time) == CellState::Burning) {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// Three decimals, as the log shows lengths and areas (as f64, so JSON prints them short).
+fn r3(v: f32) -> f64 {
+    (f64::from(v) * 1000.0).round() / 1000.0
+}
+
+/// The lasting effect of a burning (001 "Persons": Me & Mo deductions; crippled, apparently and
+/// definitely dead keep the figure where it lies).
+fn burn_condition(outcome: PersonInFireOutcome) -> Option<scene::Condition> {
+    let condition = |name: &str, me_and_mo: i32, immobile: bool| scene::Condition {
+        name: name.to_string(),
+        move_penalty: 0.0,
+        moves_left: None,
+        immobile,
+        me_and_mo,
+    };
+    match outcome {
+        PersonInFireOutcome::Unharmed | PersonInFireOutcome::SingedClothes => None,
+        PersonInFireOutcome::MinorBurns => Some(condition("minor burns", -1, false)),
+        PersonInFireOutcome::BadBurns => Some(condition("bad burns", -2, false)),
+        PersonInFireOutcome::SevereBurns => Some(condition("severe burns", -3, false)),
+        PersonInFireOutcome::CrippledInAgony => Some(condition("crippled in agony (fire)", 0, true)),
+        PersonInFireOutcome::ApparentlyDead => Some(condition("apparently dead (fire)", 0, true)),
+        PersonInFireOutcome::DefinitelyDead => Some(condition(DEAD_CONDITION, 0, true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_burnable_material_has_its_fuel() {
+        let pairs = [
+            (Material::Thatch, Fuel::Thatch),
+            (Material::Hay, Fuel::Hay),
+            (Material::StandingCorn, Fuel::StandingCorn),
+            (Material::LooseTimber, Fuel::HeapedLooseTimber),
+            (Material::Brushwood, Fuel::Brushwood),
+            (Material::Bushes, Fuel::BushesAndFoliage),
+            (Material::Trees, Fuel::Trees),
+            (Material::Cloth, Fuel::Cloth),
+            (Material::Oil, Fuel::Oil),
+            (Material::SolidTimber, Fuel::SolidTimber),
+            (Material::HalfTimbered, Fuel::HalfTimberedBuilding),
+        ];
+        for (material, fuel) in pairs {
+            assert_eq!(fuel_of_material(material), Some(fuel), "{material:?}");
+        }
+        for material in [
+            Material::Grass,
+            Material::Earth,
+            Material::StoneFloor,
+            Material::Paved,
+            Material::BadGround,
+            Material::Rock,
+            Material::Water,
+        ] {
+            assert_eq!(fuel_of_material(material), None, "{material:?}");
+        }
+    }
+
+    #[test]
+    fn regions_paint_in_order_each_with_its_own_fuel() {
+        let scene = crate::sim::testing::scene_from_str(
+            "(version: 1, table: (width: 10, height: 4),
+              terrain: [
+                (name: \"a\", material: thatch, shape: Rect(min: (0, 0), max: (5, 4))),
+                (name: \"b\", material: thatch, shape: Rect(min: (5, 0), max: (10, 4)), wet: true),
+                (name: \"road\", material: paved, shape: Rect(min: (4, 0), max: (4.5, 4))),
+                (name: \"stack\", material: hay, shape: Circle(center: (8, 2), radius: 1)),
+              ],
+              fires: [(name: \"f\", position: (1, 1))])",
+        );
+        let front = FireFront::from_scene(&scene);
+        let grid = front.grid().expect("built for a scene with a fire");
+        let region = |x: f32, y: f32| {
+            grid.cell_at(x, y).and_then(|c| front.region_at(c)).map(|i| front.regions()[i].name.as_str())
+        };
+        assert_eq!(region(1.0, 1.0), Some("a"));
+        assert_eq!(region(4.2, 1.0), None, "the road lies on top and does not burn");
+        assert_eq!(region(6.0, 1.0), Some("b"));
+        assert_eq!(region(8.0, 2.0), Some("stack"), "later regions lie on top");
+        assert!(front.regions()[1].wet && !front.regions()[0].wet);
+        // 0.1" cells: region a's 50 columns less the road's 5, 40 rows.
+        assert_eq!(front.regions()[0].cells, 45 * 40);
+    }
 }

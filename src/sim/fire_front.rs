@@ -327,6 +327,26 @@ impl FireGrid {
         self.settled_until = self.settled_until.max(time);
     }
 
+    /// How many cells have been settled (reached) so far; with [`Self::settled_from`] a caller
+    /// sees every newly reached cell exactly once, ignitions at the settled time included.
+    pub fn settled_count(&self) -> usize {
+        self.settle_order.len()
+    }
+
+    /// Cells settled after the first `first` of them, by arrival.
+    pub fn settled_from(&self, first: usize) -> impl Iterator<Item = (Cell, f32)> + '_ {
+        self.settle_order[first.min(self.settle_order.len())..]
+            .iter()
+            .map(move |&c| (self.cell_of(c as usize), self.arrival[c as usize]))
+    }
+
+    /// The arrival time known so far, settled or not: finite when the fire of this cell's own
+    /// material is already on its way to it (within one stencil step of a settled cell).
+    pub fn tentative_arrival(&self, cell: Cell) -> Option<f32> {
+        let index = self.index_of(cell)?;
+        self.arrival[index].is_finite().then(|| self.arrival[index])
+    }
+
     /// When the fire reached a cell, once settled.
     pub fn arrival(&self, cell: Cell) -> Option<f32> {
         let index = self.index_of(cell)?;
@@ -560,6 +580,8 @@ impl FireGrid {
         Some(ny as usize * self.width as usize + nx as usize)
     }
 
+    // `!(arrival <= time)` on purpose: a NaN time is "not reached".
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn state_of_index(&self, index: usize, time: f32) -> CellState {
         let arrival = self.arrival[index];
         if !self.settled[index] || !(arrival <= time) {

@@ -7,6 +7,7 @@
 mod camera;
 mod draw;
 mod editing;
+mod fire;
 mod files;
 mod history;
 mod layers;
@@ -111,6 +112,7 @@ pub fn plugin(app: &mut App) {
         screenshot::plugin,
         sleepers::plugin,
         traps::plugin,
+        fire::plugin,
     ));
 }
 

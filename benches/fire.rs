@@ -1,0 +1,66 @@
+//! Fire benchmarks: a whole table burning out from one point at 0.1" cells and at ten times
+//! the cells, and one move (two rounds) of the farmstead fire.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use std::path::Path;
+use tabula::scene::load_scene;
+use tabula::sim::fire_front::{FireGrid, Fuel};
+use tabula::sim::testing::{app_with_scene, step_moves};
+
+/// A 72" × 48" table of one fuel (brushwood, 0.5" a round, 4 rounds burning).
+fn uniform_table(cell_size: f32) -> FireGrid {
+    let mut grid = FireGrid::new(72.0, 48.0, cell_size).expect("a valid grid");
+    grid.paint(|_, _| Some(Fuel { index: 1, spread_rate_in: 0.5, burn_out_rounds: 4.0 })).expect("valid fuel");
+    grid
+}
+
+fn burn_out(c: &mut Criterion, name: &str, cell_size: f32) {
+    let grid = uniform_table(cell_size);
+    let mut group = c.benchmark_group("fire front");
+    group.sample_size(10);
+    group.bench_function(name, |b| {
+        b.iter_batched_ref(
+            || grid.clone(),
+            |g| {
+                g.ignite(36.0, 24.0, 0.25, 0.0);
+                g.advance_to(f32::INFINITY);
+                assert!(g.arrival(tabula::sim::fire_front::Cell { x: 0, y: 0 }).is_some());
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    burn_out(c, "72x48 table at 0.1\" (720x480 cells) burnt out from one point", 0.1);
+    // 10× the cells: 0.1 / √10 = 0.0316".
+    burn_out(c, "72x48 table at 0.0316\" (2277x1518 cells) burnt out from one point", 0.1 / 10f32.sqrt());
+
+    let farmstead = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron")).expect("loads");
+    let mut group = c.benchmark_group("farmstead");
+    group.sample_size(10);
+    for after in [10u32, 30] {
+        group.bench_function(format!("one move (2 rounds) after {after} moves"), |b| {
+            b.iter_batched_ref(
+                || {
+                    let mut app = app_with_scene(&farmstead, 11);
+                    step_moves(&mut app, after);
+                    app
+                },
+                |app| step_moves(app, 1),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.bench_function("load and 40 moves", |b| {
+        b.iter(|| {
+            let mut app = app_with_scene(&farmstead, 11);
+            step_moves(&mut app, 40);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,77 @@
+//! Fire in the GM view: burning and spent ground as one texture over the table, one texel per
+//! fire-front cell, drawn with linear filtering so edges are smooth. Rebuilt when the fire
+//! front changes (once a round at most).
+
+use super::to_world;
+use crate::sim::fire::FireFront;
+use crate::sim::fire_front::{Cell, CellState};
+use bevy::asset::RenderAssetUsages;
+use bevy::image::ImageSampler;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, draw_fire);
+}
+
+/// Above the terrain (z −9..), below walls, figures and labels.
+const FIRE_Z: f32 = -4.0;
+
+/// RGBA of each state. Unburnt is transparent with the spent colour, so filtering fades spent
+/// ground out instead of darkening burning edges.
+const BURNING: [u8; 4] = [255, 110, 20, 225];
+const SPENT: [u8; 4] = [38, 32, 28, 210];
+const UNBURNT: [u8; 4] = [38, 32, 28, 0];
+
+/// The sprite showing the fire, and the front generation it shows.
+#[derive(Component)]
+struct FireLayer {
+    generation: u64,
+}
+
+fn draw_fire(
+    mut commands: Commands,
+    front: Res<FireFront>,
+    mut images: ResMut<Assets<Image>>,
+    mut layer: Query<(&mut FireLayer, &Sprite)>,
+) {
+    let Some(grid) = front.grid() else { return };
+    if layer.iter().next().is_some_and(|(l, _)| l.generation == front.generation()) {
+        return;
+    }
+    let (width, height) = (grid.width_cells(), grid.height_cells());
+    let time = front.time();
+    let mut data = Vec::with_capacity(width as usize * height as usize * 4);
+    // Image rows run top to bottom; grid rows bottom to top.
+    for y in (0..height).rev() {
+        for x in 0..width {
+            data.extend_from_slice(match grid.state_at(Cell { x, y }, time) {
+                CellState::Burning => &BURNING,
+                CellState::Spent => &SPENT,
+                CellState::Unburnt => &UNBURNT,
+            });
+        }
+    }
+    if let Some((mut l, sprite)) = layer.iter_mut().next() {
+        l.generation = front.generation();
+        if let Some(mut image) = images.get_mut(&sprite.image) {
+            image.data = Some(data);
+        }
+        return;
+    }
+    let mut image = Image::new(
+        Extent3d { width, height, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    image.sampler = ImageSampler::linear();
+    // The grid may overhang the table by part of a cell.
+    let covered = Vec2::new(width as f32, height as f32) * grid.cell_size_in();
+    commands.spawn((
+        Sprite { image: images.add(image), custom_size: Some(to_world(covered)), ..default() },
+        Transform::from_translation((to_world(covered) / 2.0).extend(FIRE_Z)),
+        FireLayer { generation: front.generation() },
+    ));
+}
