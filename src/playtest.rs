@@ -182,10 +182,8 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
                 f.apparently_dead = true;
             }
         }
-        if e.system == "fire" {
-            if e.event == "building_burning" || e.outcome == "building_burning" {
-                s.building_burnt = true;
-            }
+        if e.system == "fire" && e.event == "fire_burning" && e.fields.get("building").is_some_and(|b| !b.is_null()) {
+            s.building_burnt = true;
         }
         if e.system == "sleepers" && s.alarm.is_none() && e.event == "response" && e.outcome == "raise_alarm" {
             s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
@@ -228,17 +226,18 @@ pub fn run_all(scene: &Scene, runs: u32, moves: u32, seed: u64, threads: usize, 
     results.into_inner().unwrap_or_default().into_iter().flatten().collect()
 }
 
-/// Burnt area per material from the fire system's summary events (the last one per fire and
-/// material wins).
+/// Area the fire reached (burning or spent) per material, from the fire's `region_burning`
+/// events: the last figure logged for each region, summed by material.
 fn fire_area_from_log(log: &EventLog) -> BTreeMap<String, f64> {
-    let mut area: BTreeMap<String, f64> = BTreeMap::new();
-    for e in log.events.iter().filter(|e| e.system == "fire") {
-        if let Some(map) = e.fields.get("burnt_area_by_material").and_then(Value::as_object) {
-            area.clear();
-            for (k, v) in map {
-                area.insert(k.clone(), v.as_f64().unwrap_or(0.0));
-            }
+    let mut by_region: BTreeMap<&str, (&str, f64)> = BTreeMap::new();
+    for e in log.events.iter().filter(|e| e.system == "fire" && e.event == "region_burning") {
+        if let (Some(material), Some(reached)) = (str_field(e, "material"), e.fields.get("reached_in2").and_then(Value::as_f64)) {
+            by_region.insert(e.subject.as_str(), (material, reached));
         }
+    }
+    let mut area: BTreeMap<String, f64> = BTreeMap::new();
+    for (material, reached) in by_region.into_values() {
+        *area.entry(material.to_string()).or_default() += reached;
     }
     area
 }

@@ -61,3 +61,14 @@ fn a_replayed_run_matches_its_summary() {
         assert_eq!(&tabula::playtest::summarize(r.seed, &s, &log), r);
     }
 }
+
+#[test]
+fn the_farmstead_report_counts_burnt_ground_and_buildings() {
+    let s = parse_scene(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron")).unwrap(), Path::new("farmstead.ron")).unwrap();
+    let runs = run_all(&s, 4, 12, 11, 2, &|_| {});
+    let r = report("farmstead", &runs, 12, 11);
+    let thatch = r.burnt_area.iter().find(|a| a.material == "thatch").expect("the barn's thatch burns");
+    assert!(thatch.mean > 10.0 && thatch.p10 > 0.0, "{thatch:?}");
+    // The torch always lights the thatch (D6 + 1 + 2 ≥ 4): the barn burns in every run.
+    assert_eq!(r.building_burnt.count, 4);
+}
