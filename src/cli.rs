@@ -49,6 +49,9 @@ pub enum Command {
         /// Resolve this many moves before showing the table.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
         moves: u32,
+        /// Measure the main world's frame time over this many frames, print it and exit.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        measure_frames: Option<u32>,
         /// Which picture the window shows: the GM's, or the players' (projector).
         #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
         view: ViewArg,
@@ -132,7 +135,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, view }) => open(&scene, screenshot, moves, view),
+        Some(Command::Open { scene, screenshot, moves, view, measure_frames }) => open(&scene, screenshot, moves, view, measure_frames),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
             playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
@@ -374,7 +377,7 @@ fn demo() -> ExitCode {
     }
 }
 
-fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> ExitCode {
+fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg, measure_frames: Option<u32>) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory.
     let (scene, background, scene_path) = if is_uvtt(path) {
         match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
@@ -396,12 +399,12 @@ fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg) -> 
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, view, background };
+        let options = crate::view::ViewOptions { screenshot, moves, view, background, measure_frames };
         crate::view::run_with(scene, scene_path, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, background, scene_path);
+        let _ = (screenshot, view, background, scene_path, measure_frames);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS

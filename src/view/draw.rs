@@ -107,6 +107,27 @@ fn spawn_terrain(
         Transform::from_translation((size / 2.0).extend(-10.0)),
         SceneDrawing,
     ));
+    // Edge labels every 6": along the bottom and the left, outside the table.
+    let label_font = TextFont { font_size: FontSize::Px(0.5 * PX_PER_INCH), ..default() };
+    let step = if table.0.max_element() > 200.0 { 24 } else { 6 };
+    for x in (0..=table.0.x.floor() as u32).step_by(step) {
+        commands.spawn((
+            Text2d::new(format!("{x}\"")),
+            label_font.clone(),
+            TextColor(Color::srgb(0.8, 0.8, 0.8)),
+            Transform::from_translation(to_world(Vec2::new(x as f32, -0.6)).extend(5.0)),
+            SceneDrawing,
+        ));
+    }
+    for y in (step as u32..=table.0.y.floor() as u32).step_by(step) {
+        commands.spawn((
+            Text2d::new(format!("{y}\"")),
+            label_font.clone(),
+            TextColor(Color::srgb(0.8, 0.8, 0.8)),
+            Transform::from_translation(to_world(Vec2::new(-0.9, y as f32)).extend(5.0)),
+            SceneDrawing,
+        ));
+    }
     match background_image(&loaded.0, &source, &file) {
         Ok(Some(image)) => {
             if let Some(bg) = &loaded.0.background {

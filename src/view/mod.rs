@@ -10,7 +10,9 @@ mod editing;
 mod fire;
 mod files;
 mod history;
+mod hover;
 mod layers;
+mod measure;
 mod panels;
 mod screenshot;
 mod settings;
@@ -45,6 +47,8 @@ pub struct ViewOptions {
     pub screenshot: Option<PathBuf>,
     /// Moves to resolve before showing the table.
     pub moves: u32,
+    /// Measure the main world's frame time over this many frames, print it and exit.
+    pub measure_frames: Option<u32>,
     pub view: ViewKind,
     /// The background image's bytes and extension, when it is not a file beside the scene
     /// (a map opened directly).
@@ -87,6 +91,9 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
     }
     app.insert_resource(BackgroundSource { bytes: options.background });
     app.insert_resource(files::CurrentFile::new(path));
+    if let Some(n) = options.measure_frames {
+        app.insert_resource(measure::FrameTimes::new(n.max(1)));
+    }
     if let Some(shot) = options.screenshot {
         app.insert_resource(screenshot::ScreenshotPlan::new(shot));
     }
@@ -113,6 +120,8 @@ pub fn plugin(app: &mut App) {
         sleepers::plugin,
         traps::plugin,
         fire::plugin,
+        hover::plugin,
+        measure::plugin,
     ));
 }
 

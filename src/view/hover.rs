@@ -1,0 +1,96 @@
+//! What the GM sees on hover: the entity under the cursor, a trap's spotting and trigger
+//! radii, a fire's diameter and fright value; and each figure's reach this move.
+
+use super::camera::CursorTable;
+use super::layers::GmGizmos;
+use super::{PX_PER_INCH, to_world};
+use crate::sim::fire::FireFront;
+use crate::sim::movement::{allowance_for, walk};
+use crate::sim::traps::Trap;
+use crate::sim::world::{Conditions, Figure, SceneOrder, TablePosition, Terrain, Walls, Waypoints};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (draw_reach, draw_hovered_trap).run_if(super::is_gm_view));
+    app.add_systems(EguiPrimaryContextPass, hover_info.run_if(super::is_gm_view));
+}
+
+/// Distance within which the cursor is over a token, in inches.
+const HOVER_RADIUS: f32 = 0.7;
+
+/// Where each figure will be at the end of this move, if nothing stops it: a small diamond.
+fn draw_reach(
+    figures: Query<(&Figure, &TablePosition, &Waypoints, &Conditions)>,
+    terrain: Res<Terrain>,
+    walls: Res<Walls>,
+    mut gizmos: Gizmos<GmGizmos>,
+) {
+    for (figure, pos, waypoints, conditions) in &figures {
+        if waypoints.0.is_empty() || conditions.0.iter().any(|c| c.immobile) {
+            continue;
+        }
+        let allowance = allowance_for(figure, pos.0, conditions, &terrain);
+        let mut path = waypoints.0.clone();
+        let (segments, _) = walk(pos.0, &mut path, allowance.inches, &walls);
+        if let Some(&(_, end)) = segments.last() {
+            let at = to_world(end);
+            let r = 0.25 * PX_PER_INCH;
+            let color = Color::srgb(0.9, 0.9, 0.3);
+            gizmos.linestrip_2d([at + Vec2::Y * r, at + Vec2::X * r, at - Vec2::Y * r, at - Vec2::X * r, at + Vec2::Y * r], color);
+        }
+    }
+}
+
+/// Spotting (2") and trigger radii of the trap under the cursor.
+fn draw_hovered_trap(cursor: Res<CursorTable>, traps: Query<(&TablePosition, &Trap)>, mut gizmos: Gizmos<GmGizmos>) {
+    let Some(at) = cursor.0 else { return };
+    for (pos, trap) in &traps {
+        if pos.0.distance(at) <= HOVER_RADIUS.max(trap.0.radius) {
+            let c = to_world(pos.0);
+            gizmos.circle_2d(Isometry2d::from_translation(c), 2.0 * PX_PER_INCH, Color::srgb(1.0, 0.9, 0.3));
+            gizmos.circle_2d(Isometry2d::from_translation(c), trap.0.radius * PX_PER_INCH, Color::srgb(1.0, 0.4, 0.2));
+        }
+    }
+}
+
+fn hover_info(
+    mut contexts: EguiContexts,
+    cursor: Res<CursorTable>,
+    named: Query<(&Name, &TablePosition, Option<&Figure>, Option<&Trap>), With<SceneOrder>>,
+    front: Option<Res<FireFront>>,
+) -> Result {
+    let Some(at) = cursor.0 else { return Ok(()) };
+    let mut lines = Vec::new();
+    if let Some((name, _, figure, trap)) = named
+        .iter()
+        .filter(|(_, p, _, _)| p.0.distance(at) <= HOVER_RADIUS)
+        .min_by(|a, b| a.1.0.distance(at).total_cmp(&b.1.0.distance(at)))
+    {
+        lines.push(name.as_str().to_string());
+        if let Some(f) = figure {
+            lines.push(format!("{} · {} · {}", f.0.side, f.0.armour.label(), f.0.gait.label()));
+        }
+        if let Some(t) = trap {
+            let concealment = t.0.concealment.map(|c| format!("{c:?}")).unwrap_or_else(|| "default concealment".into());
+            lines.push(format!("trap · {concealment} · trigger radius {}\" · spotted within 2\"", t.0.radius));
+            lines.push(if t.0.revealed { "revealed to the players".into() } else { "hidden from the players".into() });
+        }
+    }
+    if let Some(fire) = front.as_ref().and_then(|f| f.fire_at(at)) {
+        let fright = fire.fright_value.map(|v| format!("FV{v}")).unwrap_or_else(|| "no fright".into());
+        lines.push(format!("fire {} · {:.1}\" across · FS {:+} · {fright}", fire.name, fire.diameter_in, fire.fire_strike));
+    }
+    lines.push(format!("({:.1}, {:.1})", at.x, at.y));
+    let ctx = contexts.ctx_mut()?;
+    if let Some(pointer) = ctx.pointer_latest_pos() {
+        egui::Area::new(egui::Id::new("hover-info")).fixed_pos(pointer + egui::vec2(16.0, 16.0)).interactable(false).show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                for l in &lines {
+                    ui.label(l);
+                }
+            });
+        });
+    }
+    Ok(())
+}
