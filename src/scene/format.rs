@@ -56,6 +56,9 @@ pub struct Scene {
     pub herds: Vec<Herd>,
     #[serde(default)]
     pub sleepers: Vec<SleepingGroup>,
+    /// Cattle grids across gateways: impassable to livestock (001 "Cattle Grids").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cattle_grids: Vec<CattleGrid>,
 }
 
 /// The table, in inches.
@@ -82,11 +85,13 @@ pub struct RulesSettings {
     pub rounds_per_move: u8,
     /// Moves in a day, for injuries that heal in days (a move is about 3 minutes: 480).
     pub moves_per_day: u32,
+    /// Herds, steeds, zones and cattle grids: the house rules where 000/001 are silent.
+    pub herds: crate::rules::herds::HerdSettings,
 }
 
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480 }
+        Self { rounds_per_move: 2, moves_per_day: 480, herds: Default::default() }
     }
 }
 
@@ -375,6 +380,6 @@ fn default_side() -> String {
 }
 
 pub use super::fires::Fire;
-pub use super::herds::Herd;
+pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::traps::{Concealment, Trap, TrapKind};
