@@ -164,7 +164,11 @@ fn spacing_and_cohesion_hold_over_a_thousand_moves() {
                 let h = &herd.0;
                 let p = &beasts.positions;
                 for (i, a) in p.iter().enumerate() {
-                    assert!(a.x >= 0.0 && a.y >= 0.0 && a.x <= 72.0 && a.y <= 48.0, "{} off the table at move {m}: {a}", h.name);
+                    assert!(
+                        a.x >= 0.0 && a.y >= 0.0 && a.x <= 72.0 && a.y <= 48.0,
+                        "{} off the table at move {m}: {a}",
+                        h.name
+                    );
                     assert!(a.distance(Vec2::new(30.0, 45.0)) > 2.0, "{} in the fire at move {m}", h.name);
                     if h.name.ends_with(" in") {
                         assert!(inside_paddock(*a), "{} beast {i} got out at move {m}: {a}", h.name);
@@ -183,7 +187,12 @@ fn spacing_and_cohesion_hold_over_a_thousand_moves() {
                     let centre = beasts.centroid();
                     let bound = 2.0 * layout_radius(h.count, h.spacing) + 0.01;
                     for a in p {
-                        assert!(a.distance(centre) <= bound, "{} strays {}\" from its centre at move {m}", h.name, a.distance(centre));
+                        assert!(
+                            a.distance(centre) <= bound,
+                            "{} strays {}\" from its centre at move {m}",
+                            h.name,
+                            a.distance(centre)
+                        );
                     }
                 }
             }
@@ -310,8 +319,9 @@ fn zone_creatures_attack_strangers_by_their_temper() {
     let stranger = |name: &str, x: f32| format!("(name: \"{name}\", side: \"party\", position: ({x}, 100))");
     // The bull (okserk, 3"): one stranger within 3" → D10, 3− attacks; a friend does not count.
     let bull = "(name: \"bull\", beast: bull, count: 1, position: (100, 100), side: \"farm\", tethered: true)";
-    let figures = [stranger("A", 102.5), stranger("B", 104.0), "(name: \"Farmer\", side: \"farm\", position: (101, 100))".into()]
-        .join(",");
+    let figures =
+        [stranger("A", 102.5), stranger("B", 104.0), "(name: \"Farmer\", side: \"farm\", position: (101, 100))".into()]
+            .join(",");
     let mut attacks = 0;
     for seed in 0..60 {
         let (log, _) = simulate(&scene(bull, &figures), seed, 1);

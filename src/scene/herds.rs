@@ -152,7 +152,11 @@ impl Herd {
 
     /// Where each beast stands at the start: the scene's `beasts`, or the laid-out herd.
     pub fn beast_positions(&self) -> Vec<Point> {
-        if self.beasts.is_empty() { layout_beasts(self.position, self.count, self.spacing) } else { self.beasts.clone() }
+        if self.beasts.is_empty() {
+            layout_beasts(self.position, self.count, self.spacing)
+        } else {
+            self.beasts.clone()
+        }
     }
 
     /// The checks the parser cannot make.
@@ -180,9 +184,10 @@ impl Herd {
                         c.problem(&e, format!("zone radius: {r} must be 0 to 100 inches"));
                     }
                 }
-                None if zone.temper == Temper::Neuserk && self.move_rate.is_none() => {
-                    c.problem(&e, "zone radius: a neuserk needs a radius or the herd's move_rate (zone = move − 1\")".into())
-                }
+                None if zone.temper == Temper::Neuserk && self.move_rate.is_none() => c.problem(
+                    &e,
+                    "zone radius: a neuserk needs a radius or the herd's move_rate (zone = move − 1\")".into(),
+                ),
                 None if zone.temper != Temper::Neuserk => {
                     c.problem(&e, format!("zone radius: an {} needs a radius in inches", zone.temper.id()))
                 }
@@ -190,7 +195,13 @@ impl Herd {
             }
         }
         if !self.herders.is_empty() && self.beast.herd_kind().is_none() {
-            c.problem(&e, format!("herders: {}s cannot be herded (000 \"Herding\" lists cows, sheep, goats and pigs)", self.beast.id()));
+            c.problem(
+                &e,
+                format!(
+                    "herders: {}s cannot be herded (000 \"Herding\" lists cows, sheep, goats and pigs)",
+                    self.beast.id()
+                ),
+            );
         }
         if self.dog && self.herders.is_empty() {
             c.problem(&e, "dog: a dog works with a herder; list the herders".into());

@@ -19,7 +19,7 @@ use super::world::{
 use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
 use crate::rules::herds::{
-    CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, Herder, HerdSettings, Horsemanship, StampedeGridOutcome,
+    CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, HerdSettings, Herder, Horsemanship, StampedeGridOutcome,
     ZoneResponse, herd_capacity, herded_move_rate, may_cross_grid, normalize_heading, resolve_catch,
     resolve_grid_escapes_this_move, resolve_running_grid, resolve_stampede_grid, resolve_wander,
     resolve_zone_strangers, walking_grid_loss_in,
@@ -159,7 +159,8 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
             }
             if let Some(beasts) = entity.get::<Beasts>() {
                 let now: Vec<scene::Point> = beasts.positions.iter().copied().map(point).collect();
-                h.beasts = if now == scene::herds::layout_beasts(h.position, h.count, h.spacing) { Vec::new() } else { now };
+                h.beasts =
+                    if now == scene::herds::layout_beasts(h.position, h.count, h.spacing) { Vec::new() } else { now };
                 h.on_grid = beasts
                     .held
                     .iter()
@@ -216,11 +217,7 @@ fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
             position: position.0,
             moved: !swept.segments.is_empty(),
             horsemanship: horsemanship(&figure.0.skills),
-            trainer_or_shepherd: figure
-                .0
-                .skills
-                .iter()
-                .any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
+            trainer_or_shepherd: figure.0.skills.iter().any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
         })
         .collect()
 }
@@ -537,15 +534,7 @@ fn pull_back(segments: &[(Vec2, Vec2)], waypoints: &mut VecDeque<Vec2>, keep: f3
 
 #[allow(clippy::type_complexity)]
 fn figures_cross_cattle_grids(
-    mut figures: Query<(
-        &SceneOrder,
-        &Name,
-        &Figure,
-        &mut TablePosition,
-        &mut Waypoints,
-        &mut Swept,
-        &mut Conditions,
-    )>,
+    mut figures: Query<(&SceneOrder, &Name, &Figure, &mut TablePosition, &mut Waypoints, &mut Swept, &mut Conditions)>,
     grids: Res<CattleGrids>,
     rules: Res<HerdRules>,
     clock: Res<MoveClock>,
@@ -635,6 +624,7 @@ fn figures_cross_cattle_grids(
 // 2. Beasts held by grids
 // ---------------------------------------------------------------------------------------------
 
+#[allow(clippy::too_many_arguments)]
 fn free_held_beasts(
     figures: FigureQuery,
     herds: Query<(Entity, &SceneOrder), With<Herd>>,
@@ -656,7 +646,11 @@ fn free_held_beasts(
                     let tries = resolve_grid_escapes_this_move(&rules.0, &mut *dice);
                     let escaped = tries.iter().any(|t| t.outcome == GridEscapeOutcome::Escaped);
                     let mut e = LogEvent::new("herds", "grid_escape", name.as_str())
-                        .outcome(if escaped { GridEscapeOutcome::Escaped.id() } else { GridEscapeOutcome::StillTrapped.id() })
+                        .outcome(if escaped {
+                            GridEscapeOutcome::Escaped.id()
+                        } else {
+                            GridEscapeOutcome::StillTrapped.id()
+                        })
                         .field("beast", i)
                         .field("at", point(at));
                     for t in tries {
@@ -804,10 +798,33 @@ fn move_herds(
 
         let mut wanderers = free.clone();
         if stampeding {
-            stampede(name, herd, &mut beasts, &mut facing, &free, &obstacles, &grids.0, settings, &clock, &mut dice, &mut log);
+            stampede(
+                name,
+                herd,
+                &mut beasts,
+                &mut facing,
+                &free,
+                &obstacles,
+                &grids.0,
+                settings,
+                &clock,
+                &mut dice,
+                &mut log,
+            );
             wanderers.clear();
         } else if !herd.herders.is_empty() {
-            wanderers = herd_beasts(name, herd, &mut beasts, &mut facing, &free, &figures, &obstacles, settings, &clock, &mut log);
+            wanderers = herd_beasts(
+                name,
+                herd,
+                &mut beasts,
+                &mut facing,
+                &free,
+                &figures,
+                &obstacles,
+                settings,
+                &clock,
+                &mut log,
+            );
         }
         if !wanderers.is_empty() {
             wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
@@ -994,7 +1011,9 @@ fn stampede(
             .iter()
             .enumerate()
             .filter(|(_, g)| !may_cross_grid(herd.beast, g.planks, settings))
-            .filter_map(|(gi, g)| segments_cross(p, p + step, vec2(g.from), vec2(g.to)).filter(|&s| s > 1e-6).map(|s| (s, gi)))
+            .filter_map(|(gi, g)| {
+                segments_cross(p, p + step, vec2(g.from), vec2(g.to)).filter(|&s| s > 1e-6).map(|s| (s, gi))
+            })
             .collect();
         crossings.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut end = p + step;
@@ -1013,8 +1032,11 @@ fn stampede(
             match r.outcome {
                 StampedeGridOutcome::Crossed => {}
                 StampedeGridOutcome::Trapped | StampedeGridOutcome::Stuck => {
-                    beasts.held[i] =
-                        Some(if r.outcome == StampedeGridOutcome::Trapped { GridHoldState::Trapped } else { GridHoldState::Stuck });
+                    beasts.held[i] = Some(if r.outcome == StampedeGridOutcome::Trapped {
+                        GridHoldState::Trapped
+                    } else {
+                        GridHoldState::Stuck
+                    });
                     end = at;
                     break;
                 }
@@ -1052,8 +1074,10 @@ fn check_zones(
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
 ) {
-    let zoned: Vec<Entity> =
-        herds_in_order(&herds).into_iter().filter(|&e| state.get(e).is_ok_and(|(_, h, _)| h.0.zone_creature().is_some())).collect();
+    let zoned: Vec<Entity> = herds_in_order(&herds)
+        .into_iter()
+        .filter(|&e| state.get(e).is_ok_and(|(_, h, _)| h.0.zone_creature().is_some()))
+        .collect();
     if zoned.is_empty() {
         return;
     }
@@ -1121,7 +1145,11 @@ mod tests {
     #[test]
     fn pull_back_restores_waypoints() {
         // Walked (0,0)→(2,0) [waypoint], →(2,3) [waypoint], →(2,4) partway to (2,6).
-        let segments = vec![(Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0)), (Vec2::new(2.0, 0.0), Vec2::new(2.0, 3.0)), (Vec2::new(2.0, 3.0), Vec2::new(2.0, 4.0))];
+        let segments = vec![
+            (Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0)),
+            (Vec2::new(2.0, 0.0), Vec2::new(2.0, 3.0)),
+            (Vec2::new(2.0, 3.0), Vec2::new(2.0, 4.0)),
+        ];
         let mut wp: VecDeque<Vec2> = [Vec2::new(2.0, 6.0)].into();
         let (at, kept) = pull_back(&segments, &mut wp, 4.0);
         assert!((at - Vec2::new(2.0, 2.0)).length() < 1e-5, "{at}");
@@ -1137,7 +1165,11 @@ mod tests {
     #[test]
     fn obstacles_stop_and_turn() {
         let walls = Walls {
-            walls: vec![scene::Wall { name: "w".into(), kind: Default::default(), points: vec![(10.0, 0.0), (10.0, 20.0)] }],
+            walls: vec![scene::Wall {
+                name: "w".into(),
+                kind: Default::default(),
+                points: vec![(10.0, 0.0), (10.0, 20.0)],
+            }],
             doors: vec![],
         };
         let fires = [FireHazard { position: Vec2::new(5.0, 15.0), radius: 2.0, fright: 2 }];

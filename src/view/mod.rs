@@ -2,6 +2,7 @@
 //! to step moves. Behind the `gui` feature; the simulation never depends on it.
 
 mod draw;
+mod herds;
 mod panels;
 mod screenshot;
 
@@ -59,7 +60,7 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
 /// Every view plugin.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.12, 0.12, 0.14)));
-    app.add_plugins((draw::plugin, panels::plugin, screenshot::plugin));
+    app.add_plugins((draw::plugin, panels::plugin, screenshot::plugin, herds::plugin));
 }
 
 /// Table inches to world units.

@@ -73,7 +73,8 @@ mod tests {
                     }
                 });
                 found.sort_unstable();
-                let expected: Vec<u32> = (0..points.len() as u32).filter(|&i| points[i as usize].distance(probe) <= r).collect();
+                let expected: Vec<u32> =
+                    (0..points.len() as u32).filter(|&i| points[i as usize].distance(probe) <= r).collect();
                 assert_eq!(found, expected, "probe {probe} r {r}");
             }
         }
