@@ -172,18 +172,18 @@ impl Herd {
         if self.side.trim().is_empty() {
             c.problem(&e, "side: must not be empty".into());
         }
-        if let Some(rate) = self.move_rate {
-            if c.finite(&e, "move_rate", rate) && !(0.0..=100.0).contains(&rate) {
-                c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
-            }
+        if let Some(rate) = self.move_rate
+            && c.finite(&e, "move_rate", rate)
+            && !(0.0..=100.0).contains(&rate)
+        {
+            c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
         }
         if let Some(zone) = self.zone {
             match zone.radius {
-                Some(r) => {
-                    if c.finite(&e, "zone radius", r) && !(0.0..=100.0).contains(&r) {
-                        c.problem(&e, format!("zone radius: {r} must be 0 to 100 inches"));
-                    }
+                Some(r) if c.finite(&e, "zone radius", r) && !(0.0..=100.0).contains(&r) => {
+                    c.problem(&e, format!("zone radius: {r} must be 0 to 100 inches"));
                 }
+                Some(_) => {}
                 None if zone.temper == Temper::Neuserk && self.move_rate.is_none() => c.problem(
                     &e,
                     "zone radius: a neuserk needs a radius or the herd's move_rate (zone = move − 1\")".into(),

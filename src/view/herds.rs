@@ -34,21 +34,18 @@ fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &TableP
             let at = to_world(*p);
             gizmos.circle_2d(Isometry2d::from_translation(at), r, color);
             gizmos.circle_2d(Isometry2d::from_translation(at), r * 0.5, color);
-            match held {
-                // A trapped beast gets an amber cross, a stuck one a red cross.
-                Some(state) => {
-                    let c = if *state == GridHoldState::Trapped {
-                        Color::srgb(1.0, 0.7, 0.1)
-                    } else {
-                        Color::srgb(1.0, 0.2, 0.2)
-                    };
-                    gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), c);
-                    gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), c);
-                }
-                None => {}
+            // A trapped beast gets an amber cross, a stuck one a red cross.
+            if let Some(state) = held {
+                let c = if *state == GridHoldState::Trapped {
+                    Color::srgb(1.0, 0.7, 0.1)
+                } else {
+                    Color::srgb(1.0, 0.2, 0.2)
+                };
+                gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), c);
+                gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), c);
             }
         }
-        // The heading: an arrow from the centre (dashed look for a tethered herd: shorter).
+        // The heading: an arrow from the centre, shorter for a tethered herd.
         let start = to_world(centre.0);
         let length = if h.tethered { 0.8 } else { 1.6 } * PX_PER_INCH;
         let tip = start + scene_direction(facing.0) * length;
