@@ -122,6 +122,15 @@ pub struct HerdSettings {
     pub grid_hurt_lasts_moves: Option<u32>,
     /// House rule: a trapped beast's escape attempts ("D6 5+ to escape") per move: 1.
     pub grid_escape_attempts_per_move: u32,
+    /// House rule: a herder herds only while within this many inches of the nearest beast of
+    /// the herd: 6". The text gives no reach.
+    pub herding_reach_in: f32,
+    /// House rule: how far a stampeding herd runs each move: 10". The text names stampedes
+    /// (on cattle grids) but gives no speed.
+    pub stampede_move_in: f32,
+    /// House rule: a beast stuck on a grid ("need help to be freed") is freed by any figure
+    /// that ends its move within this many inches of it: 1".
+    pub free_stuck_reach_in: f32,
 }
 
 impl Default for HerdSettings {
@@ -133,6 +142,9 @@ impl Default for HerdSettings {
             planks_let_livestock_cross: true,
             grid_hurt_lasts_moves: None,
             grid_escape_attempts_per_move: 1,
+            herding_reach_in: 6.0,
+            stampede_move_in: 10.0,
+            free_stuck_reach_in: 1.0,
         }
     }
 }
@@ -910,6 +922,7 @@ mod tests {
         assert!(s.planks_let_livestock_cross);
         assert_eq!(s.grid_hurt_lasts_moves, None);
         assert_eq!(s.grid_escape_attempts_per_move, 1);
+        assert_eq!((s.herding_reach_in, s.stampede_move_in, s.free_stuck_reach_in), (6.0, 10.0, 1.0));
         let json = serde_json::to_string(&s).unwrap();
         let back: HerdSettings = serde_json::from_str(&json).unwrap();
         assert_eq!(back, s);

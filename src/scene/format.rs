@@ -59,6 +59,9 @@ pub struct Scene {
     pub herds: Vec<Herd>,
     #[serde(default)]
     pub sleepers: Vec<SleepingGroup>,
+    /// Cattle grids across gateways: impassable to livestock (001 "Cattle Grids").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cattle_grids: Vec<CattleGrid>,
 }
 
 /// The table, in inches.
@@ -90,6 +93,8 @@ pub struct RulesSettings {
     /// Trap rules and house defaults (docs/traps.md).
     #[serde(skip_serializing_if = "is_default_traps")]
     pub traps: super::traps::TrapSettings,
+    /// Herds, steeds, zones and cattle grids: the house rules where 000/001 are silent.
+    pub herds: crate::rules::herds::HerdSettings,
     /// Fire house rules and the fire-front cell size (`docs/fire.md`).
     #[serde(skip_serializing_if = "is_default_fire")]
     pub fire: crate::rules::fire::FireSettings,
@@ -105,7 +110,14 @@ fn is_default_fire(s: &crate::rules::fire::FireSettings) -> bool {
 
 impl Default for RulesSettings {
     fn default() -> Self {
-        Self { rounds_per_move: 2, moves_per_day: 480, sleepers: Default::default(), traps: Default::default(), fire: Default::default() }
+        Self {
+            rounds_per_move: 2,
+            moves_per_day: 480,
+            sleepers: Default::default(),
+            traps: Default::default(),
+            fire: Default::default(),
+            herds: Default::default(),
+        }
     }
 }
 
@@ -404,6 +416,6 @@ fn default_side() -> String {
 }
 
 pub use super::fires::{Fire, FireIgnition, Igniter};
-pub use super::herds::Herd;
+pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::traps::{Concealment, Trap, TrapKind};

@@ -138,6 +138,11 @@ impl<'a> Checker<'a> {
         entity
     }
 
+    /// The table's width and height (checked before any entity is).
+    pub(crate) fn table_size(&self) -> (f32, f32) {
+        (self.table.width, self.table.height)
+    }
+
     pub(crate) fn finite(&mut self, entity: &str, field: &str, v: f32) -> bool {
         if v.is_finite() {
             true
@@ -345,6 +350,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
         }
     }
     super::sleepers::check_settings(&scene.rules.sleepers, &mut c);
+    super::herds::check_scene(scene, &mut c);
     if c.count("sleepers", &scene.sleepers) {
         for g in &scene.sleepers {
             g.check(&mut c);

@@ -415,6 +415,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         herds: Vec::new(),
         sleepers: Vec::new(),
         ignitions: Vec::new(),
+        cattle_grids: Vec::new(),
     };
     let problems = validate(&scene);
     if !problems.is_empty() {

@@ -9,6 +9,7 @@ mod draw;
 mod editing;
 mod fire;
 mod files;
+mod herds;
 mod history;
 mod hover;
 mod layers;
@@ -123,6 +124,7 @@ pub fn plugin(app: &mut App) {
         hover::plugin,
         measure::plugin,
     ));
+    app.add_plugins(herds::plugin);
 }
 
 /// Bumped whenever the sim world is rebuilt from a scene (open, reload, rewind, edits), so
