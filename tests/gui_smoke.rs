@@ -27,9 +27,22 @@ fn screenshot(scene: &Path, view: &str, out: &Path) {
         .args(["--moves", "2", "--view", view, "--screenshot"])
         .arg(out)
         .env("RUST_LOG", "error")
+        // winit tries Wayland first; a private runtime dir keeps libwayland from complaining.
+        .env("XDG_RUNTIME_DIR", runtime_dir())
         .status()
         .expect("xvfb-run runs");
     assert!(status.success(), "{} --view {view} exited with {status}", scene.display());
+}
+
+fn runtime_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-xdg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    dir
 }
 
 /// RGB pixels of a PNG.

@@ -341,9 +341,13 @@ fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&Table
     }
 }
 
-/// Names under tokens. Trap names are GM-only until revealed; everything else is public.
-fn spawn_labels(mut commands: Commands, named: Query<(Entity, &Name, Option<&Trap>), With<SceneOrder>>) {
-    for (entity, name, trap) in &named {
+/// Names under tokens. Trap names are GM-only until revealed, sleepers' always; everything
+/// else is public.
+fn spawn_labels(
+    mut commands: Commands,
+    named: Query<(Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>), With<SceneOrder>>,
+) {
+    for (entity, name, trap, asleep) in &named {
         let mut label = commands.spawn((
             Text2d::new(name.as_str()),
             TextFont { font_size: FontSize::Px(0.55 * PX_PER_INCH), ..default() },
@@ -351,7 +355,7 @@ fn spawn_labels(mut commands: Commands, named: Query<(Entity, &Name, Option<&Tra
             Transform::from_xyz(0.0, 0.0, 5.0),
             Label(entity),
         ));
-        if trap.is_some_and(|t| !t.0.revealed) {
+        if asleep || trap.is_some_and(|t| !t.0.revealed) {
             label.insert(gm_only());
         }
     }

@@ -12,8 +12,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (draw_reach, draw_hovered_trap).run_if(super::is_gm_view));
-    app.add_systems(EguiPrimaryContextPass, hover_info.run_if(super::is_gm_view));
+    // Screenshots show the table, not whatever the pointer happens to rest on.
+    let pointer_free = not(resource_exists::<super::screenshot::ScreenshotPlan>);
+    app.add_systems(Update, (draw_reach.run_if(super::is_gm_view), draw_hovered_trap.run_if(super::is_gm_view).run_if(pointer_free.clone())));
+    app.add_systems(EguiPrimaryContextPass, hover_info.run_if(super::is_gm_view).run_if(pointer_free));
 }
 
 /// Distance within which the cursor is over a token, in inches.
