@@ -299,8 +299,9 @@ fn draw_figures(
         let at = to_world(pos.0);
         let color = side_color(&figure.0.side);
         let r = 0.4 * PX_PER_INCH;
-        gizmos.circle_2d(Isometry2d::from_translation(at), r, color);
-        gizmos.circle_2d(Isometry2d::from_translation(at), 0.3 * PX_PER_INCH, color);
+        // Few segments: thousands of tokens are drawn every frame.
+        gizmos.circle_2d(Isometry2d::from_translation(at), r, color).resolution(16);
+        gizmos.circle_2d(Isometry2d::from_translation(at), 0.3 * PX_PER_INCH, color).resolution(12);
         // Facing: a tick from the centre to the rim.
         let dir = Vec2::from_angle(facing.0.to_radians());
         gizmos.line_2d(at, at + dir * r, Color::WHITE);
@@ -308,7 +309,7 @@ fn draw_figures(
         for wp in &waypoints.0 {
             let next = to_world(*wp);
             gm.line_2d(prev, next, color.with_alpha(0.6));
-            gm.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6));
+            gm.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6)).resolution(6);
             prev = next;
         }
     }
@@ -335,8 +336,6 @@ fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&Table
             gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
         } else {
             gm.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
-            // The spotting radius (2") on hover would need picking; draw it faintly always.
-            gm.circle_2d(Isometry2d::from_translation(at), 2.0 * PX_PER_INCH, color.with_alpha(0.25));
         }
     }
 }
@@ -364,8 +363,11 @@ fn spawn_labels(
 fn follow_labels(mut labels: Query<(&Label, &mut Transform)>, positions: Query<&TablePosition>) {
     for (label, mut transform) in &mut labels {
         if let Ok(p) = positions.get(label.0) {
-            let at = to_world(p.0) + Vec2::new(0.0, 0.7 * PX_PER_INCH);
-            transform.translation = at.extend(5.0);
+            let at = (to_world(p.0) + Vec2::new(0.0, 0.7 * PX_PER_INCH)).extend(5.0);
+            // Only touch what moved: an untouched transform is not propagated again.
+            if transform.translation != at {
+                transform.translation = at;
+            }
         }
     }
 }

@@ -32,8 +32,8 @@ fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &TableP
         let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
         for (p, held) in beasts.positions.iter().zip(&beasts.held) {
             let at = to_world(*p);
-            gizmos.circle_2d(Isometry2d::from_translation(at), r, color);
-            gizmos.circle_2d(Isometry2d::from_translation(at), r * 0.5, color);
+            gizmos.circle_2d(Isometry2d::from_translation(at), r, color).resolution(10);
+            gizmos.circle_2d(Isometry2d::from_translation(at), r * 0.5, color).resolution(6);
             // A trapped beast gets an amber cross, a stuck one a red cross.
             if let Some(state) = held {
                 let c = if *state == GridHoldState::Trapped {

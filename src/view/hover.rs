@@ -21,26 +21,39 @@ pub(super) fn plugin(app: &mut App) {
 /// Distance within which the cursor is over a token, in inches.
 const HOVER_RADIUS: f32 = 0.7;
 
-/// Where each figure will be at the end of this move, if nothing stops it: a small diamond.
+/// Where each figure will be at the end of this move, worked out again only when a figure, its
+/// path or its conditions change.
+#[derive(Resource, Default)]
+struct Reach(Vec<Vec2>);
+
+#[allow(clippy::type_complexity)]
 fn draw_reach(
     figures: Query<(&Figure, &TablePosition, &Waypoints, &Conditions)>,
+    changed: Query<(), Or<(Changed<TablePosition>, Changed<Waypoints>, Changed<Conditions>)>>,
     terrain: Res<Terrain>,
     walls: Res<Walls>,
+    mut reach: Local<Reach>,
     mut gizmos: Gizmos<GmGizmos>,
 ) {
-    for (figure, pos, waypoints, conditions) in &figures {
-        if waypoints.0.is_empty() || conditions.0.iter().any(|c| c.immobile) {
-            continue;
+    if !changed.is_empty() || terrain.is_changed() || walls.is_changed() {
+        reach.0.clear();
+        for (figure, pos, waypoints, conditions) in &figures {
+            if waypoints.0.is_empty() || conditions.0.iter().any(|c| c.immobile) {
+                continue;
+            }
+            let allowance = allowance_for(figure, pos.0, conditions, &terrain);
+            let mut path = waypoints.0.clone();
+            let (segments, _) = walk(pos.0, &mut path, allowance.inches, &walls);
+            if let Some(&(_, end)) = segments.last() {
+                reach.0.push(end);
+            }
         }
-        let allowance = allowance_for(figure, pos.0, conditions, &terrain);
-        let mut path = waypoints.0.clone();
-        let (segments, _) = walk(pos.0, &mut path, allowance.inches, &walls);
-        if let Some(&(_, end)) = segments.last() {
-            let at = to_world(end);
-            let r = 0.25 * PX_PER_INCH;
-            let color = Color::srgb(0.9, 0.9, 0.3);
-            gizmos.linestrip_2d([at + Vec2::Y * r, at + Vec2::X * r, at - Vec2::Y * r, at - Vec2::X * r, at + Vec2::Y * r], color);
-        }
+    }
+    let r = 0.25 * PX_PER_INCH;
+    let color = Color::srgb(0.9, 0.9, 0.3);
+    for end in &reach.0 {
+        let at = to_world(*end);
+        gizmos.linestrip_2d([at + Vec2::Y * r, at + Vec2::X * r, at - Vec2::Y * r, at - Vec2::X * r, at + Vec2::Y * r], color);
     }
 }
 
