@@ -12,9 +12,8 @@ fn crowded_scene(n: usize) -> String {
     for i in 0..n {
         let y = 1.0 + (i % 46) as f32;
         let x = 1.0 + (i / 46) as f32 % 70.0;
-        figures.push(format!(
-            "(name: \"f{i}\", position: ({x}, {y}), path: [(71, {y}), (1, {y}), (71, {y}), (1, {y})])"
-        ));
+        figures
+            .push(format!("(name: \"f{i}\", position: ({x}, {y}), path: [(71, {y}), (1, {y}), (71, {y}), (1, {y})])"));
     }
     format!(
         "(version: 1, table: (width: 72, height: 48), terrain: [(name: \"road\", material: paved, shape: Rect(min: (0, 20), max: (72, 24)))], figures: [{}])",

@@ -135,7 +135,9 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, view, measure_frames }) => open(&scene, screenshot, moves, view, measure_frames),
+        Some(Command::Open { scene, screenshot, moves, view, measure_frames }) => {
+            open(&scene, screenshot, moves, view, measure_frames)
+        }
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
             playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
@@ -219,7 +221,9 @@ fn playtest(
 
 /// Is this a Universal VTT map rather than a scene file?
 pub fn is_uvtt(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| ["dd2vtt", "uvtt", "df2vtt"].contains(&e.to_ascii_lowercase().as_str()))
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["dd2vtt", "uvtt", "df2vtt"].contains(&e.to_ascii_lowercase().as_str()))
 }
 
 fn import_settings(inches_per_square: f32, outer_walls: bool) -> scene::uvtt::ImportSettings {
@@ -350,7 +354,11 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
         log.events.len(),
         log.events.iter().map(|e| e.rolls.len()).sum::<usize>()
     );
-    if to_stdout { eprintln!("{line}") } else { println!("{line}") }
+    if to_stdout {
+        eprintln!("{line}")
+    } else {
+        println!("{line}")
+    }
     ExitCode::SUCCESS
 }
 

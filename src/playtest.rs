@@ -66,10 +66,20 @@ pub struct FigureRun {
 }
 
 /// Trap events that are not a trap going off at a figure.
-const NOT_TRIGGERS: &[&str] = &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
+const NOT_TRIGGERS: &[&str] =
+    &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
 /// Outcomes of a trigger event that mean the trap did not go off (docs/traps.md).
-const NOT_SPRUNG: &[&str] =
-    &["avoided", "inactive", "spotted", "missed_not_sprung", "holds", "not_charged", "locked_safe", "safety_lever", "too_light"];
+const NOT_SPRUNG: &[&str] = &[
+    "avoided",
+    "inactive",
+    "spotted",
+    "missed_not_sprung",
+    "holds",
+    "not_charged",
+    "locked_safe",
+    "safety_lever",
+    "too_light",
+];
 /// Outcomes that are harm in themselves: falls into pits, and burns (001 "Fire Against people
 /// and animals"). Other harm is read from the event's fields (`injury`, `strike`, `wounds`).
 const HARMFUL_OUTCOMES: &[&str] = &[
@@ -116,7 +126,8 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
         s.figures.insert(f.name.clone(), FigureRun::default());
     }
     let mut victims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut positions: BTreeMap<String, (f32, f32)> = scene.figures.iter().map(|f| (f.name.clone(), f.position)).collect();
+    let mut positions: BTreeMap<String, (f32, f32)> =
+        scene.figures.iter().map(|f| (f.name.clone(), f.position)).collect();
     for e in &log.events {
         if e.system == "movement" {
             if let Some(to) = point_field(e, "to") {
@@ -169,7 +180,8 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
                 f.hurt.push(e.outcome.clone());
                 s.harm += 1;
                 // Where: at the trap that did it, else where the figure stood.
-                let trap_at = str_field(e, "trap").and_then(|t| scene.traps.iter().find(|x| x.name == t)).map(|t| t.position);
+                let trap_at =
+                    str_field(e, "trap").and_then(|t| scene.traps.iter().find(|x| x.name == t)).map(|t| t.position);
                 s.hurt_at.push(trap_at.or_else(|| positions.get(&e.subject).copied()).unwrap_or((0.0, 0.0)));
             }
             if e.outcome == "definitely_dead" {
@@ -199,7 +211,14 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
 }
 
 /// Run every run, on `threads` threads, calling `progress(done)` as runs finish.
-pub fn run_all(scene: &Scene, runs: u32, moves: u32, seed: u64, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Vec<RunSummary> {
+pub fn run_all(
+    scene: &Scene,
+    runs: u32,
+    moves: u32,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<RunSummary> {
     let results: Mutex<Vec<Option<RunSummary>>> = Mutex::new(vec![None; runs as usize]);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -231,7 +250,9 @@ pub fn run_all(scene: &Scene, runs: u32, moves: u32, seed: u64, threads: usize, 
 fn fire_area_from_log(log: &EventLog) -> BTreeMap<String, f64> {
     let mut by_region: BTreeMap<&str, (&str, f64)> = BTreeMap::new();
     for e in log.events.iter().filter(|e| e.system == "fire" && e.event == "region_burning") {
-        if let (Some(material), Some(reached)) = (str_field(e, "material"), e.fields.get("reached_in2").and_then(Value::as_f64)) {
+        if let (Some(material), Some(reached)) =
+            (str_field(e, "material"), e.fields.get("reached_in2").and_then(Value::as_f64))
+        {
             by_region.insert(e.subject.as_str(), (material, reached));
         }
     }
@@ -380,7 +401,11 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
                 reached_goal: wilson(count(&|r| get(r).reached_goal), n),
                 hurt: wilson(count(&|r| !get(r).hurt.is_empty()), n),
                 hurt_by: by.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
-                mean_moves_lost: if n > 0 { runs.iter().map(|r| get(r).moves_lost).sum::<f64>() / n as f64 } else { 0.0 },
+                mean_moves_lost: if n > 0 {
+                    runs.iter().map(|r| get(r).moves_lost).sum::<f64>() / n as f64
+                } else {
+                    0.0
+                },
                 dead: wilson(count(&|r| get(r).dead), n),
                 apparently_dead: wilson(count(&|r| get(r).apparently_dead), n),
             }
@@ -429,10 +454,20 @@ fn pct(s: &Share) -> String {
 /// The report as a readable table.
 pub fn to_text(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!("{}: {} runs of {} moves, seeds {}..{}\n", r.scene, r.runs, r.moves, r.first_seed, r.first_seed + r.runs.saturating_sub(1) as u64));
+    out.push_str(&format!(
+        "{}: {} runs of {} moves, seeds {}..{}\n",
+        r.scene,
+        r.runs,
+        r.moves,
+        r.first_seed,
+        r.first_seed + r.runs.saturating_sub(1) as u64
+    ));
     out.push_str("Shares are of runs, with 95% confidence intervals.\n");
     if !r.traps.is_empty() {
-        out.push_str(&format!("\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>8}\n", "trap", "approached", "spotted", "sprung", "disarmed", "victims"));
+        out.push_str(&format!(
+            "\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>8}\n",
+            "trap", "approached", "spotted", "sprung", "disarmed", "victims"
+        ));
         for t in &r.traps {
             out.push_str(&format!(
                 "{:<22} {:>22} {:>22} {:>22} {:>22} {:>8.2}\n",
@@ -449,7 +484,10 @@ pub fn to_text(r: &Report) -> String {
         }
     }
     if !r.figures.is_empty() {
-        out.push_str(&format!("\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>10}\n", "figure", "reached goal", "hurt", "dead", "apparently dead", "moves lost"));
+        out.push_str(&format!(
+            "\n{:<22} {:>22} {:>22} {:>22} {:>22} {:>10}\n",
+            "figure", "reached goal", "hurt", "dead", "apparently dead", "moves lost"
+        ));
         for f in &r.figures {
             out.push_str(&format!(
                 "{:<22} {:>22} {:>22} {:>22} {:>22} {:>10.1}\n",
@@ -466,9 +504,15 @@ pub fn to_text(r: &Report) -> String {
         }
     }
     if !r.burnt_area.is_empty() {
-        out.push_str(&format!("\n{:<22} {:>10} {:>10} {:>10} {:>10}   (square inches burnt)\n", "material", "mean", "p10", "median", "p90"));
+        out.push_str(&format!(
+            "\n{:<22} {:>10} {:>10} {:>10} {:>10}   (square inches burnt)\n",
+            "material", "mean", "p10", "median", "p90"
+        ));
         for a in &r.burnt_area {
-            out.push_str(&format!("{:<22} {:>10.1} {:>10.1} {:>10.1} {:>10.1}\n", a.material, a.mean, a.p10, a.median, a.p90));
+            out.push_str(&format!(
+                "{:<22} {:>10.1} {:>10.1} {:>10.1} {:>10.1}\n",
+                a.material, a.mean, a.p10, a.median, a.p90
+            ));
         }
         out.push_str(&format!("a building burnt: {}\n", pct(&r.building_burnt)));
     }
@@ -477,7 +521,9 @@ pub fn to_text(r: &Report) -> String {
         out.push_str(&format!("    by {:<29} {}\n", noise, pct(s)));
     }
     if let (Some(w), Some(b), Some(m)) = (r.worst_seed, r.best_seed, r.median_seed) {
-        out.push_str(&format!("\nreplay: worst run seed {w}, best {b}, median {m} (tabula sim SCENE --seed N, or tabula open)\n"));
+        out.push_str(&format!(
+            "\nreplay: worst run seed {w}, best {b}, median {m} (tabula sim SCENE --seed N, or tabula open)\n"
+        ));
     }
     out
 }
@@ -486,8 +532,19 @@ pub fn to_text(r: &Report) -> String {
 pub fn to_csv(r: &Report) -> String {
     let mut out = String::from("section,entity,measure,count,of,share,low95,high95\n");
     let mut row = |section: &str, entity: &str, measure: &str, s: &Share| {
-        let q = |x: &str| if x.contains([',', '"']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
-        out.push_str(&format!("{},{},{},{},{},{:.6},{:.6},{:.6}\n", section, q(entity), q(measure), s.count, s.of, s.share, s.low, s.high));
+        let q =
+            |x: &str| if x.contains([',', '"']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
+        out.push_str(&format!(
+            "{},{},{},{},{},{:.6},{:.6},{:.6}\n",
+            section,
+            q(entity),
+            q(measure),
+            s.count,
+            s.of,
+            s.share,
+            s.low,
+            s.high
+        ));
     };
     for t in &r.traps {
         row("trap", &t.name, "approached", &t.approached);

@@ -28,7 +28,11 @@ fn check_accepts_every_example() {
 #[test]
 fn check_reports_a_located_error_and_exits_1() {
     let bad = tmp("broken.ron");
-    std::fs::write(&bad, "(version: 1,\n  table: (width: 72, height: 48),\n  figures: [(name: \"X\", position: (1, 1), speed: 3)],\n)").unwrap();
+    std::fs::write(
+        &bad,
+        "(version: 1,\n  table: (width: 72, height: 48),\n  figures: [(name: \"X\", position: (1, 1), speed: 3)],\n)",
+    )
+    .unwrap();
     let out = tabula().arg("check").arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

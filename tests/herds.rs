@@ -576,7 +576,10 @@ fn a_burning_fire_turns_a_herd() {
         let mut app = app_with_scene(&scene, seed);
         step_moves(&mut app, 30);
         let world = app.world_mut();
-        turned += events(world.resource::<EventLog>(), "wandered").into_iter().filter(|e| e.outcome == "turned_by_fire").count();
+        turned += events(world.resource::<EventLog>(), "wandered")
+            .into_iter()
+            .filter(|e| e.outcome == "turned_by_fire")
+            .count();
         let beasts = world.query::<&Beasts>().single(world).unwrap().clone();
         let front = world.resource::<tabula::sim::fire::FireFront>();
         assert!(beasts.positions.iter().all(|p| !front.is_burning(*p)), "seed {seed}: a beast stands in the fire");

@@ -39,7 +39,11 @@ fn a_trap_no_one_can_spot_is_sprung_in_every_run() {
 
 #[test]
 fn the_report_is_the_same_whatever_the_thread_count() {
-    let s = parse_scene(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap(), Path::new("tomb.ron")).unwrap();
+    let s = parse_scene(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron")).unwrap(),
+        Path::new("tomb.ron"),
+    )
+    .unwrap();
     let one = run_all(&s, 40, 8, 7, 1, &|_| {});
     let two = run_all(&s, 40, 8, 7, 2, &|_| {});
     let four = run_all(&s, 40, 8, 7, 4, &|_| {});
@@ -64,7 +68,11 @@ fn a_replayed_run_matches_its_summary() {
 
 #[test]
 fn the_farmstead_report_counts_burnt_ground_and_buildings() {
-    let s = parse_scene(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron")).unwrap(), Path::new("farmstead.ron")).unwrap();
+    let s = parse_scene(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron")).unwrap(),
+        Path::new("farmstead.ron"),
+    )
+    .unwrap();
     let runs = run_all(&s, 4, 12, 11, 2, &|_| {});
     let r = report("farmstead", &runs, 12, 11);
     let thatch = r.burnt_area.iter().find(|a| a.material == "thatch").expect("the barn's thatch burns");

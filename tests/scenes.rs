@@ -121,7 +121,8 @@ fn duplicate_and_empty_names_are_errors() {
 
 #[test]
 fn counts_are_capped() {
-    let figures: Vec<String> = (0..=scene::load::MAX_ENTITIES_PER_KIND).map(|i| format!("(name: \"f{i}\", position: (1, 1))")).collect();
+    let figures: Vec<String> =
+        (0..=scene::load::MAX_ENTITIES_PER_KIND).map(|i| format!("(name: \"f{i}\", position: (1, 1))")).collect();
     let text = format!("(version: 1, table: (width: 72, height: 48), figures: [{}])", figures.join(","));
     let msg = err(&text).to_string();
     assert!(msg.contains("more than the 10000 allowed"), "{msg}");
@@ -129,7 +130,8 @@ fn counts_are_capped() {
 
 #[test]
 fn deep_nesting_is_refused_without_overflow() {
-    let text = format!("(version: 1, table: (width: 72, height: 48), title: {}1{})", "[".repeat(100_000), "]".repeat(100_000));
+    let text =
+        format!("(version: 1, table: (width: 72, height: 48), title: {}1{})", "[".repeat(100_000), "]".repeat(100_000));
     let msg = err(&text).to_string();
     assert!(msg.starts_with("bad.ron:1:"), "{msg}");
 }
@@ -174,7 +176,11 @@ fn save_and_load_round_trip() {
         let back = load_scene(&out).unwrap_or_else(|e| panic!("{e}\n{}", scene_to_ron(&original).unwrap()));
         assert_eq!(original, back, "{} changed on a round trip", path.display());
         // No temporary file is left behind.
-        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains(".tmp-")).collect();
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+            .collect();
         assert!(leftovers.is_empty());
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -58,7 +58,8 @@ fn conditions_slow_then_expire() {
     let mut app = app_with_scene(&scene, 1);
     step_moves(&mut app, 3);
     let log = app.world().resource::<EventLog>();
-    let moves: Vec<f64> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.fields["distance"].as_f64().unwrap()).collect();
+    let moves: Vec<f64> =
+        log.events.iter().filter(|e| e.event == "moved").map(|e| e.fields["distance"].as_f64().unwrap()).collect();
     assert_eq!(moves, [4.0, 4.0, 6.0]);
     assert!(log.events.iter().any(|e| e.event == "condition_expired" && e.move_number == 2));
 }
@@ -120,7 +121,8 @@ fn walls_stop_figures_and_open_doors_let_them_through() {
     let mut app = app_with_scene(&scene, 1);
     step_moves(&mut app, 2);
     let log = app.world().resource::<EventLog>();
-    let outcome = |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome.clone();
+    let outcome =
+        |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome.clone();
     assert_eq!(outcome("Through the door", 1), "moved");
     assert_eq!(outcome("Through the door", 2), "arrived");
     assert_eq!(outcome("At the window", 1), "blocked_by_wall");

@@ -79,7 +79,9 @@ fn check_against_json(imported: &Imported, json: &Value, inches_per_square: f64)
     assert_eq!(scene.lights.len(), list(json, "lights").len(), "lights");
 
     // Every wall and obstacle point, in order.
-    for (key, imported_walls, stem) in [("line_of_sight", &walls, "wall"), ("objects_line_of_sight", &obstacles, "obstacle")] {
+    for (key, imported_walls, stem) in
+        [("line_of_sight", &walls, "wall"), ("objects_line_of_sight", &obstacles, "obstacle")]
+    {
         for (i, (raw, wall)) in list(json, key).iter().zip(imported_walls.iter()).enumerate() {
             assert_eq!(wall.name, format!("{stem} {}", i + 1));
             let raw = raw.as_array().expect("a polyline");
@@ -98,15 +100,30 @@ fn check_against_json(imported: &Imported, json: &Value, inches_per_square: f64)
             assert_eq!((door.name.clone(), door.kind, door.open), (format!("door {door_n}"), DoorKind::Door, false));
         } else {
             window_n += 1;
-            assert_eq!((door.name.clone(), door.kind, door.open), (format!("window {window_n}"), DoorKind::Window, true));
+            assert_eq!(
+                (door.name.clone(), door.kind, door.open),
+                (format!("window {window_n}"), DoorKind::Window, true)
+            );
         }
-        assert_close(door.from, expected(&raw["bounds"][0], origin, map_height, inches_per_square), &format!("portals[{i}] from"));
-        assert_close(door.to, expected(&raw["bounds"][1], origin, map_height, inches_per_square), &format!("portals[{i}] to"));
+        assert_close(
+            door.from,
+            expected(&raw["bounds"][0], origin, map_height, inches_per_square),
+            &format!("portals[{i}] from"),
+        );
+        assert_close(
+            door.to,
+            expected(&raw["bounds"][1], origin, map_height, inches_per_square),
+            &format!("portals[{i}] to"),
+        );
     }
 
     for (i, (raw, light)) in list(json, "lights").iter().zip(&scene.lights).enumerate() {
         assert_eq!(light.name, format!("light {}", i + 1));
-        assert_close(light.position, expected(&raw["position"], origin, map_height, inches_per_square), &format!("lights[{i}]"));
+        assert_close(
+            light.position,
+            expected(&raw["position"], origin, map_height, inches_per_square),
+            &format!("lights[{i}]"),
+        );
         assert!((light.range as f64 - num(&raw["range"]) * inches_per_square).abs() < 1e-4, "lights[{i}] range");
         assert!((light.intensity as f64 - num(&raw["intensity"]).clamp(0.0, 1.0)).abs() < 1e-6);
         // AARRGGBB: the colour is the last six digits.
@@ -215,7 +232,11 @@ fn cropped_map_subtracts_its_origin() {
     // Every wall point is on the table.
     for w in &s.walls {
         for &(x, y) in &w.points {
-            assert!((0.0..=s.table.width).contains(&x) && (0.0..=s.table.height).contains(&y), "{} at ({x}, {y})", w.name);
+            assert!(
+                (0.0..=s.table.width).contains(&x) && (0.0..=s.table.height).contains(&y),
+                "{} at ({x}, {y})",
+                w.name
+            );
         }
     }
     // The two lights: canvas (8.570312, 9) and (8.007812, 2.984375).

@@ -130,17 +130,8 @@ pub enum Dice {
 }
 
 impl Dice {
-    pub const ALL: [Dice; 9] = [
-        Dice::D10,
-        Dice::Percent,
-        Dice::D6,
-        Dice::Mystic,
-        Dice::D3,
-        Dice::D12,
-        Dice::D20,
-        Dice::TwoD6,
-        Dice::TwoD10,
-    ];
+    pub const ALL: [Dice; 9] =
+        [Dice::D10, Dice::Percent, Dice::D6, Dice::Mystic, Dice::D3, Dice::D12, Dice::D20, Dice::TwoD6, Dice::TwoD10];
 
     /// How the dice are written in the sources and the log.
     pub fn label(self) -> &'static str {
@@ -176,10 +167,8 @@ impl Dice {
         match self {
             Dice::Percent => (0, 99),
             _ => {
-                let (lo, hi) = self
-                    .dice()
-                    .iter()
-                    .fold((0, 0), |(lo, hi), &(low, sides)| (lo + low, hi + low + sides - 1));
+                let (lo, hi) =
+                    self.dice().iter().fold((0, 0), |(lo, hi), &(low, sides)| (lo + low, hi + low + sides - 1));
                 (lo as i32, hi as i32)
             }
         }
@@ -192,10 +181,7 @@ impl Dice {
 
     /// Roll the physical dice, returning each face.
     pub fn roll_faces(self, src: &mut impl DiceSource) -> Vec<u8> {
-        self.dice()
-            .iter()
-            .map(|&(low, sides)| (low + src.below(sides)) as u8)
-            .collect()
+        self.dice().iter().map(|&(low, sides)| (low + src.below(sides)) as u8).collect()
     }
 
     /// The value the faces show: D% reads tens then units; other dice add up.

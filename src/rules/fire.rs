@@ -1252,7 +1252,10 @@ mod tests {
     fn assert_ids(ids: &[&str], serde_names: &[String]) {
         let mut seen = std::collections::HashSet::new();
         for (id, name) in ids.iter().zip(serde_names) {
-            assert!(!id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'), "{id}");
+            assert!(
+                !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "{id}"
+            );
             assert!(seen.insert(*id), "duplicate id {id}");
             assert_eq!(name, &format!("\"{id}\""));
         }

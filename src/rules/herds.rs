@@ -165,8 +165,7 @@ pub enum Horsemanship {
 }
 
 impl Horsemanship {
-    pub const ALL: [Horsemanship; 3] =
-        [Horsemanship::NonRider, Horsemanship::Rider, Horsemanship::SecondLevelTrainer];
+    pub const ALL: [Horsemanship; 3] = [Horsemanship::NonRider, Horsemanship::Rider, Horsemanship::SecondLevelTrainer];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -605,7 +604,11 @@ pub struct ZoneDecision {
 /// 000 "Neuserks, Okserks & Chuserks": whether the creature attacks the strangers within its
 /// zone. An okserk rolls each time this is asked (the sim asks once a move while strangers
 /// are in the zone).
-pub fn resolve_zone_strangers(creature: &ZoneCreature, strangers_in_zone: u32, src: &mut impl DiceSource) -> ZoneDecision {
+pub fn resolve_zone_strangers(
+    creature: &ZoneCreature,
+    strangers_in_zone: u32,
+    src: &mut impl DiceSource,
+) -> ZoneDecision {
     let temper = creature.temper;
     let (roll, response) = match temper {
         Temper::Neuserk => {
@@ -799,10 +802,8 @@ pub fn resolve_stampede_grid(
 ) -> StampedeGridResult {
     let (reason, factor) = stampede_factor(beast, settings);
     let rider_modifier = rider.map_or(0, Horsemanship::stampede_and_fall_modifier);
-    let roll = Roll::new(Dice::D6, src)
-        .modifier(reason, factor)
-        .modifier("non-rider mounted", rider_modifier)
-        .at_least(2);
+    let roll =
+        Roll::new(Dice::D6, src).modifier(reason, factor).modifier("non-rider mounted", rider_modifier).at_least(2);
     let outcome = stampede_grid_band(roll.total);
     StampedeGridResult { beast, roll, outcome }
 }
@@ -1152,9 +1153,12 @@ mod tests {
     fn catch_targets_by_bond_for_a_rider() {
         let s = HerdSettings::default();
         // (bond, F, lowest face that catches): 6 − F.
-        for (bond, factor, lowest) in
-            [(MountBond::Faithful, 4, 2u32), (MountBond::Usual, 2, 4), (MountBond::Trained, 1, 5), (MountBond::Raw, 0, 6)]
-        {
+        for (bond, factor, lowest) in [
+            (MountBond::Faithful, 4, 2u32),
+            (MountBond::Usual, 2, 4),
+            (MountBond::Trained, 1, 5),
+            (MountBond::Raw, 0, 6),
+        ] {
             assert_eq!(bond.factor(), factor);
             let hit = resolve_catch(3.0, bond, Horsemanship::Rider, &s, &mut ScriptedDice::faces([lowest]));
             assert_eq!(hit.outcome, CatchOutcome::Caught, "{}", bond.id());
@@ -1454,9 +1458,14 @@ mod tests {
     fn stampede_each_beast_at_its_boundaries() {
         let s = HerdSettings::default();
         // (beast, face giving exactly 2): 2 − F.
-        for (beast, crossing_face) in
-            [(Beast::Cow, 3u32), (Beast::Bull, 3), (Beast::Sheep, 4), (Beast::Goat, 4), (Beast::Pig, 5), (Beast::Horse, 2)]
-        {
+        for (beast, crossing_face) in [
+            (Beast::Cow, 3u32),
+            (Beast::Bull, 3),
+            (Beast::Sheep, 4),
+            (Beast::Goat, 4),
+            (Beast::Pig, 5),
+            (Beast::Horse, 2),
+        ] {
             let r = resolve_stampede_grid(beast, None, &s, &mut ScriptedDice::faces([crossing_face]));
             assert_eq!((r.roll.total, r.outcome), (2, StampedeGridOutcome::Crossed), "{}", beast.id());
             let r = resolve_stampede_grid(beast, None, &s, &mut ScriptedDice::faces([crossing_face - 1]));
@@ -1489,7 +1498,12 @@ mod tests {
         assert_eq!(r.outcome, StampedeGridOutcome::Crossed);
         let r = resolve_stampede_grid(Beast::Cow, Some(Horsemanship::NonRider), &s, &mut ScriptedDice::faces([4]));
         assert_eq!((r.roll.total, r.outcome), (2, StampedeGridOutcome::Crossed));
-        let r = resolve_stampede_grid(Beast::Cow, Some(Horsemanship::SecondLevelTrainer), &s, &mut ScriptedDice::faces([3]));
+        let r = resolve_stampede_grid(
+            Beast::Cow,
+            Some(Horsemanship::SecondLevelTrainer),
+            &s,
+            &mut ScriptedDice::faces([3]),
+        );
         assert_eq!((r.roll.total, r.outcome), (2, StampedeGridOutcome::Crossed));
     }
 

@@ -22,10 +22,9 @@ pub enum Lighting {
 impl TryFrom<String> for Lighting {
     type Error = String;
     fn try_from(code: String) -> Result<Self, Self::Error> {
-        Lighting::ALL
-            .into_iter()
-            .find(|l| l.code() == code)
-            .ok_or_else(|| format!("unknown lighting \"{code}\", expected one of \"SUN\", \"LLL\", \"DLL\", \"D/L\", \"DDL\", \"DDD\""))
+        Lighting::ALL.into_iter().find(|l| l.code() == code).ok_or_else(|| {
+            format!("unknown lighting \"{code}\", expected one of \"SUN\", \"LLL\", \"DLL\", \"D/L\", \"DDL\", \"DDD\"")
+        })
     }
 }
 

@@ -3,10 +3,10 @@
 
 pub mod character;
 pub mod dice;
-pub mod lighting;
-pub mod movement;
 pub mod fire;
 pub mod herds;
-pub mod sleepers;
 pub mod khemri_traps;
+pub mod lighting;
 pub mod morval_traps;
+pub mod movement;
+pub mod sleepers;

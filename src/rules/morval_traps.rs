@@ -1011,18 +1011,22 @@ pub fn spring_payload(
     speed_inches: f32,
     src: &mut impl DiceSource,
 ) -> PayloadResult {
-    let silent_alarm = (payload.kind == PayloadKind::SilentAlarm)
-        .then(|| silent_alarm_check(victim, gait, speed_inches, src));
+    let silent_alarm =
+        (payload.kind == PayloadKind::SilentAlarm).then(|| silent_alarm_check(victim, gait, speed_inches, src));
     let noise = (payload.kind == PayloadKind::SoundingAlarm).then_some(Noise {
         kind: NoiseKind::Alarm,
         heard_to_inches: payload.heard_to_inches,
         house_rule: false,
     });
-    let strike = payload
-        .kind
-        .strikes()
-        .then(|| Roll::new(Dice::D10, src).modifier("trap strike factor", payload.strike));
-    PayloadResult { payload: payload.kind, silent_alarm, noise, strike, starts_fire: payload.kind == PayloadKind::Flame }
+    let strike =
+        payload.kind.strikes().then(|| Roll::new(Dice::D10, src).modifier("trap strike factor", payload.strike));
+    PayloadResult {
+        payload: payload.kind,
+        silent_alarm,
+        noise,
+        strike,
+        starts_fire: payload.kind == PayloadKind::Flame,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1547,18 +1551,8 @@ mod tests {
 
     #[test]
     fn trap_speed_bands_both_sides() {
-        let cases = [
-            (0.0, 0),
-            (6.9, 0),
-            (7.0, 1),
-            (10.9, 1),
-            (11.0, 2),
-            (14.9, 2),
-            (15.0, 3),
-            (19.9, 3),
-            (20.0, 4),
-            (40.0, 4),
-        ];
+        let cases =
+            [(0.0, 0), (6.9, 0), (7.0, 1), (10.9, 1), (11.0, 2), (14.9, 2), (15.0, 3), (19.9, 3), (20.0, 4), (40.0, 4)];
         for (speed, value) in cases {
             assert_eq!(trap_speed_factor(speed), value, "{speed}\"");
         }
@@ -1577,7 +1571,13 @@ mod tests {
             order_in_area: 1,
             skill_bonus: 0,
         };
-        let r = spot_trap(&spotter, Concealment::LooselyConcealed, Lighting::Daylight, &settings(), &mut ScriptedDice::faces([6]));
+        let r = spot_trap(
+            &spotter,
+            Concealment::LooselyConcealed,
+            Lighting::Daylight,
+            &settings(),
+            &mut ScriptedDice::faces([6]),
+        );
         assert_eq!(reasons(&r.roll), vec![("moving 10\"+", -2)]);
         assert_eq!(r.roll.total, 4);
     }
@@ -1647,18 +1647,27 @@ mod tests {
     #[test]
     fn spot_targets_both_sides() {
         let s = settings();
-        let cases = [
-            (Concealment::LooselyConcealed, 4),
-            (Concealment::NormallyConcealed, 5),
-            (Concealment::WellConcealed, 6),
-        ];
+        let cases =
+            [(Concealment::LooselyConcealed, 4), (Concealment::NormallyConcealed, 5), (Concealment::WellConcealed, 6)];
         for (concealment, target) in cases {
             assert_eq!(concealment.spot_target(&s), target);
-            let miss = spot_trap(&plain_spotter(), concealment, Lighting::Daylight, &s, &mut ScriptedDice::faces([target as u32 - 1]));
+            let miss = spot_trap(
+                &plain_spotter(),
+                concealment,
+                Lighting::Daylight,
+                &s,
+                &mut ScriptedDice::faces([target as u32 - 1]),
+            );
             assert!(!miss.spotted, "{concealment:?} on {}", target - 1);
             assert_eq!(miss.roll.target, Some(target));
             assert_eq!(miss.roll.passed(), Some(false));
-            let hit = spot_trap(&plain_spotter(), concealment, Lighting::Daylight, &s, &mut ScriptedDice::faces([target as u32]));
+            let hit = spot_trap(
+                &plain_spotter(),
+                concealment,
+                Lighting::Daylight,
+                &s,
+                &mut ScriptedDice::faces([target as u32]),
+            );
             assert!(hit.spotted, "{concealment:?} on {target}");
             assert_eq!(hit.roll.passed(), Some(true));
             assert!(!spotted(target - 1, concealment, &s));
@@ -1677,7 +1686,12 @@ mod tests {
             (with(wearing(Armour::Plate)), Lighting::Daylight, "plate armour", -2),
             (with(wearing(Armour::Heavy)), Lighting::Daylight, "heavy armour", -2),
             (with(wearing(Armour::Medium)), Lighting::Daylight, "medium armour", -1),
-            (with(Traits { armour: Armour::Light, load: true, ..Traits::default() }), Lighting::Daylight, "encumbered", -1),
+            (
+                with(Traits { armour: Armour::Light, load: true, ..Traits::default() }),
+                Lighting::Daylight,
+                "encumbered",
+                -1,
+            ),
             (with(Traits { mounted: true, ..Traits::default() }), Lighting::Daylight, "mounted", -1),
             (Spotter { gait: Gait::Cautious, ..plain_spotter() }, Lighting::Daylight, "walking cautiously", 1),
             (Spotter { gait: Gait::Searching, ..plain_spotter() }, Lighting::Daylight, "searching", 2),
@@ -1686,7 +1700,12 @@ mod tests {
             (Spotter { order_in_area: 2, ..plain_spotter() }, Lighting::Daylight, "second in area", -1),
             (Spotter { order_in_area: 3, ..plain_spotter() }, Lighting::Daylight, "third in area", -2),
             (Spotter { order_in_area: 4, ..plain_spotter() }, Lighting::Daylight, "fourth in area", -3),
-            (Spotter { order_in_area: 5, ..plain_spotter() }, Lighting::Daylight, "fifth or later in area (house rule)", -3),
+            (
+                Spotter { order_in_area: 5, ..plain_spotter() },
+                Lighting::Daylight,
+                "fifth or later in area (house rule)",
+                -3,
+            ),
             (plain_spotter(), Lighting::Gloom, "gloom D/L (house rule)", -1),
             (plain_spotter(), Lighting::Dark, "darkness DDL (house rule)", -3),
             (plain_spotter(), Lighting::PitchBlack, "pitch black DDD (house rule)", -3),
@@ -1716,7 +1735,13 @@ mod tests {
             order_in_area: 2,
             skill_bonus: 1,
         };
-        let r = spot_trap(&spotter, Concealment::LooselyConcealed, Lighting::Gloom, &settings(), &mut ScriptedDice::faces([6]));
+        let r = spot_trap(
+            &spotter,
+            Concealment::LooselyConcealed,
+            Lighting::Gloom,
+            &settings(),
+            &mut ScriptedDice::faces([6]),
+        );
         assert_eq!(factor(&r.roll, "plate armour"), Some(-2));
         assert_eq!(factor(&r.roll, "searching"), Some(2));
         assert_eq!(factor(&r.roll, "mounted"), Some(-1));
@@ -1731,11 +1756,23 @@ mod tests {
     #[test]
     fn spot_uses_mystic_dice_when_set() {
         let s = MorvalTrapSettings { spot_dice: SpotDice::Mystic, ..settings() };
-        let r = spot_trap(&plain_spotter(), Concealment::WellConcealed, Lighting::Daylight, &s, &mut ScriptedDice::faces([6]));
+        let r = spot_trap(
+            &plain_spotter(),
+            Concealment::WellConcealed,
+            Lighting::Daylight,
+            &s,
+            &mut ScriptedDice::faces([6]),
+        );
         assert_eq!(r.roll.dice, Dice::Mystic);
         assert!(r.roll.secret);
         assert!(r.spotted);
-        let r = spot_trap(&plain_spotter(), Concealment::WellConcealed, Lighting::Daylight, &settings(), &mut ScriptedDice::faces([6]));
+        let r = spot_trap(
+            &plain_spotter(),
+            Concealment::WellConcealed,
+            Lighting::Daylight,
+            &settings(),
+            &mut ScriptedDice::faces([6]),
+        );
         assert_eq!(r.roll.dice, Dice::D6);
         assert!(!r.roll.secret);
     }
@@ -1825,10 +1862,50 @@ mod tests {
         let s = settings();
         // (D10 face, speed, D6 face, outcome, status, injury, penalty, unit, duration)
         let cases = [
-            (5, 6.0, 4, TripCordOutcome::FallStrainedAnkle, VictimStatus::Demoralised, InjuryKind::StrainedAnkle, 2, DurationUnit::Moves, 80),
-            (7, 6.0, 3, TripCordOutcome::FallSprainedAnkle, VictimStatus::Dazed, InjuryKind::SprainedAnkle, 3, DurationUnit::Days, 3),
-            (9, 6.0, 2, TripCordOutcome::FaintBrokenAnkle, VictimStatus::Fainted, InjuryKind::BrokenAnkle, 4, DurationUnit::Days, 6),
-            (9, 11.0, 1, TripCordOutcome::FaintBrokenLeg, VictimStatus::Fainted, InjuryKind::BrokenLeg, 5, DurationUnit::Days, 12),
+            (
+                5,
+                6.0,
+                4,
+                TripCordOutcome::FallStrainedAnkle,
+                VictimStatus::Demoralised,
+                InjuryKind::StrainedAnkle,
+                2,
+                DurationUnit::Moves,
+                80,
+            ),
+            (
+                7,
+                6.0,
+                3,
+                TripCordOutcome::FallSprainedAnkle,
+                VictimStatus::Dazed,
+                InjuryKind::SprainedAnkle,
+                3,
+                DurationUnit::Days,
+                3,
+            ),
+            (
+                9,
+                6.0,
+                2,
+                TripCordOutcome::FaintBrokenAnkle,
+                VictimStatus::Fainted,
+                InjuryKind::BrokenAnkle,
+                4,
+                DurationUnit::Days,
+                6,
+            ),
+            (
+                9,
+                11.0,
+                1,
+                TripCordOutcome::FaintBrokenLeg,
+                VictimStatus::Fainted,
+                InjuryKind::BrokenLeg,
+                5,
+                DurationUnit::Days,
+                12,
+            ),
         ];
         for (face, speed, d6, outcome, status, kind, penalty, unit, duration) in cases {
             let mut src = ScriptedDice::faces([face, d6]);
@@ -1995,7 +2072,8 @@ mod tests {
 
     #[test]
     fn treadle_triggers_by_lock_and_weight() {
-        let mut trap = TreadleTrap { payload: payload(PayloadKind::Boulder, 2), safety: SafetyLock::NoDevice, weight_above: None };
+        let mut trap =
+            TreadleTrap { payload: payload(PayloadKind::Boulder, 2), safety: SafetyLock::NoDevice, weight_above: None };
         assert!(treadle_triggers(&trap, 1.0, true));
         assert!(treadle_triggers(&trap, 1.0, false));
         trap.safety = SafetyLock::Armed;
@@ -2029,7 +2107,13 @@ mod tests {
         let plain = Traits::default();
         // Silent alarm: the victim's D6 + F, no strike.
         let mut src = ScriptedDice::faces([4]);
-        let r = spring_payload(&payload(PayloadKind::SilentAlarm, 5), &wearing(Armour::Light), Gait::Searching, 0.0, &mut src);
+        let r = spring_payload(
+            &payload(PayloadKind::SilentAlarm, 5),
+            &wearing(Armour::Light),
+            Gait::Searching,
+            0.0,
+            &mut src,
+        );
         assert!(src.is_empty());
         let alarm = r.silent_alarm.expect("silent alarm rolled");
         assert!(alarm.victim_realises);
@@ -2042,7 +2126,9 @@ mod tests {
         assert_eq!(r.noise, Some(Noise { kind: NoiseKind::Alarm, heard_to_inches: Some(24), house_rule: false }));
         assert_eq!((r.silent_alarm, r.strike, r.starts_fire), (None, None, false));
         // Striking payloads: D10 + the trap's strike factor; flame also starts a fire.
-        for kind in [PayloadKind::HailOfMissiles, PayloadKind::Boulder, PayloadKind::Gas, PayloadKind::Acid, PayloadKind::Flame] {
+        for kind in
+            [PayloadKind::HailOfMissiles, PayloadKind::Boulder, PayloadKind::Gas, PayloadKind::Acid, PayloadKind::Flame]
+        {
             let mut src = ScriptedDice::faces([5]);
             let r = spring_payload(&payload(kind, 2), &plain, Gait::Normal, 6.0, &mut src);
             assert!(src.is_empty());
@@ -2239,7 +2325,10 @@ mod tests {
         assert!(r.outcome.caught() && r.outcome.drops_items());
         assert_eq!(r.noise, Some(Noise { kind: NoiseKind::Cursing, heard_to_inches: Some(8), house_rule: false }));
         let injury = r.injury.expect("strained foot");
-        assert_eq!((injury.kind, injury.move_penalty_inches, injury.unit, injury.duration), (InjuryKind::StrainedFoot, 1, DurationUnit::Moves, 15));
+        assert_eq!(
+            (injury.kind, injury.move_penalty_inches, injury.unit, injury.duration),
+            (InjuryKind::StrainedFoot, 1, DurationUnit::Moves, 15)
+        );
 
         let mut src = ScriptedDice::faces([1, 6]);
         let r = resolve_loop(0, 6.0, &mut src);
@@ -2248,7 +2337,10 @@ mod tests {
         assert!(r.outcome.caught() && r.outcome.drops_items());
         assert_eq!(r.noise, Some(Noise { kind: NoiseKind::Screaming, heard_to_inches: Some(18), house_rule: false }));
         let injury = r.injury.expect("sprained foot");
-        assert_eq!((injury.kind, injury.move_penalty_inches, injury.unit, injury.duration), (InjuryKind::SprainedFoot, 2, DurationUnit::Moves, 120));
+        assert_eq!(
+            (injury.kind, injury.move_penalty_inches, injury.unit, injury.duration),
+            (InjuryKind::SprainedFoot, 2, DurationUnit::Moves, 120)
+        );
         assert!(injury.kind.starts_on_release());
     }
 

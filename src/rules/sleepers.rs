@@ -467,9 +467,7 @@ pub fn movement_noise(gait: Gait, armour: Armour, settings: &SleepersSettings) -
 /// 000 "Awaking groups asleep": the factor for walls between ("Inner wall −1, outer wall −2").
 pub fn wall_factor(inner_walls: u8, outer_walls: u8, stacking: WallStacking) -> i32 {
     match stacking {
-        WallStacking::Sum => {
-            INNER_WALL_FACTOR * i32::from(inner_walls) + OUTER_WALL_FACTOR * i32::from(outer_walls)
-        }
+        WallStacking::Sum => INNER_WALL_FACTOR * i32::from(inner_walls) + OUTER_WALL_FACTOR * i32::from(outer_walls),
         WallStacking::Worst => {
             if outer_walls > 0 {
                 OUTER_WALL_FACTOR
@@ -730,7 +728,12 @@ pub struct DressingProgress {
     pub melee_modifier: i32,
 }
 
-fn dressing_progress(target: Armour, rounds_taken: u32, rounds_needed: u32, settings: &SleepersSettings) -> DressingProgress {
+fn dressing_progress(
+    target: Armour,
+    rounds_taken: u32,
+    rounds_needed: u32,
+    settings: &SleepersSettings,
+) -> DressingProgress {
     let armour_rounds = hasty_rounds(target, settings);
     let half_dressed = rounds_taken < armour_rounds;
     DressingProgress {
@@ -764,8 +767,8 @@ pub fn full_dressing(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::dice::{ScriptedDice, SeededDice};
+    use super::*;
 
     fn settings() -> SleepersSettings {
         SleepersSettings::default()

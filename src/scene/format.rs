@@ -200,10 +200,9 @@ impl Shape {
     pub fn points(&self) -> Vec<Point> {
         match self {
             Shape::Rect { min, max } => vec![*min, *max],
-            Shape::Circle { center, radius } => vec![
-                (center.0 - radius, center.1 - radius),
-                (center.0 + radius, center.1 + radius),
-            ],
+            Shape::Circle { center, radius } => {
+                vec![(center.0 - radius, center.1 - radius), (center.0 + radius, center.1 + radius)]
+            }
             Shape::Polygon { points } => points.clone(),
         }
     }

@@ -100,11 +100,7 @@ pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
         message: e.code.to_string(),
     })?;
     let problems = validate(&scene);
-    if problems.is_empty() {
-        Ok(scene)
-    } else {
-        Err(SceneError::Invalid { path: path.to_path_buf(), problems })
-    }
+    if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
 }
 
 /// Write a point as the scene file does.
@@ -198,7 +194,10 @@ impl<'a> Checker<'a> {
 pub fn validate(scene: &Scene) -> Vec<Problem> {
     let mut c = Checker { table: scene.table, problems: Vec::new(), names: HashSet::new() };
     if scene.version != FORMAT_VERSION {
-        c.problem("scene", format!("version: {} is not supported (this build reads version {FORMAT_VERSION})", scene.version));
+        c.problem(
+            "scene",
+            format!("version: {} is not supported (this build reads version {FORMAT_VERSION})", scene.version),
+        );
     }
     let Table { width, height } = scene.table;
     for (field, v) in [("width", width), ("height", height)] {
@@ -226,7 +225,10 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                     c.on_table(&e, "shape min", *min);
                     c.on_table(&e, "shape max", *max);
                     if min.0 > max.0 || min.1 > max.1 {
-                        c.problem(&e, format!("shape: min {} is not below and left of max {}", fmt_point(*min), fmt_point(*max)));
+                        c.problem(
+                            &e,
+                            format!("shape: min {} is not below and left of max {}", fmt_point(*min), fmt_point(*max)),
+                        );
                     }
                 }
                 Shape::Circle { center, radius } => {
@@ -325,8 +327,13 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                 c.problem(&e, "conditions: more than 100".into());
             }
             for cond in &f.conditions {
-                if c.finite(&e, "conditions move_penalty", cond.move_penalty) && !(0.0..=100.0).contains(&cond.move_penalty) {
-                    c.problem(&e, format!("conditions \"{}\": move_penalty {} must be 0 to 100", cond.name, cond.move_penalty));
+                if c.finite(&e, "conditions move_penalty", cond.move_penalty)
+                    && !(0.0..=100.0).contains(&cond.move_penalty)
+                {
+                    c.problem(
+                        &e,
+                        format!("conditions \"{}\": move_penalty {} must be 0 to 100", cond.name, cond.move_penalty),
+                    );
                 }
             }
         }

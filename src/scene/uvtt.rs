@@ -136,7 +136,8 @@ impl UvttError {
 /// Read and import a map file from disk. The file's size is checked before it is read.
 pub fn read_uvtt(path: &Path, settings: &ImportSettings) -> Result<Imported, UvttError> {
     let file = path.display().to_string();
-    let io = |e: std::io::Error| UvttError { file: file.clone(), field: "file".into(), message: e.to_string(), io: true };
+    let io =
+        |e: std::io::Error| UvttError { file: file.clone(), field: "file".into(), message: e.to_string(), io: true };
     let size = std::fs::metadata(path).map_err(io)?.len();
     if let Err(f) = check_file_size(size) {
         return Err(f.into_error(&file));
@@ -170,7 +171,10 @@ impl Fail {
 
 fn check_file_size(size: u64) -> Result<(), Fail> {
     if size > MAX_FILE_BYTES {
-        return Err(Fail::new("file", format!("{size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for map files")));
+        return Err(Fail::new(
+            "file",
+            format!("{size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for map files"),
+        ));
     }
     Ok(())
 }
@@ -192,7 +196,10 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
     let format_at = root.key("format");
     let format = number(field(top, &root, "format", "a number")?, &format_at)?;
     if !FORMATS.iter().any(|v| (format - v).abs() < 1e-9) {
-        return Err(fail(&format_at, format!("{format} is not a Universal VTT version this build reads (0.2 and 0.3)")));
+        return Err(fail(
+            &format_at,
+            format!("{format} is not a Universal VTT version this build reads (0.2 and 0.3)"),
+        ));
     }
 
     // The frame: where the map lies on the canvas, and its size.
@@ -288,7 +295,10 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         let at = root.key("portals");
         let portals = array(v, &at)?;
         if portals.len() > MAX_ENTITIES_PER_KIND {
-            return Err(fail(&at, format!("{} portals, more than the {MAX_ENTITIES_PER_KIND} a scene may have", portals.len())));
+            return Err(fail(
+                &at,
+                format!("{} portals, more than the {MAX_ENTITIES_PER_KIND} a scene may have", portals.len()),
+            ));
         }
         let (mut door_count, mut window_count) = (0, 0);
         for (i, portal) in portals.iter().enumerate() {
@@ -322,7 +332,10 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         let at = root.key("lights");
         let list = array(v, &at)?;
         if list.len() > MAX_ENTITIES_PER_KIND {
-            return Err(fail(&at, format!("{} lights, more than the {MAX_ENTITIES_PER_KIND} a scene may have", list.len())));
+            return Err(fail(
+                &at,
+                format!("{} lights, more than the {MAX_ENTITIES_PER_KIND} a scene may have", list.len()),
+            ));
         }
         for (i, light) in list.iter().enumerate() {
             let at = at.index(i);
@@ -377,11 +390,8 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         }
     }
 
-    let stem = Path::new(file_name)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or("map");
+    let stem =
+        Path::new(file_name).file_stem().and_then(|s| s.to_str()).filter(|s| !s.trim().is_empty()).unwrap_or("map");
     let image = match optional(top, "image") {
         Some(v) => {
             let at = root.key("image");
@@ -1210,8 +1220,14 @@ mod tests {
         assert_eq!(s.table, Table { width: 10.0, height: 8.0 });
         assert_eq!(s.lighting, Lighting::Daylight);
         // Wall: canvas (3,2) (7,2) (7,5) less origin (2,1) is (1,1) (5,1) (5,4); y flipped on 8.
-        assert_eq!(s.walls[0], Wall { name: "wall 1".into(), kind: WallKind::Inner, points: vec![(1.0, 7.0), (5.0, 7.0), (5.0, 4.0)] });
-        assert_eq!(s.walls[1], Wall { name: "obstacle 1".into(), kind: WallKind::Low, points: vec![(2.0, 5.0), (3.0, 5.0)] });
+        assert_eq!(
+            s.walls[0],
+            Wall { name: "wall 1".into(), kind: WallKind::Inner, points: vec![(1.0, 7.0), (5.0, 7.0), (5.0, 4.0)] }
+        );
+        assert_eq!(
+            s.walls[1],
+            Wall { name: "obstacle 1".into(), kind: WallKind::Low, points: vec![(2.0, 5.0), (3.0, 5.0)] }
+        );
         assert_eq!(s.walls.len(), 2);
         assert_eq!(s.doors.len(), 2);
         assert_eq!((s.doors[0].name.as_str(), s.doors[0].kind, s.doors[0].open), ("door 1", DoorKind::Door, false));
@@ -1330,7 +1346,8 @@ mod tests {
 
     #[test]
     fn wrong_types_name_the_field() {
-        let e = import_text(r#"{"format": 0.3, "resolution": {"map_size": {"x": "ten", "y": 8}}, "line_of_sight": []}"#);
+        let e =
+            import_text(r#"{"format": 0.3, "resolution": {"map_size": {"x": "ten", "y": 8}}, "line_of_sight": []}"#);
         assert_eq!(e.to_string(), "cave.dd2vtt: resolution.map_size.x: expected a number, found a string");
         let (f, m) = error_for(|v| v["line_of_sight"][0][1]["x"] = json!(true));
         assert_eq!((f.as_str(), m.as_str()), ("line_of_sight[0][1].x", "expected a number, found true or false"));

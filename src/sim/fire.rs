@@ -15,11 +15,11 @@
 //! Every ignition is recorded (scene field `ignitions`) and replayed when a saved scene loads,
 //! so the front, and the dice that follow, continue exactly. See `docs/fire.md`.
 
-use super::{Move, MoveSystems, Round};
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent};
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
     self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
     burning_fire_strike, fire_fright_value, resolve_ignition, resolve_person_in_fire,

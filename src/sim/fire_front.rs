@@ -45,7 +45,9 @@ const STENCIL_FIRST_OCTANT: [(i32, i32); 5] = [(1, 0), (3, 1), (2, 1), (3, 2), (
 /// Why a grid could not be made or painted.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum FireGridError {
-    #[error("fire grid size must be finite and above 0 (width {width_in}\", height {height_in}\", cell {cell_size_in}\")")]
+    #[error(
+        "fire grid size must be finite and above 0 (width {width_in}\", height {height_in}\", cell {cell_size_in}\")"
+    )]
     InvalidSize { width_in: f32, height_in: f32, cell_size_in: f32 },
     #[error("fire grid would need {cells} cells, more than the {max} allowed: use larger cells")]
     TooManyCells { cells: u64, max: usize },
@@ -283,9 +285,7 @@ impl FireGrid {
     ) -> Result<(), FireGridError> {
         let (left, right) = (x0.min(x1), x0.max(x1));
         let (top, bottom) = (y0.min(y1), y0.max(y1));
-        self.paint_cells(|x_in, y_in| {
-            (x_in >= left && x_in < right && y_in >= top && y_in < bottom).then_some(fuel)
-        })
+        self.paint_cells(|x_in, y_in| (x_in >= left && x_in < right && y_in >= top && y_in < bottom).then_some(fuel))
     }
 
     /// 001 "Fire Starting Rules": "1+ ignited (up to 0.5")". Sets fire to the material at a point:
@@ -565,10 +565,8 @@ impl FireGrid {
         }
         // Crossed cells lie between the two ends, so they are on the table too.
         let width = self.width as usize;
-        let clear = edge
-            .crossed
-            .iter()
-            .all(|&(ox, oy)| self.fuel[(y + oy) as usize * width + (x + ox) as usize] == fuel);
+        let clear =
+            edge.crossed.iter().all(|&(ox, oy)| self.fuel[(y + oy) as usize * width + (x + ox) as usize] == fuel);
         clear.then_some(next)
     }
 
@@ -606,8 +604,7 @@ impl FireGrid {
     }
 
     fn index_of(&self, cell: Cell) -> Option<usize> {
-        (cell.x < self.width && cell.y < self.height)
-            .then(|| cell.y as usize * self.width as usize + cell.x as usize)
+        (cell.x < self.width && cell.y < self.height).then(|| cell.y as usize * self.width as usize + cell.x as usize)
     }
 
     fn index_at(&self, x_in: f32, y_in: f32) -> Option<usize> {
@@ -678,7 +675,8 @@ fn crossed_cells(dx: i32, dy: i32) -> Vec<(i32, i32)> {
             }
             // Within the segment's bounding box already; touch if the square's corners are not
             // all strictly on one side of the line.
-            let corners = [(2 * i - 1, 2 * j - 1), (2 * i + 1, 2 * j - 1), (2 * i - 1, 2 * j + 1), (2 * i + 1, 2 * j + 1)];
+            let corners =
+                [(2 * i - 1, 2 * j - 1), (2 * i + 1, 2 * j - 1), (2 * i - 1, 2 * j + 1), (2 * i + 1, 2 * j + 1)];
             let sides = corners.map(|(cx, cy)| i64::from(2 * dx) * i64::from(cy) - i64::from(2 * dy) * i64::from(cx));
             let lowest = sides.iter().copied().min().unwrap_or(0);
             let highest = sides.iter().copied().max().unwrap_or(0);
@@ -766,7 +764,9 @@ mod tests {
         assert_eq!((g.width_cells(), g.height_cells()), (720, 480));
         let g = FireGrid::new(1.05, 0.95, 0.1).expect("small");
         assert_eq!((g.width_cells(), g.height_cells()), (11, 10));
-        for (w, h, c) in [(0.0, 1.0, 0.1), (1.0, -1.0, 0.1), (1.0, 1.0, 0.0), (f32::NAN, 1.0, 0.1), (1.0, f32::INFINITY, 0.1)] {
+        for (w, h, c) in
+            [(0.0, 1.0, 0.1), (1.0, -1.0, 0.1), (1.0, 1.0, 0.0), (f32::NAN, 1.0, 0.1), (1.0, f32::INFINITY, 0.1)]
+        {
             assert!(matches!(FireGrid::new(w, h, c), Err(FireGridError::InvalidSize { .. })), "{w} {h} {c}");
         }
         assert!(matches!(FireGrid::new(1000.0, 1000.0, 0.1), Err(FireGridError::TooManyCells { .. })));
@@ -776,7 +776,14 @@ mod tests {
     #[test]
     fn invalid_fuel_is_an_error() {
         let mut g = grid(1.0, 1.0);
-        for bad in [fuel(0, 1.0, 1.0), fuel(1, 0.0, 1.0), fuel(1, -0.5, 1.0), fuel(1, f32::NAN, 1.0), fuel(1, 1.0, 0.0), fuel(1, 1.0, f32::INFINITY)] {
+        for bad in [
+            fuel(0, 1.0, 1.0),
+            fuel(1, 0.0, 1.0),
+            fuel(1, -0.5, 1.0),
+            fuel(1, f32::NAN, 1.0),
+            fuel(1, 1.0, 0.0),
+            fuel(1, 1.0, f32::INFINITY),
+        ] {
             assert!(matches!(g.paint(|_, _| Some(bad)), Err(FireGridError::InvalidFuel { .. })), "{bad:?}");
         }
         assert!(g.paint(|_, _| Some(fuel(3, 0.4, 6.0))).is_ok());
@@ -971,7 +978,10 @@ mod tests {
         assert_eq!(g.state_at(east, arrival - 0.01), CellState::Unburnt);
         assert_eq!(g.state_at(east, arrival + 2.99), CellState::Burning);
         assert_eq!(g.state_at(east, arrival + 3.0), CellState::Spent);
-        assert_eq!([CellState::Unburnt, CellState::Burning, CellState::Spent].map(CellState::id), ["unburnt", "burning", "spent"]);
+        assert_eq!(
+            [CellState::Unburnt, CellState::Burning, CellState::Spent].map(CellState::id),
+            ["unburnt", "burning", "spent"]
+        );
 
         let burning = g.burning_cells(5.0);
         let expected: Vec<Cell> = all_cells(&g).filter(|&c| g.state_at(c, 5.0) == CellState::Burning).collect();

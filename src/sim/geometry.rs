@@ -118,7 +118,9 @@ pub fn first_wall_hit(a: Vec2, b: Vec2, walls: &[Wall], doors: &[Door]) -> Optio
             if let Some(t) = segments_cross(a, b, v(w[0]), v(w[1])) {
                 let at = a + (b - a) * t;
                 let through_door = doors.iter().any(|d| {
-                    d.open && d.kind == crate::scene::DoorKind::Door && point_segment_distance(at, v(d.from), v(d.to)) < 0.05
+                    d.open
+                        && d.kind == crate::scene::DoorKind::Door
+                        && point_segment_distance(at, v(d.from), v(d.to)) < 0.05
                 });
                 if !through_door && first.is_none_or(|f| t < f) {
                     first = Some(t);
@@ -156,7 +158,10 @@ mod tests {
     fn crossing_segments() {
         let t = segments_cross(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), Vec2::new(3.0, -1.0), Vec2::new(3.0, 1.0));
         assert!((t.unwrap() - 0.3).abs() < 1e-5);
-        assert!(segments_cross(Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, -1.0), Vec2::new(3.0, 1.0)).is_none());
+        assert!(
+            segments_cross(Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, -1.0), Vec2::new(3.0, 1.0))
+                .is_none()
+        );
     }
 
     #[test]
@@ -165,13 +170,16 @@ mod tests {
             Wall { name: "outer".into(), kind: WallKind::Outer, points: vec![(5.0, -5.0), (5.0, 5.0)] },
             Wall { name: "inner".into(), kind: WallKind::Inner, points: vec![(7.0, -5.0), (7.0, 5.0)] },
         ];
-        let mut doors = vec![Door { name: "d".into(), kind: Default::default(), from: (5.0, -1.0), to: (5.0, 1.0), open: false }];
+        let mut doors =
+            vec![Door { name: "d".into(), kind: Default::default(), from: (5.0, -1.0), to: (5.0, 1.0), open: false }];
         let w = walls_between(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &walls, &doors);
         assert_eq!(w, WallsBetween { inner: 1, outer: 1 });
         doors[0].open = true;
         let w = walls_between(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &walls, &doors);
         assert_eq!(w, WallsBetween { inner: 1, outer: 0 });
-        assert!((first_wall_hit(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &walls, &doors).unwrap() - 0.7).abs() < 1e-5);
+        assert!(
+            (first_wall_hit(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &walls, &doors).unwrap() - 0.7).abs() < 1e-5
+        );
         assert!(first_wall_hit(Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), &walls, &doors).is_none());
     }
 }

@@ -30,7 +30,10 @@ use spatial::SpatialGrid;
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<CattleGrids>().init_resource::<FireHazards>().init_resource::<BurningHazards>().init_resource::<HerdRules>();
+    app.init_resource::<CattleGrids>()
+        .init_resource::<FireHazards>()
+        .init_resource::<BurningHazards>()
+        .init_resource::<HerdRules>();
     app.add_systems(
         Move,
         (fires_turn_herds, figures_cross_cattle_grids, free_held_beasts, catch_steeds, move_herds, check_zones)

@@ -2,8 +2,8 @@
 //! (RULES-NOTES "Time and movement"); the swept segments are kept for the traps.
 
 use super::clock::MoveClock;
-use super::log::{EventLog, LogEvent};
 use super::geometry::first_wall_hit;
+use super::log::{EventLog, LogEvent};
 use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point};
 use super::{Move, MoveSystems};
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
@@ -15,7 +15,12 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The move a figure may make now: a fixed `move_rate` where the scene sets one (less its
 /// injuries), otherwise the worked-out basic move on the ground it stands on.
-pub fn allowance_for(figure: &super::world::Figure, at: Vec2, conditions: &Conditions, terrain: &Terrain) -> MoveAllowance {
+pub fn allowance_for(
+    figure: &super::world::Figure,
+    at: Vec2,
+    conditions: &Conditions,
+    terrain: &Terrain,
+) -> MoveAllowance {
     let sheet = &figure.0;
     let penalties: Vec<MovePenalty> = conditions
         .0
@@ -28,7 +33,8 @@ pub fn allowance_for(figure: &super::world::Figure, at: Vec2, conditions: &Condi
         Some(rate) => {
             let penalty: f32 = penalties.iter().map(|p| p.inches).sum();
             let mut a = MoveAllowance { inches: (rate - penalty).max(0.0), factors: Vec::new() };
-            a.factors.push(crate::rules::movement::MoveFactor { reason: "move rate set in scene".into(), inches: rate });
+            a.factors
+                .push(crate::rules::movement::MoveFactor { reason: "move rate set in scene".into(), inches: rate });
             for p in &penalties {
                 a.factors.push(crate::rules::movement::MoveFactor { reason: p.reason.to_string(), inches: -p.inches });
             }
@@ -43,7 +49,12 @@ const WALL_STANDOFF: f32 = 0.05;
 
 /// Walk `from` along `waypoints` for at most `budget` inches; returns the segments swept and
 /// whether a wall stopped the walk (the figure then waits at the wall, its path kept).
-pub fn walk(from: Vec2, waypoints: &mut std::collections::VecDeque<Vec2>, budget: f32, walls: &Walls) -> (Vec<(Vec2, Vec2)>, bool) {
+pub fn walk(
+    from: Vec2,
+    waypoints: &mut std::collections::VecDeque<Vec2>,
+    budget: f32,
+    walls: &Walls,
+) -> (Vec<(Vec2, Vec2)>, bool) {
     let mut at = from;
     let mut left = budget;
     let mut segments = Vec::new();

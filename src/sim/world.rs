@@ -30,7 +30,15 @@ pub fn lighting_at(base: Lighting, lights: &Lights, p: Vec2) -> Lighting {
         .0
         .iter()
         .filter(|l| vec2(l.position).distance(p) <= l.range)
-        .map(|l| if l.intensity >= 0.5 { 2 } else if l.intensity > 0.0 { 1 } else { 0 })
+        .map(|l| {
+            if l.intensity >= 0.5 {
+                2
+            } else if l.intensity > 0.0 {
+                1
+            } else {
+                0
+            }
+        })
         .max()
         .unwrap_or(0);
     base.brighter(steps)
@@ -152,7 +160,8 @@ pub fn clear_scene(world: &mut World) {
 
 /// Entities of one kind in scene order, with a clone of their component.
 pub fn sorted<C: Component + Clone>(world: &mut World) -> Vec<(SceneOrder, C, Entity)> {
-    let mut v: Vec<_> = world.query::<(&SceneOrder, &C, Entity)>().iter(world).map(|(o, c, e)| (*o, c.clone(), e)).collect();
+    let mut v: Vec<_> =
+        world.query::<(&SceneOrder, &C, Entity)>().iter(world).map(|(o, c, e)| (*o, c.clone(), e)).collect();
     v.sort_by_key(|(o, _, _)| *o);
     v
 }

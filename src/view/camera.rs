@@ -202,7 +202,12 @@ fn keyboard_camera(
         return;
     }
     let mut dir = Vec2::ZERO;
-    for (key, d) in [(KeyCode::ArrowLeft, -Vec2::X), (KeyCode::ArrowRight, Vec2::X), (KeyCode::ArrowUp, Vec2::Y), (KeyCode::ArrowDown, -Vec2::Y)] {
+    for (key, d) in [
+        (KeyCode::ArrowLeft, -Vec2::X),
+        (KeyCode::ArrowRight, Vec2::X),
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::ArrowDown, -Vec2::Y),
+    ] {
         if keys.pressed(key) {
             dir += d;
         }
@@ -221,7 +226,12 @@ fn keyboard_camera(
 fn projector_keys(keys: Res<ButtonInput<KeyCode>>, mut projector: ResMut<Projector>) {
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
     if shift {
-        for (key, d) in [(KeyCode::ArrowLeft, -Vec2::X), (KeyCode::ArrowRight, Vec2::X), (KeyCode::ArrowUp, Vec2::Y), (KeyCode::ArrowDown, -Vec2::Y)] {
+        for (key, d) in [
+            (KeyCode::ArrowLeft, -Vec2::X),
+            (KeyCode::ArrowRight, Vec2::X),
+            (KeyCode::ArrowUp, Vec2::Y),
+            (KeyCode::ArrowDown, -Vec2::Y),
+        ] {
             if keys.just_pressed(key) {
                 projector.centre += d;
             }
@@ -252,7 +262,10 @@ fn sync_projector_window(
             WindowMode::Windowed
         };
         let window = commands
-            .spawn((Window { title: "Tabula — Projector".into(), mode, resolution: (1280, 800).into(), ..default() }, ProjectorWindow))
+            .spawn((
+                Window { title: "Tabula — Projector".into(), mode, resolution: (1280, 800).into(), ..default() },
+                ProjectorWindow,
+            ))
             .id();
         commands.spawn((
             Camera2d,

@@ -4,7 +4,7 @@ use super::layers::{GmGizmos, gm_only};
 use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
 use crate::sim::traps::Trap;
-use crate::sim::world::{Figure, SceneOrder, TableSize, TablePosition, Terrain, Walls, Waypoints};
+use crate::sim::world::{Figure, SceneOrder, TablePosition, TableSize, Terrain, Walls, Waypoints};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -83,9 +83,16 @@ fn background_image(
             (bytes, ext)
         }
     };
-    Image::from_buffer(&bytes, ImageType::Extension(&ext), CompressedImageFormats::NONE, true, ImageSampler::linear(), RenderAssetUsages::default())
-        .map(Some)
-        .map_err(|e| format!("background {}: {e}", bg.image))
+    Image::from_buffer(
+        &bytes,
+        ImageType::Extension(&ext),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::linear(),
+        RenderAssetUsages::default(),
+    )
+    .map(Some)
+    .map_err(|e| format!("background {}: {e}", bg.image))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -212,7 +219,9 @@ fn ear_clip(points: &[Vec2]) -> Vec<u32> {
             let inside = idx.iter().any(|&j| {
                 j != a && j != b && j != c && {
                     let p = points[j];
-                    (pb - pa).perp_dot(p - pa) >= 0.0 && (pc - pb).perp_dot(p - pb) >= 0.0 && (pa - pc).perp_dot(p - pc) >= 0.0
+                    (pb - pa).perp_dot(p - pa) >= 0.0
+                        && (pc - pb).perp_dot(p - pb) >= 0.0
+                        && (pa - pc).perp_dot(p - pc) >= 0.0
                 }
             });
             if !inside {
@@ -322,10 +331,8 @@ fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&Table
         let r = trap.0.radius * PX_PER_INCH;
         let revealed = trap.0.revealed;
         let color = if revealed { Color::srgb(0.95, 0.2, 0.2) } else { Color::srgb(1.0, 0.75, 0.1) };
-        let mut lines = vec![
-            (at + Vec2::new(-r, -r), at + Vec2::new(r, r)),
-            (at + Vec2::new(-r, r), at + Vec2::new(r, -r)),
-        ];
+        let mut lines =
+            vec![(at + Vec2::new(-r, -r), at + Vec2::new(r, r)), (at + Vec2::new(-r, r), at + Vec2::new(r, -r))];
         if let crate::scene::TrapKind::TripCord { to } = trap.0.kind {
             lines.push((at, to_world(Vec2::new(to.0, to.1))));
         }

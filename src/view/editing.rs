@@ -132,7 +132,12 @@ fn mouse_edit(
     }
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut tool: ResMut<Tool>, selected: Res<Selected>, mut edits: ResMut<EditRequest>) {
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut tool: ResMut<Tool>,
+    selected: Res<Selected>,
+    mut edits: ResMut<EditRequest>,
+) {
     if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::Enter) {
         *tool = Tool::Select;
     }
@@ -205,7 +210,8 @@ fn parse_ron<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
 }
 
 fn to_ron<T: serde::Serialize>(value: &T) -> String {
-    let config = ron::ser::PrettyConfig::new().struct_names(false).extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    let config =
+        ron::ser::PrettyConfig::new().struct_names(false).extensions(ron::extensions::Extensions::IMPLICIT_SOME);
     ron::ser::to_string_pretty(value, config).unwrap_or_default()
 }
 
@@ -263,7 +269,9 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
                 }
                 Tool::PlaceTrap => {
                     let name = fresh_name(scene, "Trap");
-                    scene.traps.push(parse_ron(&format!("(name: \"{name}\", kind: loop, position: ({x}, {y}), side: \"GM\")"))?);
+                    scene.traps.push(parse_ron(&format!(
+                        "(name: \"{name}\", kind: loop, position: ({x}, {y}), side: \"GM\")"
+                    ))?);
                 }
                 Tool::PlaceFire => {
                     let name = fresh_name(scene, "Fire");
@@ -271,11 +279,15 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
                 }
                 Tool::PlaceHerd => {
                     let name = fresh_name(scene, "Herd");
-                    scene.herds.push(parse_ron(&format!("(name: \"{name}\", beast: \"cow\", count: 5, position: ({x}, {y}))"))?);
+                    scene.herds.push(parse_ron(&format!(
+                        "(name: \"{name}\", beast: \"cow\", count: 5, position: ({x}, {y}))"
+                    ))?);
                 }
                 Tool::PlaceSleepers => {
                     let name = fresh_name(scene, "Sleepers");
-                    scene.sleepers.push(parse_ron(&format!("(name: \"{name}\", position: ({x}, {y}), members: [\"{name} A\", \"{name} B\"])"))?);
+                    scene.sleepers.push(parse_ron(&format!(
+                        "(name: \"{name}\", position: ({x}, {y}), members: [\"{name} A\", \"{name} B\"])"
+                    ))?);
                 }
                 Tool::Select | Tool::DrawPath => {}
             }
@@ -300,7 +312,11 @@ fn draw_selection(selected: Res<Selected>, tokens: Query<(&Name, &TablePosition)
     let Some(name) = &selected.0 else { return };
     for (n, p) in &tokens {
         if n.as_str() == name {
-            gizmos.circle_2d(Isometry2d::from_translation(to_world(p.0)), 0.6 * PX_PER_INCH, Color::srgb(1.0, 1.0, 0.2));
+            gizmos.circle_2d(
+                Isometry2d::from_translation(to_world(p.0)),
+                0.6 * PX_PER_INCH,
+                Color::srgb(1.0, 1.0, 0.2),
+            );
         }
     }
 }

@@ -74,7 +74,12 @@ fn watch_file(time: Res<Time>, mut file: ResMut<CurrentFile>) {
     }
 }
 
-fn close_requests(mut closes: MessageReader<WindowCloseRequested>, primary: Query<Entity, With<bevy::window::PrimaryWindow>>, mut request: ResMut<FileRequest>, mut projector: ResMut<super::camera::Projector>) {
+fn close_requests(
+    mut closes: MessageReader<WindowCloseRequested>,
+    primary: Query<Entity, With<bevy::window::PrimaryWindow>>,
+    mut request: ResMut<FileRequest>,
+    mut projector: ResMut<super::camera::Projector>,
+) {
     for close in closes.read() {
         if primary.contains(close.window) {
             request.action = Some(FileAction::Quit);

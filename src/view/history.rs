@@ -67,7 +67,8 @@ pub fn step(world: &mut World) {
 /// Go back to the world as it was before move `move_number` (1-based). Returns false when
 /// that move is not in the history.
 pub fn rewind(world: &mut World, move_number: u32) -> bool {
-    let index = world.resource::<History>().snapshots.iter().position(|s| s.scene.clock.moves_played + 1 == move_number);
+    let index =
+        world.resource::<History>().snapshots.iter().position(|s| s.scene.clock.moves_played + 1 == move_number);
     let Some(index) = index else { return false };
     let snapshot = {
         let mut history = world.resource_mut::<History>();

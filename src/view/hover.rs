@@ -14,7 +14,13 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) fn plugin(app: &mut App) {
     // Screenshots show the table, not whatever the pointer happens to rest on.
     let pointer_free = not(resource_exists::<super::screenshot::ScreenshotPlan>);
-    app.add_systems(Update, (draw_reach.run_if(super::is_gm_view), draw_hovered_trap.run_if(super::is_gm_view).run_if(pointer_free.clone())));
+    app.add_systems(
+        Update,
+        (
+            draw_reach.run_if(super::is_gm_view),
+            draw_hovered_trap.run_if(super::is_gm_view).run_if(pointer_free.clone()),
+        ),
+    );
     app.add_systems(EguiPrimaryContextPass, hover_info.run_if(super::is_gm_view).run_if(pointer_free));
 }
 
@@ -53,7 +59,10 @@ fn draw_reach(
     let color = Color::srgb(0.9, 0.9, 0.3);
     for end in &reach.0 {
         let at = to_world(*end);
-        gizmos.linestrip_2d([at + Vec2::Y * r, at + Vec2::X * r, at - Vec2::Y * r, at - Vec2::X * r, at + Vec2::Y * r], color);
+        gizmos.linestrip_2d(
+            [at + Vec2::Y * r, at + Vec2::X * r, at - Vec2::Y * r, at - Vec2::X * r, at + Vec2::Y * r],
+            color,
+        );
     }
 }
 
@@ -94,18 +103,24 @@ fn hover_info(
     }
     if let Some(fire) = front.as_ref().and_then(|f| f.fire_at(at)) {
         let fright = fire.fright_value.map(|v| format!("FV{v}")).unwrap_or_else(|| "no fright".into());
-        lines.push(format!("fire {} · {:.1}\" across · FS {:+} · {fright}", fire.name, fire.diameter_in, fire.fire_strike));
+        lines.push(format!(
+            "fire {} · {:.1}\" across · FS {:+} · {fright}",
+            fire.name, fire.diameter_in, fire.fire_strike
+        ));
     }
     lines.push(format!("({:.1}, {:.1})", at.x, at.y));
     let ctx = contexts.ctx_mut()?;
     if let Some(pointer) = ctx.pointer_latest_pos() {
-        egui::Area::new(egui::Id::new("hover-info")).fixed_pos(pointer + egui::vec2(16.0, 16.0)).interactable(false).show(ctx, |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                for l in &lines {
-                    ui.label(l);
-                }
+        egui::Area::new(egui::Id::new("hover-info"))
+            .fixed_pos(pointer + egui::vec2(16.0, 16.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    for l in &lines {
+                        ui.label(l);
+                    }
+                });
             });
-        });
     }
     Ok(())
 }

@@ -44,7 +44,10 @@ fn end_frame(mut times: ResMut<FrameTimes>, mut exit: MessageWriter<AppExit>) {
         let mean = s.iter().sum::<f64>() / s.len() as f64;
         let p95 = s[((s.len() - 1) as f64 * 0.95) as usize];
         let worst = s[s.len() - 1];
-        println!("main-world frame time over {} frames: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms", s.len());
+        println!(
+            "main-world frame time over {} frames: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms",
+            s.len()
+        );
         exit.write(AppExit::Success);
     }
 }

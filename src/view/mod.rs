@@ -7,8 +7,8 @@
 mod camera;
 mod draw;
 mod editing;
-mod fire;
 mod files;
+mod fire;
 mod herds;
 mod history;
 mod hover;
@@ -70,7 +70,8 @@ pub fn run(scene: Scene, path: Option<PathBuf>) -> ExitCode {
 /// Open the view with options (screenshots for tests and docs).
 pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> ExitCode {
     let mut app = App::new();
-    let title = if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
+    let title =
+        if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {

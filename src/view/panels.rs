@@ -14,7 +14,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelState>();
-    app.add_systems(EguiPrimaryContextPass, (menu_bar, controls, dice_log, inspector, dialogs, help).chain().run_if(super::is_gm_view));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (menu_bar, controls, dice_log, inspector, dialogs, help).chain().run_if(super::is_gm_view),
+    );
     app.add_systems(Update, shortcuts.run_if(super::is_gm_view).run_if(not(egui_wants_any_keyboard_input)));
 }
 
@@ -113,54 +116,58 @@ fn menu_bar(
     mut projector: ResMut<Projector>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("menu").title_bar(false).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).resizable(false).show(ctx, |ui| {
-        ui.horizontal(|ui| {
-            ui.menu_button("Scene", |ui| {
-                if ui.button("New…  Ctrl+N").clicked() {
-                    panels.show_new = true;
-                    ui.close();
+    egui::Window::new("menu").title_bar(false).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).resizable(false).show(
+        ctx,
+        |ui| {
+            ui.horizontal(|ui| {
+                ui.menu_button("Scene", |ui| {
+                    if ui.button("New…  Ctrl+N").clicked() {
+                        panels.show_new = true;
+                        ui.close();
+                    }
+                    if ui.button("Open…  Ctrl+O").clicked() {
+                        panels.path_dialog = Some(PathDialog::Open);
+                        ui.close();
+                    }
+                    if ui.button("Save  Ctrl+S").clicked() {
+                        files.action = Some(FileAction::Save);
+                        ui.close();
+                    }
+                    if ui.button("Save as…").clicked() {
+                        panels.path_input = file.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                        panels.path_dialog = Some(PathDialog::SaveAs);
+                        ui.close();
+                    }
+                    if ui.button("Reload  Ctrl+R").clicked() {
+                        files.action = Some(FileAction::Reload);
+                        ui.close();
+                    }
+                    if ui.button("Quit").clicked() {
+                        files.action = Some(FileAction::Quit);
+                        ui.close();
+                    }
+                });
+                ui.menu_button("Projector", |ui| {
+                    let label = if projector.open { "Close projector window  F2" } else { "Open projector window  F2" };
+                    if ui.button(label).clicked() {
+                        projector.open = !projector.open;
+                        ui.close();
+                    }
+                    ui.checkbox(&mut projector.blackout, "Blackout  B");
+                    if ui.button("Calibrate…").clicked() {
+                        panels.show_calibration = true;
+                        ui.close();
+                    }
+                });
+                if ui.button("Help  F1").clicked() {
+                    panels.show_help = !panels.show_help;
                 }
-                if ui.button("Open…  Ctrl+O").clicked() {
-                    panels.path_dialog = Some(PathDialog::Open);
-                    ui.close();
-                }
-                if ui.button("Save  Ctrl+S").clicked() {
-                    files.action = Some(FileAction::Save);
-                    ui.close();
-                }
-                if ui.button("Save as…").clicked() {
-                    panels.path_input = file.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-                    panels.path_dialog = Some(PathDialog::SaveAs);
-                    ui.close();
-                }
-                if ui.button("Reload  Ctrl+R").clicked() {
-                    files.action = Some(FileAction::Reload);
-                    ui.close();
-                }
-                if ui.button("Quit").clicked() {
-                    files.action = Some(FileAction::Quit);
-                    ui.close();
-                }
+                let name =
+                    file.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "(unsaved scene)".into());
+                ui.label(format!("{name}{}", if file.dirty { "  •  unsaved changes" } else { "" }));
             });
-            ui.menu_button("Projector", |ui| {
-                let label = if projector.open { "Close projector window  F2" } else { "Open projector window  F2" };
-                if ui.button(label).clicked() {
-                    projector.open = !projector.open;
-                    ui.close();
-                }
-                ui.checkbox(&mut projector.blackout, "Blackout  B");
-                if ui.button("Calibrate…").clicked() {
-                    panels.show_calibration = true;
-                    ui.close();
-                }
-            });
-            if ui.button("Help  F1").clicked() {
-                panels.show_help = !panels.show_help;
-            }
-            let name = file.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "(unsaved scene)".into());
-            ui.label(format!("{name}{}", if file.dirty { "  •  unsaved changes" } else { "" }));
-        });
-    });
+        },
+    );
     Ok(())
 }
 
@@ -182,96 +189,116 @@ fn controls(
     mut tool: ResMut<Tool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Clock").anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).default_width(420.0).resizable(false).show(ctx, |ui| {
-        ui.label(format!(
-            "Move {}  ·  {} rounds a move  ·  {} elapsed  ·  seed {}",
-            clock.move_number,
-            clock.rounds_per_move,
-            elapsed(clock.move_number),
-            dice.seed
-        ));
-        ui.horizontal(|ui| {
-            if ui.button("Step move  [Space]").clicked() {
-                request.moves += 1;
-            }
-            let label = if playback.playing { "Pause  [P]" } else { "Play  [P]" };
-            if ui.button(label).clicked() {
-                playback.playing = !playback.playing;
-            }
-            ui.add(egui::Slider::new(&mut playback.moves_per_second, 0.1..=10.0).text("moves/s").logarithmic(true));
-        });
-        ui.horizontal(|ui| {
-            let first = history.snapshots.first().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
-            if clock.move_number >= first {
-                panels.rewind_target = panels.rewind_target.clamp(first, clock.move_number);
-                ui.add(egui::Slider::new(&mut panels.rewind_target, first..=clock.move_number).text("before move"));
-                if ui.button("Rewind").clicked() {
-                    request.rewind_to_move = Some(panels.rewind_target);
+    egui::Window::new("Clock").anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).default_width(420.0).resizable(false).show(
+        ctx,
+        |ui| {
+            ui.label(format!(
+                "Move {}  ·  {} rounds a move  ·  {} elapsed  ·  seed {}",
+                clock.move_number,
+                clock.rounds_per_move,
+                elapsed(clock.move_number),
+                dice.seed
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Step move  [Space]").clicked() {
+                    request.moves += 1;
                 }
-            } else {
-                ui.label("Rewind: no moves stepped yet");
-            }
-        });
-        ui.horizontal(|ui| {
-            ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut panels.seed_input).desired_width(120.0));
-            if ui.button("Reseed").clicked() {
-                if let Ok(seed) = panels.seed_input.trim().parse::<u64>() {
-                    request.reseed = Some(seed);
+                let label = if playback.playing { "Pause  [P]" } else { "Play  [P]" };
+                if ui.button(label).clicked() {
+                    playback.playing = !playback.playing;
                 }
-            }
-        });
-        ui.separator();
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Palette:");
-            for (t, label) in Tool::PALETTE {
-                ui.selectable_value(&mut *tool, t, label);
-            }
-        });
-    });
+                ui.add(egui::Slider::new(&mut playback.moves_per_second, 0.1..=10.0).text("moves/s").logarithmic(true));
+            });
+            ui.horizontal(|ui| {
+                let first = history.snapshots.first().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
+                if clock.move_number >= first {
+                    panels.rewind_target = panels.rewind_target.clamp(first, clock.move_number);
+                    ui.add(egui::Slider::new(&mut panels.rewind_target, first..=clock.move_number).text("before move"));
+                    if ui.button("Rewind").clicked() {
+                        request.rewind_to_move = Some(panels.rewind_target);
+                    }
+                } else {
+                    ui.label("Rewind: no moves stepped yet");
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.label("Seed");
+                ui.add(egui::TextEdit::singleline(&mut panels.seed_input).desired_width(120.0));
+                if ui.button("Reseed").clicked() {
+                    if let Ok(seed) = panels.seed_input.trim().parse::<u64>() {
+                        request.reseed = Some(seed);
+                    }
+                }
+            });
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Palette:");
+                for (t, label) in Tool::PALETTE {
+                    ui.selectable_value(&mut *tool, t, label);
+                }
+            });
+        },
+    );
     Ok(())
 }
 
 fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<PanelState>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Dice log").anchor(egui::Align2::RIGHT_TOP, [-8.0, 200.0]).default_width(420.0).default_height(420.0).show(ctx, |ui| {
-        ui.horizontal(|ui| {
-            ui.label("System");
-            egui::ComboBox::from_id_salt("log-system").selected_text(if panels.log_system.is_empty() { "all" } else { &panels.log_system }).show_ui(ui, |ui| {
-                ui.selectable_value(&mut panels.log_system, String::new(), "all");
-                for s in ["movement", "traps", "fire", "herds", "sleepers", "noise", "bookkeeping"] {
-                    ui.selectable_value(&mut panels.log_system, s.to_string(), s);
-                }
+    egui::Window::new("Dice log")
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 200.0])
+        .default_width(420.0)
+        .default_height(420.0)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("System");
+                egui::ComboBox::from_id_salt("log-system")
+                    .selected_text(if panels.log_system.is_empty() { "all" } else { &panels.log_system })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut panels.log_system, String::new(), "all");
+                        for s in ["movement", "traps", "fire", "herds", "sleepers", "noise", "bookkeeping"] {
+                            ui.selectable_value(&mut panels.log_system, s.to_string(), s);
+                        }
+                    });
+                ui.label("Entity");
+                ui.add(egui::TextEdit::singleline(&mut panels.log_subject).desired_width(120.0));
             });
-            ui.label("Entity");
-            ui.add(egui::TextEdit::singleline(&mut panels.log_subject).desired_width(120.0));
-        });
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            let subject = panels.log_subject.to_lowercase();
-            let shown = log
-                .events
-                .iter()
-                .rev()
-                .filter(|e| panels.log_system.is_empty() || e.system == panels.log_system)
-                .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject))
-                .take(500);
-            for e in shown {
-                let round = e.round.map(|r| format!(" r{r}")).unwrap_or_default();
-                ui.label(egui::RichText::new(format!("m{}{} {} · {} · {} -> {}", e.move_number, round, e.system, e.subject, e.event, e.outcome)).strong());
-                for r in &e.rolls {
-                    let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
-                    let mods: Vec<String> = r.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.reason)).collect();
-                    let target = r.target.map(|t| format!(" vs {t}")).unwrap_or_default();
-                    let text = format!("   {} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
-                    if r.secret {
-                        ui.label(egui::RichText::new(format!("{text}   (MD: secret)")).color(egui::Color32::from_rgb(220, 170, 255)));
-                    } else {
-                        ui.label(text);
+            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                let subject = panels.log_subject.to_lowercase();
+                let shown = log
+                    .events
+                    .iter()
+                    .rev()
+                    .filter(|e| panels.log_system.is_empty() || e.system == panels.log_system)
+                    .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject))
+                    .take(500);
+                for e in shown {
+                    let round = e.round.map(|r| format!(" r{r}")).unwrap_or_default();
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "m{}{} {} · {} · {} -> {}",
+                            e.move_number, round, e.system, e.subject, e.event, e.outcome
+                        ))
+                        .strong(),
+                    );
+                    for r in &e.rolls {
+                        let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
+                        let mods: Vec<String> =
+                            r.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.reason)).collect();
+                        let target = r.target.map(|t| format!(" vs {t}")).unwrap_or_default();
+                        let text =
+                            format!("   {} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
+                        if r.secret {
+                            ui.label(
+                                egui::RichText::new(format!("{text}   (MD: secret)"))
+                                    .color(egui::Color32::from_rgb(220, 170, 255)),
+                            );
+                        } else {
+                            ui.label(text);
+                        }
                     }
                 }
-            }
+            });
         });
-    });
     Ok(())
 }
 
@@ -294,29 +321,32 @@ fn inspector(world: &mut World) {
     let mut close = false;
     {
         let mut panels = world.resource_mut::<PanelState>();
-        egui::Window::new(format!("Inspector: {name}")).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).default_width(380.0).show(&ctx, |ui| {
-            ui.label("Edit the entity as scene text, then Apply (checked like a scene file).");
-            egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
-                ui.add(egui::TextEdit::multiline(&mut panels.ron_text).code_editor().desired_width(f32::INFINITY));
+        egui::Window::new(format!("Inspector: {name}"))
+            .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+            .default_width(380.0)
+            .show(&ctx, |ui| {
+                ui.label("Edit the entity as scene text, then Apply (checked like a scene file).");
+                egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                    ui.add(egui::TextEdit::multiline(&mut panels.ron_text).code_editor().desired_width(f32::INFINITY));
+                });
+                ui.horizontal(|ui| {
+                    if ui.button("Apply").clicked() {
+                        edits.push(Edit::ReplaceRon(name.clone(), panels.ron_text.clone()));
+                        panels.ron_for = None;
+                    }
+                    if ui.button("Revert").clicked() {
+                        panels.ron_for = None;
+                    }
+                    if ui.button("Clear path").clicked() {
+                        edits.push(Edit::ClearPath(name.clone()));
+                        panels.ron_for = None;
+                    }
+                    if ui.button("Delete").clicked() {
+                        edits.push(Edit::Delete(name.clone()));
+                        close = true;
+                    }
+                });
             });
-            ui.horizontal(|ui| {
-                if ui.button("Apply").clicked() {
-                    edits.push(Edit::ReplaceRon(name.clone(), panels.ron_text.clone()));
-                    panels.ron_for = None;
-                }
-                if ui.button("Revert").clicked() {
-                    panels.ron_for = None;
-                }
-                if ui.button("Clear path").clicked() {
-                    edits.push(Edit::ClearPath(name.clone()));
-                    panels.ron_for = None;
-                }
-                if ui.button("Delete").clicked() {
-                    edits.push(Edit::Delete(name.clone()));
-                    close = true;
-                }
-            });
-        });
     }
     world.resource_mut::<EditRequest>().0.extend(edits);
     if close {
@@ -334,46 +364,57 @@ fn dialogs(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(action) = files.awaiting_confirmation.clone() {
-        egui::Window::new("Unsaved changes").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).resizable(false).show(ctx, |ui| {
-            ui.label("The scene has changes that are not saved. What should happen to them?");
-            ui.horizontal(|ui| {
-                if ui.button("Save first").clicked() {
-                    files.awaiting_confirmation = None;
-                    files.action = Some(FileAction::Save);
-                    // The original action waits for the GM to ask again once saved.
-                }
-                if ui.button("Discard them").clicked() {
-                    files.awaiting_confirmation = None;
-                    files.action = Some(action.clone());
-                    files.confirmed = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    files.awaiting_confirmation = None;
-                }
+        egui::Window::new("Unsaved changes")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label("The scene has changes that are not saved. What should happen to them?");
+                ui.horizontal(|ui| {
+                    if ui.button("Save first").clicked() {
+                        files.awaiting_confirmation = None;
+                        files.action = Some(FileAction::Save);
+                        // The original action waits for the GM to ask again once saved.
+                    }
+                    if ui.button("Discard them").clicked() {
+                        files.awaiting_confirmation = None;
+                        files.action = Some(action.clone());
+                        files.confirmed = true;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        files.awaiting_confirmation = None;
+                    }
+                });
             });
-        });
     }
     if file.changed_on_disk {
-        egui::Window::new("Scene file changed on disk").anchor(egui::Align2::CENTER_TOP, [0.0, 60.0]).collapsible(false).resizable(false).show(ctx, |ui| {
-            ui.label("Another program changed the scene file.");
-            ui.horizontal(|ui| {
-                if ui.button("Reload it").clicked() {
-                    file.changed_on_disk = false;
-                    files.action = Some(FileAction::Reload);
-                }
-                if ui.button("Keep mine").clicked() {
-                    file.changed_on_disk = false;
-                }
+        egui::Window::new("Scene file changed on disk")
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label("Another program changed the scene file.");
+                ui.horizontal(|ui| {
+                    if ui.button("Reload it").clicked() {
+                        file.changed_on_disk = false;
+                        files.action = Some(FileAction::Reload);
+                    }
+                    if ui.button("Keep mine").clicked() {
+                        file.changed_on_disk = false;
+                    }
+                });
             });
-        });
     }
     if let Some(message) = file.message.clone() {
-        egui::Window::new("Problem").anchor(egui::Align2::CENTER_BOTTOM, [0.0, -20.0]).collapsible(false).show(ctx, |ui| {
-            ui.label(message);
-            if ui.button("OK").clicked() {
-                file.message = None;
-            }
-        });
+        egui::Window::new("Problem").anchor(egui::Align2::CENTER_BOTTOM, [0.0, -20.0]).collapsible(false).show(
+            ctx,
+            |ui| {
+                ui.label(message);
+                if ui.button("OK").clicked() {
+                    file.message = None;
+                }
+            },
+        );
     }
     if let Some(kind) = panels.path_dialog {
         let title = if kind == PathDialog::Open { "Open scene" } else { "Save scene as" };
@@ -381,9 +422,12 @@ fn dialogs(
             ui.label("Path of the scene file (.ron):");
             ui.add(egui::TextEdit::singleline(&mut panels.path_input).desired_width(420.0));
             ui.horizontal(|ui| {
-                if ui.button(if kind == PathDialog::Open { "Open" } else { "Save" }).clicked() && !panels.path_input.trim().is_empty() {
+                if ui.button(if kind == PathDialog::Open { "Open" } else { "Save" }).clicked()
+                    && !panels.path_input.trim().is_empty()
+                {
                     let path = std::path::PathBuf::from(panels.path_input.trim());
-                    files.action = Some(if kind == PathDialog::Open { FileAction::Open(path) } else { FileAction::SaveAs(path) });
+                    files.action =
+                        Some(if kind == PathDialog::Open { FileAction::Open(path) } else { FileAction::SaveAs(path) });
                     panels.path_dialog = None;
                 }
                 if ui.button("Cancel").clicked() {
@@ -396,19 +440,25 @@ fn dialogs(
         if panels.new_size.0 <= 0.0 {
             panels.new_size = (72.0, 48.0);
         }
-        egui::Window::new("New scene").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).show(ctx, |ui| {
-            ui.add(egui::Slider::new(&mut panels.new_size.0, 1.0..=1000.0).text("width (inches)"));
-            ui.add(egui::Slider::new(&mut panels.new_size.1, 1.0..=1000.0).text("height (inches)"));
-            ui.horizontal(|ui| {
-                if ui.button("Create").clicked() {
-                    files.action = Some(FileAction::New { width: panels.new_size.0.round(), height: panels.new_size.1.round() });
-                    panels.show_new = false;
-                }
-                if ui.button("Cancel").clicked() {
-                    panels.show_new = false;
-                }
-            });
-        });
+        egui::Window::new("New scene").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).show(
+            ctx,
+            |ui| {
+                ui.add(egui::Slider::new(&mut panels.new_size.0, 1.0..=1000.0).text("width (inches)"));
+                ui.add(egui::Slider::new(&mut panels.new_size.1, 1.0..=1000.0).text("height (inches)"));
+                ui.horizontal(|ui| {
+                    if ui.button("Create").clicked() {
+                        files.action = Some(FileAction::New {
+                            width: panels.new_size.0.round(),
+                            height: panels.new_size.1.round(),
+                        });
+                        panels.show_new = false;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        panels.show_new = false;
+                    }
+                });
+            },
+        );
     }
     if panels.show_calibration {
         let mut open = true;
@@ -433,15 +483,18 @@ fn help(mut contexts: EguiContexts, mut panels: ResMut<PanelState>) -> Result {
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    egui::Window::new("Keyboard shortcuts").open(&mut open).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (key, what) in SHORTCUTS {
-                ui.label(egui::RichText::new(*key).monospace());
-                ui.label(*what);
-                ui.end_row();
-            }
-        });
-    });
+    egui::Window::new("Keyboard shortcuts").open(&mut open).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+        ctx,
+        |ui| {
+            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                for (key, what) in SHORTCUTS {
+                    ui.label(egui::RichText::new(*key).monospace());
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
+        },
+    );
     panels.show_help = open;
     Ok(())
 }

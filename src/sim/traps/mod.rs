@@ -398,7 +398,13 @@ impl Pass {
     /// A lasting condition lasting `moves` moves after this one (the move it started in is
     /// counted off by bookkeeping at its end).
     fn lasting(name: impl Into<String>, move_penalty: f32, moves: Option<u32>, immobile: bool) -> scene::Condition {
-        scene::Condition { name: name.into(), move_penalty, moves_left: moves.map(|m| m.saturating_add(1)), immobile, me_and_mo: 0 }
+        scene::Condition {
+            name: name.into(),
+            move_penalty,
+            moves_left: moves.map(|m| m.saturating_add(1)),
+            immobile,
+            me_and_mo: 0,
+        }
     }
 
     /// Moves an injury lasts: its moves, or its days at `moves_per_day`.
