@@ -176,7 +176,7 @@ fn playtest(
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, 256);
     let tty = std::io::stderr().is_terminal();
     let progress = |done: u32| {
-        if tty && (done == runs || done % (runs / 100).max(1) == 0) {
+        if tty && (done == runs || done.is_multiple_of((runs / 100).max(1))) {
             let filled = (done as usize * 30) / runs.max(1) as usize;
             eprint!("\r[{}{}] {done}/{runs} runs", "#".repeat(filled), " ".repeat(30 - filled));
             if done == runs {
@@ -340,11 +340,11 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
             return ExitCode::from(2);
         }
     }
-    if let Some(final_path) = final_path {
-        if let Err(e) = scene::save_scene(&end, final_path) {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    if let Some(final_path) = final_path
+        && let Err(e) = scene::save_scene(&end, final_path)
+    {
+        eprintln!("{e}");
+        return ExitCode::from(2);
     }
     let line = format!(
         "{}: {} moves with seed {}, {} events, {} rolls",

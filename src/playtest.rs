@@ -133,44 +133,45 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             if let Some(to) = point_field(e, "to") {
                 positions.insert(e.subject.clone(), to);
             }
-            if e.outcome == "arrived" {
-                if let Some(f) = s.figures.get_mut(&e.subject) {
-                    f.reached_goal = true;
-                }
+            if e.outcome == "arrived"
+                && let Some(f) = s.figures.get_mut(&e.subject)
+            {
+                f.reached_goal = true;
             }
             if let (Some(allowance), Some(distance)) =
                 (e.fields.get("allowance").and_then(Value::as_f64), e.fields.get("distance").and_then(Value::as_f64))
             {
                 // A move cut short counts as the share of it lost (not the last move, which
                 // simply ended at the goal).
-                if e.outcome != "arrived" && allowance > 0.0 {
-                    if let Some(f) = s.figures.get_mut(&e.subject) {
-                        f.moves_lost += ((allowance - distance) / allowance).clamp(0.0, 1.0);
-                    }
+                if e.outcome != "arrived"
+                    && allowance > 0.0
+                    && let Some(f) = s.figures.get_mut(&e.subject)
+                {
+                    f.moves_lost += ((allowance - distance) / allowance).clamp(0.0, 1.0);
                 }
             }
-            if e.outcome == "held" {
-                if let Some(f) = s.figures.get_mut(&e.subject) {
-                    f.moves_lost += 1.0;
-                }
+            if e.outcome == "held"
+                && let Some(f) = s.figures.get_mut(&e.subject)
+            {
+                f.moves_lost += 1.0;
             }
         }
-        if e.system == "traps" {
-            if let Some(trap) = str_field(e, "trap") {
-                let Some(t) = s.traps.get_mut(trap) else { continue };
-                t.approached = true;
-                if (e.event == "spot_check" || e.event == "khemri_crossing") && e.outcome == "spotted" {
-                    t.spotted = true;
-                }
-                if e.event == "khemri_disarm" && e.outcome.contains("disarmed") {
-                    t.disarmed = true;
-                }
-                if !NOT_TRIGGERS.contains(&e.event) {
-                    t.outcomes.push(format!("{}:{}", e.event, e.outcome));
-                    if !NOT_SPRUNG.contains(&e.outcome.as_str()) {
-                        t.sprung = true;
-                        victims.entry(trap.to_string()).or_default().insert(e.subject.clone());
-                    }
+        if e.system == "traps"
+            && let Some(trap) = str_field(e, "trap")
+        {
+            let Some(t) = s.traps.get_mut(trap) else { continue };
+            t.approached = true;
+            if (e.event == "spot_check" || e.event == "khemri_crossing") && e.outcome == "spotted" {
+                t.spotted = true;
+            }
+            if e.event == "khemri_disarm" && e.outcome.contains("disarmed") {
+                t.disarmed = true;
+            }
+            if !NOT_TRIGGERS.contains(&e.event) {
+                t.outcomes.push(format!("{}:{}", e.event, e.outcome));
+                if !NOT_SPRUNG.contains(&e.outcome.as_str()) {
+                    t.sprung = true;
+                    victims.entry(trap.to_string()).or_default().insert(e.subject.clone());
                 }
             }
         }

@@ -201,7 +201,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
     let Table { width, height } = scene.table;
     for (field, v) in [("width", width), ("height", height)] {
-        if !(v.is_finite() && v >= 1.0 && v <= MAX_TABLE_INCHES) {
+        if !(v.is_finite() && (1.0..=MAX_TABLE_INCHES).contains(&v)) {
             c.problem("table", format!("{field}: {v} must be between 1 and {MAX_TABLE_INCHES} inches"));
         }
     }
@@ -283,10 +283,11 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             if c.finite(&e, "facing", f.facing) && f.facing.abs() > 360.0 {
                 c.problem(&e, format!("facing: {} must be within -360 and 360 degrees", f.facing));
             }
-            if let Some(rate) = f.move_rate {
-                if c.finite(&e, "move_rate", rate) && !(0.0..=100.0).contains(&rate) {
-                    c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
-                }
+            if let Some(rate) = f.move_rate
+                && c.finite(&e, "move_rate", rate)
+                && !(0.0..=100.0).contains(&rate)
+            {
+                c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
             }
             if let Some(w) = f.weight
                 && c.finite(&e, "weight", w)
@@ -294,21 +295,21 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             {
                 c.problem(&e, format!("weight: {w} must be 0 to 10000"));
             }
-            if let Some(a) = f.agility {
-                if !(-10..=10).contains(&a) {
-                    c.problem(&e, format!("agility: {a} must be -10 to 10"));
-                }
+            if let Some(a) = f.agility
+                && !(-10..=10).contains(&a)
+            {
+                c.problem(&e, format!("agility: {a} must be -10 to 10"));
             }
             for s in &f.skills {
-                if let Skill::SpotDisarm(n) | Skill::SetTrap(n) = s {
-                    if !(1..=4).contains(n) {
-                        c.problem(&e, format!("skills: {s:?} must be taken 1 to 4 times"));
-                    }
+                if let Skill::SpotDisarm(n) | Skill::SetTrap(n) = s
+                    && !(1..=4).contains(n)
+                {
+                    c.problem(&e, format!("skills: {s:?} must be taken 1 to 4 times"));
                 }
-                if let Skill::AnimalTrainer(n) = s {
-                    if !(1..=2).contains(n) {
-                        c.problem(&e, format!("skills: AnimalTrainer level {n} must be 1 or 2"));
-                    }
+                if let Skill::AnimalTrainer(n) = s
+                    && !(1..=2).contains(n)
+                {
+                    c.problem(&e, format!("skills: AnimalTrainer level {n} must be 1 or 2"));
                 }
             }
             if let Some(p) = &f.mordheim {
@@ -317,10 +318,10 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                         c.problem(&e, format!("mordheim {field}: {v} must be {lo} to 10"));
                     }
                 }
-                if let Some(sv) = p.sv {
-                    if !(1..=6).contains(&sv) {
-                        c.problem(&e, format!("mordheim sv: {sv} must be 1 to 6"));
-                    }
+                if let Some(sv) = p.sv
+                    && !(1..=6).contains(&sv)
+                {
+                    c.problem(&e, format!("mordheim sv: {sv} must be 1 to 6"));
                 }
             }
             if f.conditions.len() > 100 {

@@ -120,10 +120,10 @@ fn track_cursor(
 ) {
     cursor.0 = None;
     let Ok((camera, transform)) = camera.single() else { return };
-    if let Some(p) = window.cursor_position() {
-        if let Ok(world) = camera.viewport_to_world_2d(transform, p) {
-            cursor.0 = Some(to_table(world));
-        }
+    if let Some(p) = window.cursor_position()
+        && let Ok(world) = camera.viewport_to_world_2d(transform, p)
+    {
+        cursor.0 = Some(to_table(world));
     }
 }
 

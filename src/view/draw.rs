@@ -28,6 +28,7 @@ struct Label(Entity);
 struct SceneDrawing;
 
 /// The world was rebuilt from a scene: rebuild what mirrors it.
+#[allow(clippy::type_complexity)]
 fn rebuild(mut commands: Commands, old: Query<Entity, Or<(With<SceneDrawing>, With<Label>)>>) {
     for e in &old {
         commands.entity(e).despawn();
@@ -349,6 +350,7 @@ fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&Table
 
 /// Names under tokens. Trap names are GM-only until revealed, sleepers' always; everything
 /// else is public.
+#[allow(clippy::type_complexity)]
 fn spawn_labels(
     mut commands: Commands,
     named: Query<(Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>), With<SceneOrder>>,

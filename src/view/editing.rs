@@ -111,24 +111,20 @@ fn mouse_edit(
             place => edits.0.push(Edit::Place(place, at)),
         }
     }
-    if buttons.pressed(MouseButton::Left) {
-        if let Some(e) = drag.entity {
-            if let Ok((_, _, mut p)) = tokens.get_mut(e) {
-                if p.0.distance(at) > 0.01 {
-                    p.0 = at;
-                    drag.moved = true;
-                }
-            }
-        }
+    if buttons.pressed(MouseButton::Left)
+        && let Some(e) = drag.entity
+        && let Ok((_, _, mut p)) = tokens.get_mut(e)
+        && p.0.distance(at) > 0.01
+    {
+        p.0 = at;
+        drag.moved = true;
     }
-    if buttons.just_released(MouseButton::Left) {
-        if let Some(e) = drag.entity.take() {
-            if drag.moved {
-                if let Ok((_, name, p)) = tokens.get(e) {
-                    edits.0.push(Edit::Move(name.as_str().to_string(), p.0));
-                }
-            }
-        }
+    if buttons.just_released(MouseButton::Left)
+        && let Some(e) = drag.entity.take()
+        && drag.moved
+        && let Ok((_, name, p)) = tokens.get(e)
+    {
+        edits.0.push(Edit::Move(name.as_str().to_string(), p.0));
     }
 }
 
@@ -141,10 +137,10 @@ fn keys(
     if keys.just_pressed(KeyCode::Escape) || keys.just_pressed(KeyCode::Enter) {
         *tool = Tool::Select;
     }
-    if keys.just_pressed(KeyCode::Delete) {
-        if let Some(name) = &selected.0 {
-            edits.0.push(Edit::Delete(name.clone()));
-        }
+    if keys.just_pressed(KeyCode::Delete)
+        && let Some(name) = &selected.0
+    {
+        edits.0.push(Edit::Delete(name.clone()));
     }
     if keys.just_pressed(KeyCode::KeyG) && selected.0.is_some() {
         *tool = Tool::DrawPath;

@@ -78,6 +78,7 @@ fn draw_hovered_trap(cursor: Res<CursorTable>, traps: Query<(&TablePosition, &Tr
     }
 }
 
+#[allow(clippy::type_complexity)]
 fn hover_info(
     mut contexts: EguiContexts,
     cursor: Res<CursorTable>,

@@ -33,10 +33,10 @@ fn start_frame(mut times: ResMut<FrameTimes>) {
 
 fn end_frame(mut times: ResMut<FrameTimes>, mut exit: MessageWriter<AppExit>) {
     times.frames += 1;
-    if let Some(start) = times.started.take() {
-        if times.frames > WARM_UP {
-            times.samples.push(start.elapsed().as_secs_f64() * 1000.0);
-        }
+    if let Some(start) = times.started.take()
+        && times.frames > WARM_UP
+    {
+        times.samples.push(start.elapsed().as_secs_f64() * 1000.0);
     }
     if times.samples.len() as u32 >= times.wanted {
         let mut s = times.samples.clone();

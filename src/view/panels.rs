@@ -224,10 +224,10 @@ fn controls(
             ui.horizontal(|ui| {
                 ui.label("Seed");
                 ui.add(egui::TextEdit::singleline(&mut panels.seed_input).desired_width(120.0));
-                if ui.button("Reseed").clicked() {
-                    if let Ok(seed) = panels.seed_input.trim().parse::<u64>() {
-                        request.reseed = Some(seed);
-                    }
+                if ui.button("Reseed").clicked()
+                    && let Ok(seed) = panels.seed_input.trim().parse::<u64>()
+                {
+                    request.reseed = Some(seed);
                 }
             });
             ui.separator();
