@@ -33,6 +33,9 @@ pub struct PanelState {
     show_new: bool,
     log_system: String,
     log_subject: String,
+    /// The dice log's display lines, and the (log length, system, entity) they were built for.
+    log_lines: Vec<LogText>,
+    log_key: Option<(usize, String, String)>,
     /// The inspector's RON text for the selected entity, and whose it is.
     ron_text: String,
     ron_for: Option<String>,
@@ -242,6 +245,58 @@ fn controls(
     Ok(())
 }
 
+/// How a dice-log line is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LogLine {
+    Event,
+    Roll,
+    /// An MD roll: the GM's eyes only.
+    Secret,
+}
+
+#[derive(Debug, Clone)]
+struct LogText {
+    text: String,
+    kind: LogLine,
+}
+
+/// Most lines the dice log keeps for display (newest first).
+const MAX_LOG_LINES: usize = 5_000;
+
+/// The log as display lines, newest event first, filtered by system and entity.
+fn log_lines(log: &EventLog, system: &str, subject: &str) -> Vec<LogText> {
+    let subject = subject.to_lowercase();
+    let mut out = Vec::new();
+    let shown = log
+        .events
+        .iter()
+        .rev()
+        .filter(|e| system.is_empty() || e.system == system)
+        .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject));
+    for e in shown {
+        if out.len() >= MAX_LOG_LINES {
+            break;
+        }
+        let round = e.round.map(|r| format!(" r{r}")).unwrap_or_default();
+        out.push(LogText {
+            text: format!("m{}{} {} · {} · {} -> {}", e.move_number, round, e.system, e.subject, e.event, e.outcome),
+            kind: LogLine::Event,
+        });
+        for r in &e.rolls {
+            let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
+            let mods: Vec<String> = r.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.reason)).collect();
+            let target = r.target.map(|t| format!(" vs {t}")).unwrap_or_default();
+            let text = format!("   {} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
+            if r.secret {
+                out.push(LogText { text: format!("{text}   (MD: secret)"), kind: LogLine::Secret });
+            } else {
+                out.push(LogText { text, kind: LogLine::Roll });
+            }
+        }
+    }
+    out
+}
+
 fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<PanelState>) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Dice log")
@@ -262,40 +317,25 @@ fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<P
                 ui.label("Entity");
                 ui.add(egui::TextEdit::singleline(&mut panels.log_subject).desired_width(120.0));
             });
-            egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-                let subject = panels.log_subject.to_lowercase();
-                let shown = log
-                    .events
-                    .iter()
-                    .rev()
-                    .filter(|e| panels.log_system.is_empty() || e.system == panels.log_system)
-                    .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject))
-                    .take(500);
-                for e in shown {
-                    let round = e.round.map(|r| format!(" r{r}")).unwrap_or_default();
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "m{}{} {} · {} · {} -> {}",
-                            e.move_number, round, e.system, e.subject, e.event, e.outcome
-                        ))
-                        .strong(),
-                    );
-                    for r in &e.rolls {
-                        let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
-                        let mods: Vec<String> =
-                            r.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.reason)).collect();
-                        let target = r.target.map(|t| format!(" vs {t}")).unwrap_or_default();
-                        let text =
-                            format!("   {} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
-                        if r.secret {
-                            ui.label(
-                                egui::RichText::new(format!("{text}   (MD: secret)"))
-                                    .color(egui::Color32::from_rgb(220, 170, 255)),
-                            );
-                        } else {
-                            ui.label(text);
-                        }
-                    }
+            // Lines are rebuilt only when the log or the filter changes, and only the rows in
+            // view are laid out: a long run's log costs nothing per frame.
+            let key = (log.events.len(), panels.log_system.clone(), panels.log_subject.clone());
+            if panels.log_key.as_ref() != Some(&key) {
+                panels.log_lines = log_lines(&log, &panels.log_system, &panels.log_subject);
+                panels.log_key = Some(key);
+            }
+            let row_height = ui.text_style_height(&egui::TextStyle::Body);
+            let lines = &panels.log_lines;
+            egui::ScrollArea::both().auto_shrink([false, false]).show_rows(ui, row_height, lines.len(), |ui, rows| {
+                for line in &lines[rows] {
+                    let text = egui::RichText::new(&line.text);
+                    let text = match line.kind {
+                        LogLine::Event => text.strong(),
+                        LogLine::Roll => text,
+                        LogLine::Secret => text.color(egui::Color32::from_rgb(220, 170, 255)),
+                    };
+                    // One line per row (no wrapping), so every row has the same height.
+                    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
                 }
             });
         });
