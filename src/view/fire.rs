@@ -1,6 +1,7 @@
 //! Fire in the GM view: burning and spent ground as one texture over the table, one texel per
-//! fire-front cell, drawn with linear filtering so edges are smooth. Rebuilt when the fire
-//! front changes (once a round at most).
+//! fire-front cell, drawn with linear filtering so edges are smooth. When the front moves on,
+//! the picture is animated from the old time to the new over [`ANIMATION_SECS`], reading the
+//! cells' exact arrival times, so the GM sees the fire creep rather than jump.
 
 use super::to_world;
 use crate::sim::fire::FireFront;
@@ -23,24 +24,50 @@ const BURNING: [u8; 4] = [255, 110, 20, 225];
 const SPENT: [u8; 4] = [38, 32, 28, 210];
 const UNBURNT: [u8; 4] = [38, 32, 28, 0];
 
-/// The sprite showing the fire, and the front generation it shows.
+/// How long the picture takes to catch up with a new front, in seconds.
+pub const ANIMATION_SECS: f32 = 0.8;
+
+/// The sprite showing the fire: the front generation it shows, and the animation towards it.
 #[derive(Component)]
 struct FireLayer {
     generation: u64,
+    /// Fire time (rounds) shown when the animation began, and now.
+    from_time: f32,
+    shown_time: f32,
+    /// App time the animation began; none when the picture is up to date.
+    started: Option<f32>,
 }
 
 fn draw_fire(
     mut commands: Commands,
     front: Res<FireFront>,
+    clock: Res<Time>,
     mut images: ResMut<Assets<Image>>,
     mut layer: Query<(&mut FireLayer, &Sprite)>,
 ) {
     let Some(grid) = front.grid() else { return };
-    if layer.iter().next().is_some_and(|(l, _)| l.generation == front.generation()) {
-        return;
-    }
+    let now = clock.elapsed_secs();
+    let target = front.time();
+    // Which fire time to draw this frame, if the picture must change.
+    let time = match layer.iter_mut().next() {
+        Some((mut l, _)) => {
+            if l.generation != front.generation() {
+                l.generation = front.generation();
+                // Rewound or reloaded: jump. Moved on: animate from what is shown.
+                l.from_time = if l.shown_time <= target { l.shown_time } else { target };
+                l.started = Some(now);
+            }
+            let Some(started) = l.started else { return };
+            let progress = ((now - started) / ANIMATION_SECS).clamp(0.0, 1.0);
+            if progress >= 1.0 {
+                l.started = None;
+            }
+            l.shown_time = l.from_time + (target - l.from_time) * progress;
+            l.shown_time
+        }
+        None => target,
+    };
     let (width, height) = (grid.width_cells(), grid.height_cells());
-    let time = front.time();
     let mut data = Vec::with_capacity(width as usize * height as usize * 4);
     // Image rows run top to bottom; grid rows bottom to top.
     for y in (0..height).rev() {
@@ -52,8 +79,7 @@ fn draw_fire(
             });
         }
     }
-    if let Some((mut l, sprite)) = layer.iter_mut().next() {
-        l.generation = front.generation();
+    if let Some((_, sprite)) = layer.iter_mut().next() {
         if let Some(mut image) = images.get_mut(&sprite.image) {
             image.data = Some(data);
         }
@@ -72,6 +98,6 @@ fn draw_fire(
     commands.spawn((
         Sprite { image: images.add(image), custom_size: Some(to_world(covered)), ..default() },
         Transform::from_translation((to_world(covered) / 2.0).extend(FIRE_Z)),
-        FireLayer { generation: front.generation() },
+        FireLayer { generation: front.generation(), from_time: target, shown_time: target, started: None },
     ));
 }
