@@ -13,7 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             rebuild.run_if(resource_changed::<SceneGeneration>),
-            (draw_grid, draw_walls, draw_lights, draw_figures, draw_traps, follow_labels),
+            (draw_grid, draw_walls, draw_lights, draw_figures, draw_traps, follow_labels, reveal_trap_labels),
         )
             .chain(),
     );
@@ -365,6 +365,19 @@ fn spawn_labels(
         ));
         if asleep || trap.is_some_and(|t| !t.0.revealed) {
             label.insert(gm_only());
+        }
+    }
+}
+
+/// A trap revealed in play shows its name to the players from then on.
+fn reveal_trap_labels(
+    mut commands: Commands,
+    labels: Query<(Entity, &Label), With<bevy::camera::visibility::RenderLayers>>,
+    traps: Query<&Trap, Changed<Trap>>,
+) {
+    for (entity, label) in &labels {
+        if traps.get(label.0).is_ok_and(|t| t.0.revealed) {
+            commands.entity(entity).remove::<bevy::camera::visibility::RenderLayers>();
         }
     }
 }
