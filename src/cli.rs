@@ -152,8 +152,13 @@ pub fn main() -> ExitCode {
 }
 
 fn report(e: &SceneError) -> ExitCode {
+    fail(e, e.is_io())
+}
+
+/// Print an error; exit 2 for usage or I/O problems, 1 for anything wrong inside a file.
+fn fail(e: &dyn std::fmt::Display, io: bool) -> ExitCode {
     eprintln!("{e}");
-    if e.is_io() { ExitCode::from(2) } else { ExitCode::from(1) }
+    ExitCode::from(if io { 2 } else { 1 })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -240,10 +245,7 @@ fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) 
     }
     let imported = match scene::uvtt::read_uvtt(map, &import_settings(inches_per_square, outer_walls)) {
         Ok(i) => i,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(if e.is_io() { 2 } else { 1 });
-        }
+        Err(e) => return fail(&e, e.is_io()),
     };
     let mut scene = imported.scene;
     if let Some(image) = &imported.image {
@@ -390,10 +392,7 @@ fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg, mea
     let (scene, background, scene_path) = if is_uvtt(path) {
         match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
             Ok(i) => (i.scene, i.image.map(|m| (m.bytes, m.extension)), None),
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(if e.is_io() { 2 } else { 1 });
-            }
+            Err(e) => return fail(&e, e.is_io()),
         }
     } else {
         match scene::load_scene(path) {

@@ -342,7 +342,7 @@ fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<P
     Ok(())
 }
 
-fn inspector(world: &mut World) {
+fn inspector(world: &mut World, contexts: &mut bevy::ecs::system::SystemState<EguiContexts>) {
     let selected = world.resource::<Selected>().0.clone();
     let Some(name) = selected else { return };
     // The entity's RON text, refreshed when the selection changes.
@@ -353,7 +353,6 @@ fn inspector(world: &mut World) {
         panels.ron_text = text;
         panels.ron_for = Some(name.clone());
     }
-    let mut contexts = bevy::ecs::system::SystemState::<EguiContexts>::new(world);
     let Ok(mut egui) = contexts.get_mut(world) else { return };
     let Ok(ctx) = egui.ctx_mut() else { return };
     let ctx = ctx.clone();
