@@ -384,16 +384,21 @@ impl FireFront {
         burning.sort_by_key(|c| (c.y, c.x));
         let width = grid.width_cells() as usize;
         let key = |c: Cell| c.y as usize * width + c.x as usize;
-        let mut label: std::collections::HashMap<usize, usize> =
-            burning.iter().map(|&c| (key(c), usize::MAX)).collect();
+        // Per cell: NOT_BURNING, UNLABELLED, or the index of its fire.
+        const NOT_BURNING: usize = usize::MAX;
+        const UNLABELLED: usize = usize::MAX - 1;
+        let mut label = vec![NOT_BURNING; width * grid.height_cells() as usize];
+        for &c in &burning {
+            label[key(c)] = UNLABELLED;
+        }
         let size = grid.cell_size_in();
         let mut fires = Vec::new();
         for &start in &burning {
-            if label.get(&key(start)) != Some(&usize::MAX) {
+            if label[key(start)] != UNLABELLED {
                 continue;
             }
             let id = fires.len();
-            label.insert(key(start), id);
+            label[key(start)] = id;
             let mut stack = vec![start];
             let (mut count, mut sum) = (0usize, Vec2::ZERO);
             let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
@@ -409,14 +414,13 @@ impl FireFront {
                 for dy in -1i64..=1 {
                     for dx in -1i64..=1 {
                         let (nx, ny) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
-                        if nx < 0 || ny < 0 {
+                        // Off the grid: not a neighbour (a row's end does not touch the next row).
+                        if nx < 0 || ny < 0 || nx >= width as i64 || ny >= i64::from(grid.height_cells()) {
                             continue;
                         }
                         let n = Cell { x: nx as u32, y: ny as u32 };
-                        if let Some(l) = label.get_mut(&key(n))
-                            && *l == usize::MAX
-                        {
-                            *l = id;
+                        if label[key(n)] == UNLABELLED {
+                            label[key(n)] = id;
                             stack.push(n);
                         }
                     }
@@ -703,7 +707,9 @@ fn fire_round(
     let fires_before = front.fires.len();
     front.fires = front.summarise(end);
 
-    // 4. Figures caught by fire.
+    // 4. Figures caught by fire. The burning patches at the round's start and end are each
+    // labelled once, when first needed: a crowd in one big fire must not flood it per figure.
+    let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let mut figures: Vec<_> = figures.iter_mut().collect();
     figures.sort_by_key(|f| *f.0);
     for (_, name, figure, position, swept, mut conditions) in figures {
@@ -719,8 +725,12 @@ fn fire_round(
         let diameter = front
             .grid
             .as_ref()
-            .and_then(|g| g.cell_at(at.x, at.y).and_then(|c| g.burning_region(c, when)))
-            .map_or(0.0, |r| r.diameter_in);
+            .and_then(|g| {
+                let cell = g.cell_at(at.x, at.y)?;
+                let labelled = patches[usize::from(when == end)].get_or_insert_with(|| g.burning_regions(when));
+                labelled.region_of(cell).map(|r| r.diameter_in)
+            })
+            .unwrap_or(0.0);
         let fire_strike = burning_fire_strike(diameter, &settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);

@@ -143,6 +143,33 @@ pub struct FireRegion {
     pub span_in: f32,
 }
 
+/// The burning patches at one time, each cell labelled with its patch.
+#[derive(Debug, Clone)]
+pub struct BurningRegions {
+    label: Vec<u32>,
+    regions: Vec<FireRegion>,
+    width: u32,
+    height: u32,
+}
+
+impl BurningRegions {
+    const NONE: u32 = u32::MAX;
+
+    /// The patch holding `cell`, if it is burning.
+    pub fn region_of(&self, cell: Cell) -> Option<&FireRegion> {
+        if cell.x >= self.width || cell.y >= self.height {
+            return None;
+        }
+        let l = self.label[cell.y as usize * self.width as usize + cell.x as usize];
+        if l == Self::NONE { None } else { self.regions.get(l as usize) }
+    }
+
+    /// Every patch, in the order of its first cell (row by row from the bottom).
+    pub fn regions(&self) -> &[FireRegion] {
+        &self.regions
+    }
+}
+
 #[derive(Clone, Debug)]
 struct StencilEdge {
     dx: i32,
@@ -428,37 +455,73 @@ impl FireGrid {
     }
 
     /// The connected (8-neighbour) patch of burning cells holding `cell`, any fuels; `None` if
-    /// `cell` is not burning at `time`.
+    /// `cell` is not burning at `time`. For many lookups at one time, use [`Self::burning_regions`].
     pub fn burning_region(&self, cell: Cell, time: f32) -> Option<FireRegion> {
         let start = self.index_of(cell)?;
         if self.state_of_index(start, time) != CellState::Burning {
             return None;
         }
+        let mut seen = vec![false; self.arrival.len()];
+        seen[start] = true;
+        Some(self.flood_burning(start, time, |i| !std::mem::replace(&mut seen[i], true)))
+    }
+
+    /// Every connected patch of burning cells at `time`, labelled once, so looking up the
+    /// patch of any cell costs nothing (fire.rs asks for each figure standing in fire).
+    pub fn burning_regions(&self, time: f32) -> BurningRegions {
+        const UNLABELLED: u32 = u32::MAX - 1;
+        let mut label = vec![BurningRegions::NONE; self.arrival.len()];
+        for (i, l) in label.iter_mut().enumerate() {
+            if self.state_of_index(i, time) == CellState::Burning {
+                *l = UNLABELLED;
+            }
+        }
+        let mut regions = Vec::new();
+        for start in 0..label.len() {
+            if label[start] != UNLABELLED {
+                continue;
+            }
+            let id = regions.len() as u32;
+            label[start] = id;
+            regions.push(self.flood_burning(start, time, |i| {
+                let fresh = label[i] == UNLABELLED;
+                if fresh {
+                    label[i] = id;
+                }
+                fresh
+            }));
+        }
+        BurningRegions { label, regions, width: self.width, height: self.height }
+    }
+
+    /// Flood the burning cells connected to `start` (already claimed), claiming each new one
+    /// with `claim` (false when it was claimed before), and measure the patch.
+    fn flood_burning(&self, start: usize, time: f32, mut claim: impl FnMut(usize) -> bool) -> FireRegion {
         let width = self.width as usize;
-        let mut seen: HashSet<usize> = HashSet::from([start]);
         let mut stack = vec![start];
+        let mut cells = 0;
         let (mut min_x, mut max_x, mut min_y, mut max_y) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
         while let Some(index) = stack.pop() {
+            cells += 1;
             let (x, y) = ((index % width) as i32, (index / width) as i32);
             (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
             for dy in -1..=1 {
                 for dx in -1..=1 {
                     let Some(next) = self.neighbour(x, y, dx, dy) else { continue };
-                    if self.state_of_index(next, time) == CellState::Burning && seen.insert(next) {
+                    if self.state_of_index(next, time) == CellState::Burning && claim(next) {
                         stack.push(next);
                     }
                 }
             }
         }
-        let cells = seen.len();
         let area_in2 = cells as f32 * self.cell_size * self.cell_size;
         let span_cells = (max_x - min_x).max(max_y - min_y) + 1;
-        Some(FireRegion {
+        FireRegion {
             cells,
             area_in2,
             diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
             span_in: span_cells as f32 * self.cell_size,
-        })
+        }
     }
 
     fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
@@ -996,6 +1059,20 @@ mod tests {
         assert_eq!(g.burning_area_in2(2, 5.0), 0.0);
         let reached = all_cells(&g).filter(|&c| g.state_at(c, 5.0) != CellState::Unburnt).count();
         assert!((g.burnt_area_in2(1, 5.0) - reached as f32 * 0.01).abs() < 1e-4);
+    }
+
+    #[test]
+    fn labelled_regions_match_one_flood_per_cell() {
+        let mut g = uniform(10.0, 10.0, 1.0, 1000.0);
+        assert!(g.ignite_cell(Cell { x: 20, y: 20 }, 0.0).is_some());
+        assert!(g.ignite_cell(Cell { x: 80, y: 70 }, 1.0).is_some());
+        g.advance_to(2.0);
+        let labelled = g.burning_regions(2.0);
+        assert_eq!(labelled.regions().len(), 2, "two separate fires");
+        for cell in all_cells(&g) {
+            assert_eq!(labelled.region_of(cell).cloned(), g.burning_region(cell, 2.0), "{cell:?}");
+        }
+        assert!(labelled.region_of(Cell { x: 1000, y: 0 }).is_none());
     }
 
     #[test]

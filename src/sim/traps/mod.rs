@@ -142,10 +142,90 @@ impl Area {
     }
 }
 
+/// Traps bucketed by a coarse grid over the ground they can be met from (their area, plus the
+/// spotting range), so each figure is checked against the traps near its walk rather than
+/// every trap on the table.
+struct TrapIndex {
+    origin: Vec2,
+    cell: f32,
+    columns: usize,
+    rows: usize,
+    buckets: Vec<Vec<usize>>,
+}
+
+impl TrapIndex {
+    /// Most buckets: a huge table gets larger cells, not more memory.
+    const MAX_BUCKETS: usize = 1 << 16;
+
+    /// `reach[i]`: a circle (centre, radius) holding everywhere trap `i` can be met from.
+    fn new(reach: &[(Vec2, f32)]) -> Self {
+        let (mut min, mut max) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for &(c, r) in reach {
+            min = min.min(c - Vec2::splat(r));
+            max = max.max(c + Vec2::splat(r));
+        }
+        if reach.is_empty() || !(min.is_finite() && max.is_finite()) {
+            return Self { origin: Vec2::ZERO, cell: 1.0, columns: 0, rows: 0, buckets: Vec::new() };
+        }
+        let span = (max - min).max(Vec2::splat(1.0));
+        let mut cell = 4.0f32;
+        while (span.x / cell).ceil() * (span.y / cell).ceil() > Self::MAX_BUCKETS as f32 {
+            cell *= 2.0;
+        }
+        let (columns, rows) = ((span.x / cell).ceil() as usize + 1, (span.y / cell).ceil() as usize + 1);
+        let mut index = Self { origin: min, cell, columns, rows, buckets: vec![Vec::new(); columns * rows] };
+        for (i, &(c, r)) in reach.iter().enumerate() {
+            let (x0, y0, x1, y1) = index.cells_over(c - Vec2::splat(r), c + Vec2::splat(r));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    index.buckets[y * columns + x].push(i);
+                }
+            }
+        }
+        index
+    }
+
+    /// The cells (clamped to the grid) a box from `lo` to `hi` overlaps.
+    fn cells_over(&self, lo: Vec2, hi: Vec2) -> (usize, usize, usize, usize) {
+        let to_cell = |v: f32, o: f32, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
+        (
+            to_cell(lo.x, self.origin.x, self.columns),
+            to_cell(lo.y, self.origin.y, self.rows),
+            to_cell(hi.x, self.origin.x, self.columns),
+            to_cell(hi.y, self.origin.y, self.rows),
+        )
+    }
+
+    /// Traps that may be met from any of `segments`, in trap order, each once.
+    fn near(&self, segments: &[(Vec2, Vec2)]) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.buckets.is_empty() {
+            return out;
+        }
+        for &(a, b) in segments {
+            let (x0, y0, x1, y1) = self.cells_over(a.min(b), a.max(b));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    out.extend_from_slice(&self.buckets[y * self.columns + x]);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
 /// The first distance along `a`–`b` at which `area` is within `range`. The distance from a
 /// point moving on a line to a convex area is convex, so a ternary search finds its least
 /// value and a bisection before it the first point in range.
 fn first_within_on_segment(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f32> {
+    // The area lies within its bounding circle, so a segment that never comes within `range`
+    // of the circle never comes within it of the area: skip the search.
+    let (centre, extent) = area.bounds();
+    if super::geometry::point_segment_distance(centre, a, b) - extent > range {
+        return None;
+    }
     let len = a.distance(b);
     let at = |s: f32| if len > 0.0 { a + (b - a) * (s / len) } else { a };
     let f = |s: f32| area.distance(at(s));
@@ -424,18 +504,34 @@ impl Pass {
     }
 
     /// Every meeting of a path with a trap this move, in the order they happen.
+    /// How far from its area a trap can be met: spotted from (Morval), or stepped on.
+    fn reach(trap: &TrapRt) -> f32 {
+        if trap.spec.kind.morval_kind().is_some() { crate::rules::morval_traps::SPOTTING_RANGE_INCHES } else { ON_EDGE }
+    }
+
     fn candidates(&self) -> Vec<Candidate> {
         let mut out = Vec::new();
+        let index = TrapIndex::new(
+            &self
+                .traps
+                .iter()
+                .map(|t| {
+                    let (centre, extent) = t.area().bounds();
+                    (centre, extent + Self::reach(t) + 2.0 * ON_EDGE)
+                })
+                .collect::<Vec<_>>(),
+        );
         for (mi, m) in self.movers.iter().enumerate() {
             if m.segments.is_empty() || m.total <= 0.0 {
                 continue;
             }
             let start = m.segments[0].0;
             let end = m.point_at(m.total);
-            for (ti, trap) in self.traps.iter().enumerate() {
+            for ti in index.near(&m.segments) {
+                let trap = &self.traps[ti];
                 let area = trap.area();
                 let morval = trap.spec.kind.morval_kind().is_some();
-                let reach = if morval { crate::rules::morval_traps::SPOTTING_RANGE_INCHES } else { ON_EDGE };
+                let reach = Self::reach(trap);
                 let (centre, extent) = area.bounds();
                 let near = m
                     .segments
