@@ -39,7 +39,8 @@ pub enum Command {
     /// Open a scene (or a Universal VTT map) in the GM view.
     #[command(after_help = "Examples:\n  tabula open scenes/tomb.ron\n  \
                             tabula open scenes/tomb.ron --moves 3 --screenshot tomb.png\n  \
-                            tabula open scenes/tomb.ron --view projector --screenshot players.png")]
+                            tabula open scenes/tomb.ron --view projector --screenshot players.png\n  \
+                            tabula open scenes/farmstead.ron --play 2")]
     Open {
         /// The scene file (.ron), or a map (.dd2vtt, .uvtt, .df2vtt).
         scene: PathBuf,
@@ -49,12 +50,19 @@ pub enum Command {
         /// Resolve this many moves before showing the table.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
         moves: u32,
+        /// Then show this many rounds more: `--moves 2 --rounds 1` shows the first round of move 3
+        /// (the move is resolved whole, as the rules resolve it).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
+        rounds: u32,
         /// Measure the main world's frame time over this many frames, print it and exit.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
         measure_frames: Option<u32>,
         /// Which picture the window shows: the GM's, or the players' (projector).
         #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
         view: ViewArg,
+        /// Start playing at this many moves a second (0.1 to 10): a hands-off demonstration.
+        #[arg(long, value_name = "MOVES_PER_SEC", value_parser = parse_play_speed)]
+        play: Option<f32>,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -135,8 +143,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, view, measure_frames }) => {
-            open(&scene, screenshot, moves, view, measure_frames)
+        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play }) => {
+            open(&scene, screenshot, (moves, rounds), view, measure_frames, play)
         }
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -387,7 +395,20 @@ fn demo() -> ExitCode {
     }
 }
 
-fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg, measure_frames: Option<u32>) -> ExitCode {
+/// A play speed in moves a second, within what the Clock panel's slider offers.
+fn parse_play_speed(text: &str) -> Result<f32, String> {
+    let speed: f32 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
+    if (0.1..=10.0).contains(&speed) { Ok(speed) } else { Err(format!("{speed} is not between 0.1 and 10")) }
+}
+
+fn open(
+    path: &Path,
+    screenshot: Option<PathBuf>,
+    (moves, rounds): (u32, u32),
+    view: ViewArg,
+    measure_frames: Option<u32>,
+    play: Option<f32>,
+) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory.
     let (scene, background, scene_path) = if is_uvtt(path) {
         match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
@@ -406,12 +427,12 @@ fn open(path: &Path, screenshot: Option<PathBuf>, moves: u32, view: ViewArg, mea
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, view, background, measure_frames };
+        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, background, measure_frames, play };
         crate::view::run_with(scene, scene_path, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, background, scene_path, measure_frames);
+        let _ = (screenshot, view, background, scene_path, measure_frames, play, rounds);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS

@@ -17,6 +17,10 @@ fn tabula_binary() -> PathBuf {
 }
 
 fn screenshot(scene: &Path, view: &str, out: &Path) {
+    screenshot_after(scene, view, &["--moves", "2"], out);
+}
+
+fn screenshot_after(scene: &Path, view: &str, steps: &[&str], out: &Path) {
     let status = Command::new("timeout")
         .arg("180")
         .arg("xvfb-run")
@@ -24,7 +28,8 @@ fn screenshot(scene: &Path, view: &str, out: &Path) {
         .arg(tabula_binary())
         .arg("open")
         .arg(scene)
-        .args(["--moves", "2", "--view", view, "--screenshot"])
+        .args(steps)
+        .args(["--view", view, "--screenshot"])
         .arg(out)
         .env("RUST_LOG", "error")
         // winit tries Wayland first; a private runtime dir keeps libwayland from complaining.
@@ -101,5 +106,32 @@ fn every_scene_renders_and_the_projector_hides_secrets() {
         }
         assert_eq!(hidden_trap_pixels(&pj_px), 0, "{stem}: a hidden trap shows on the projector");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_move_can_be_shown_a_round_at_a_time() {
+    if !have("xvfb-run") {
+        eprintln!("skipping the GUI round test: xvfb-run is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tabula-gui-rounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron");
+    let shots = [
+        ("before", vec!["--moves", "5"]),
+        ("round", vec!["--moves", "5", "--rounds", "1"]),
+        ("after", vec!["--moves", "6"]),
+    ];
+    let mut pictures = Vec::new();
+    for (name, steps) in &shots {
+        let out = dir.join(format!("{name}.png"));
+        screenshot_after(&scene, "projector", steps, &out);
+        pictures.push(pixels(&out).2);
+    }
+    // The first round of move 6 is neither move 5's end nor move 6's: the fire and the farmer
+    // are part-way.
+    assert_ne!(pictures[1], pictures[0], "round 1 of move 6 looks like the end of move 5");
+    assert_ne!(pictures[1], pictures[2], "round 1 of move 6 looks like the end of move 6");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,10 +1,12 @@
 //! Drawing the table: grid, terrain, walls, doors, figures with their paths, traps.
 
-use super::layers::{GmGizmos, gm_only};
+use super::layers::{GM_LAYER, PUBLIC_LAYER, Retained, gm_only};
+use super::playhead::{Playhead, PlayheadSystems, Shown, along_swept, swept_ahead};
+use super::tokens::side_color;
 use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
 use crate::sim::traps::Trap;
-use crate::sim::world::{Figure, SceneOrder, TablePosition, TableSize, Terrain, Walls, Waypoints};
+use crate::sim::world::{Figure, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls, Waypoints};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -13,9 +15,10 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             rebuild.run_if(resource_changed::<SceneGeneration>),
-            (draw_grid, draw_walls, draw_lights, draw_figures, draw_traps, follow_labels, reveal_trap_labels),
+            (draw_grid, draw_walls, draw_lights, draw_paths, draw_traps, follow_labels, reveal_trap_labels),
         )
-            .chain(),
+            .chain()
+            .after(PlayheadSystems),
     );
 }
 
@@ -151,49 +154,58 @@ fn spawn_terrain(
         Ok(None) => {}
         Err(e) => file.message = Some(e),
     }
+    // One patterned material per kind of ground, shared by its regions so they batch.
+    let mut looks: std::collections::HashMap<Material, Handle<ColorMaterial>> = Default::default();
     for (i, region) in terrain.0.iter().enumerate() {
-        let color = material_color(region.material);
+        let look = looks
+            .entry(region.material)
+            .or_insert_with(|| {
+                materials.add(ColorMaterial {
+                    color: material_color(region.material),
+                    texture: Some(images.add(super::patterns::tile(region.material))),
+                    ..default()
+                })
+            })
+            .clone();
         let z = -9.0 + i as f32 * 1e-3;
-        match &region.shape {
+        let outline: Vec<Vec2> = match &region.shape {
             Shape::Rect { min, max } => {
-                let (a, b) = (to_world(Vec2::new(min.0, min.1)), to_world(Vec2::new(max.0, max.1)));
-                commands.spawn((
-                    Sprite { color, custom_size: Some(b - a), ..default() },
-                    Transform::from_translation(((a + b) / 2.0).extend(z)),
-                    SceneDrawing,
-                ));
+                vec![Vec2::new(min.0, min.1), Vec2::new(max.0, min.1), Vec2::new(max.0, max.1), Vec2::new(min.0, max.1)]
             }
             Shape::Circle { center, radius } => {
-                commands.spawn((
-                    Mesh2d(meshes.add(Circle::new(radius * PX_PER_INCH))),
-                    MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
-                    Transform::from_translation(to_world(Vec2::new(center.0, center.1)).extend(z)),
-                    SceneDrawing,
-                ));
+                // Segments about a quarter inch long: round at any zoom a table allows.
+                let segments = ((std::f32::consts::TAU * radius / 0.25).ceil() as usize).clamp(24, 256);
+                (0..segments)
+                    .map(|k| {
+                        let a = std::f32::consts::TAU * k as f32 / segments as f32;
+                        Vec2::new(center.0, center.1) + Vec2::from_angle(a) * *radius
+                    })
+                    .collect()
             }
-            Shape::Polygon { points } => {
-                let pts: Vec<Vec2> = points.iter().map(|p| to_world(Vec2::new(p.0, p.1))).collect();
-                commands.spawn((
-                    Mesh2d(meshes.add(polygon_mesh(&pts))),
-                    MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
-                    Transform::from_xyz(0.0, 0.0, z),
-                    SceneDrawing,
-                ));
-            }
-        }
+            Shape::Polygon { points } => points.iter().map(|p| Vec2::new(p.0, p.1)).collect(),
+        };
+        commands.spawn((
+            Mesh2d(meshes.add(polygon_mesh(&outline))),
+            MeshMaterial2d(look),
+            Transform::from_xyz(0.0, 0.0, z),
+            SceneDrawing,
+        ));
     }
 }
 
-/// A filled simple polygon (convex or not), by ear clipping.
+/// A filled simple polygon (convex or not, points in table inches), by ear clipping. Its UVs
+/// are table inches over the pattern tile's size, so patterns line up across regions.
 fn polygon_mesh(points: &[Vec2]) -> Mesh {
     use bevy::asset::RenderAssetUsages;
     use bevy::mesh::{Indices, PrimitiveTopology};
-    let positions: Vec<[f32; 3]> = points.iter().map(|p| [p.x, p.y, 0.0]).collect();
+    let positions: Vec<[f32; 3]> = points.iter().map(|p| to_world(*p).extend(0.0).to_array()).collect();
+    let uvs: Vec<[f32; 2]> =
+        points.iter().map(|p| [p.x / super::patterns::TILE_INCHES, -p.y / super::patterns::TILE_INCHES]).collect();
     let indices = ear_clip(points);
     let mut mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
     mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
     mesh.insert_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; points.len()]);
-    mesh.insert_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; points.len()]);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_UV_0, uvs);
     mesh.insert_indices(Indices::U32(indices));
     mesh
 }
@@ -242,45 +254,60 @@ fn ear_clip(points: &[Vec2]) -> Vec<u32> {
     out
 }
 
-fn draw_grid(mut gizmos: Gizmos, table: Res<TableSize>) {
-    let size = table.0;
-    let minor = Color::srgba(1.0, 1.0, 1.0, 0.10);
-    let major = Color::srgba(1.0, 1.0, 1.0, 0.28);
-    for x in 0..=size.x.floor() as u32 {
-        let c = if x % 6 == 0 { major } else { minor };
-        gizmos.line_2d(to_world(Vec2::new(x as f32, 0.0)), to_world(Vec2::new(x as f32, size.y)), c);
-    }
-    for y in 0..=size.y.floor() as u32 {
-        let c = if y % 6 == 0 { major } else { minor };
-        gizmos.line_2d(to_world(Vec2::new(0.0, y as f32)), to_world(Vec2::new(size.x, y as f32)), c);
-    }
-    gizmos.rect_2d(Isometry2d::from_translation(to_world(size / 2.0)), to_world(size), Color::WHITE);
+/// True when the world was rebuilt this frame or any of `changed` matched.
+fn redraw_needed<F: bevy::ecs::query::QueryFilter>(generation: &Res<SceneGeneration>, changed: &Query<(), F>) -> bool {
+    generation.is_changed() || !changed.is_empty()
 }
 
-fn draw_walls(mut gizmos: Gizmos, walls: Res<Walls>) {
-    for wall in &walls.walls {
-        let color = match wall.kind {
-            WallKind::Outer => Color::srgb(0.95, 0.95, 0.95),
-            WallKind::Inner => Color::srgb(0.75, 0.75, 0.78),
-            WallKind::Low => Color::srgb(0.60, 0.50, 0.35),
-        };
-        let pts: Vec<Vec2> = wall.points.iter().map(|p| to_world(Vec2::new(p.0, p.1))).collect();
-        // Two offset strokes make a visibly thick wall.
-        for off in [Vec2::ZERO, Vec2::new(1.5, 1.5), Vec2::new(-1.5, -1.5)] {
-            gizmos.linestrip_2d(pts.iter().map(|p| *p + off), color);
-        }
+fn draw_grid(mut lines: Retained, table: Res<TableSize>, generation: Res<SceneGeneration>) {
+    if !table.is_changed() && !generation.is_changed() {
+        return;
     }
-    for door in &walls.doors {
-        let color = match (door.kind, door.open) {
-            (DoorKind::Door, false) => Color::srgb(0.70, 0.45, 0.20),
-            (DoorKind::Door, true) => Color::srgb(0.95, 0.75, 0.40),
-            (DoorKind::Window, _) => Color::srgb(0.50, 0.80, 0.95),
-        };
-        let (a, b) = (to_world(Vec2::new(door.from.0, door.from.1)), to_world(Vec2::new(door.to.0, door.to.1)));
-        for off in [Vec2::ZERO, Vec2::new(2.0, 2.0), Vec2::new(-2.0, -2.0)] {
-            gizmos.line_2d(a + off, b + off, color);
+    let size = table.0;
+    lines.redraw("grid", PUBLIC_LAYER, |gizmos| {
+        let minor = Color::srgba(1.0, 1.0, 1.0, 0.10);
+        let major = Color::srgba(1.0, 1.0, 1.0, 0.28);
+        for x in 0..=size.x.floor() as u32 {
+            let c = if x % 6 == 0 { major } else { minor };
+            gizmos.line_2d(to_world(Vec2::new(x as f32, 0.0)), to_world(Vec2::new(x as f32, size.y)), c);
         }
+        for y in 0..=size.y.floor() as u32 {
+            let c = if y % 6 == 0 { major } else { minor };
+            gizmos.line_2d(to_world(Vec2::new(0.0, y as f32)), to_world(Vec2::new(size.x, y as f32)), c);
+        }
+        gizmos.rect_2d(Isometry2d::from_translation(to_world(size / 2.0)), to_world(size), Color::WHITE);
+    });
+}
+
+fn draw_walls(mut lines: Retained, walls: Res<Walls>, generation: Res<SceneGeneration>) {
+    if !walls.is_changed() && !generation.is_changed() {
+        return;
     }
+    lines.redraw("walls", PUBLIC_LAYER, |gizmos| {
+        for wall in &walls.walls {
+            let color = match wall.kind {
+                WallKind::Outer => Color::srgb(0.95, 0.95, 0.95),
+                WallKind::Inner => Color::srgb(0.75, 0.75, 0.78),
+                WallKind::Low => Color::srgb(0.60, 0.50, 0.35),
+            };
+            let pts: Vec<Vec2> = wall.points.iter().map(|p| to_world(Vec2::new(p.0, p.1))).collect();
+            // Two offset strokes make a visibly thick wall.
+            for off in [Vec2::ZERO, Vec2::new(1.5, 1.5), Vec2::new(-1.5, -1.5)] {
+                gizmos.linestrip_2d(pts.iter().map(|p| *p + off), color);
+            }
+        }
+        for door in &walls.doors {
+            let color = match (door.kind, door.open) {
+                (DoorKind::Door, false) => Color::srgb(0.70, 0.45, 0.20),
+                (DoorKind::Door, true) => Color::srgb(0.95, 0.75, 0.40),
+                (DoorKind::Window, _) => Color::srgb(0.50, 0.80, 0.95),
+            };
+            let (a, b) = (to_world(Vec2::new(door.from.0, door.from.1)), to_world(Vec2::new(door.to.0, door.to.1)));
+            for off in [Vec2::ZERO, Vec2::new(2.0, 2.0), Vec2::new(-2.0, -2.0)] {
+                gizmos.line_2d(a + off, b + off, color);
+            }
+        }
+    });
 }
 
 /// Light sources: a faint ring at their reach in their colour, a small sun at their centre.
@@ -294,58 +321,75 @@ fn draw_lights(mut gizmos: Gizmos, lights: Res<crate::sim::world::Lights>) {
     }
 }
 
-/// A side's token colour: the party blue, anyone else red.
-fn side_color(side: &str) -> Color {
-    if side == "party" { Color::srgb(0.30, 0.55, 0.95) } else { Color::srgb(0.90, 0.30, 0.25) }
-}
-
-/// Tokens for everyone; planned paths and this move's reach for the GM only.
-fn draw_figures(
-    mut gizmos: Gizmos,
-    mut gm: Gizmos<GmGizmos>,
-    figures: Query<(&TablePosition, &Figure, &Waypoints, &crate::sim::world::Facing)>,
+/// Planned paths, for the GM only: from where the figure will be when the revealed rounds end,
+/// along what is left of this move's walk, then through the waypoints still ahead. Redrawn
+/// when a step or an edit changes them, not on every frame of an animation; tokens themselves
+/// are sprites (tokens.rs).
+#[allow(clippy::type_complexity)]
+fn draw_paths(
+    mut lines: Retained,
+    generation: Res<SceneGeneration>,
+    playhead: Res<Playhead>,
+    mut drawn_for: Local<Option<f32>>,
+    changed: Query<(), (With<Figure>, Or<(Changed<TablePosition>, Changed<Waypoints>, Changed<Swept>)>)>,
+    figures: Query<(&TablePosition, &crate::sim::world::Facing, &Figure, &Waypoints, Option<&Swept>)>,
 ) {
-    for (pos, figure, waypoints, facing) in &figures {
-        let at = to_world(pos.0);
-        let color = side_color(&figure.0.side);
-        let r = 0.4 * PX_PER_INCH;
-        // Few segments: thousands of tokens are drawn every frame.
-        gizmos.circle_2d(Isometry2d::from_translation(at), r, color).resolution(16);
-        gizmos.circle_2d(Isometry2d::from_translation(at), 0.3 * PX_PER_INCH, color).resolution(12);
-        // Facing: a tick from the centre to the rim.
-        let dir = Vec2::from_angle(facing.0.to_radians());
-        gizmos.line_2d(at, at + dir * r, Color::WHITE);
-        let mut prev = at;
-        for wp in &waypoints.0 {
-            let next = to_world(*wp);
-            gm.line_2d(prev, next, color.with_alpha(0.6));
-            gm.circle_2d(Isometry2d::from_translation(next), 0.1 * PX_PER_INCH, color.with_alpha(0.6)).resolution(6);
-            prev = next;
-        }
+    let revealed = playhead.revealed();
+    if !redraw_needed(&generation, &changed) && *drawn_for == Some(revealed) {
+        return;
     }
+    *drawn_for = Some(revealed);
+    lines.redraw("paths", GM_LAYER, |gizmos| {
+        for (position, facing, figure, waypoints, swept) in &figures {
+            let color = side_color(&figure.0.side).with_alpha(0.6);
+            let (from, ahead) = match swept {
+                Some(s) => (along_swept(s, revealed, position.0, facing.0).at, swept_ahead(s, revealed)),
+                None => (position.0, Vec::new()),
+            };
+            let mut prev = to_world(from);
+            for p in ahead.iter().chain(&waypoints.0) {
+                let next = to_world(*p);
+                gizmos.line_2d(prev, next, color);
+                prev = next;
+            }
+            for wp in &waypoints.0 {
+                gizmos.circle_2d(Isometry2d::from_translation(to_world(*wp)), 0.1 * PX_PER_INCH, color).resolution(6);
+            }
+        }
+    });
 }
 
 /// Hidden traps are GM-only markers (amber); revealed ones are drawn for everyone (red).
-fn draw_traps(mut gizmos: Gizmos, mut gm: Gizmos<GmGizmos>, traps: Query<(&TablePosition, &Trap)>) {
-    for (pos, trap) in &traps {
+#[allow(clippy::type_complexity)]
+fn draw_traps(
+    mut lines: Retained,
+    generation: Res<SceneGeneration>,
+    changed: Query<(), (With<Trap>, Or<(Changed<Trap>, Changed<TablePosition>)>)>,
+    traps: Query<(&TablePosition, &Trap)>,
+) {
+    if !redraw_needed(&generation, &changed) {
+        return;
+    }
+    let marker = |gizmos: &mut GizmoAsset, pos: &TablePosition, trap: &Trap, color: Color| {
         let at = to_world(pos.0);
         let r = trap.0.radius * PX_PER_INCH;
-        let revealed = trap.0.revealed;
-        let color = if revealed { Color::srgb(0.95, 0.2, 0.2) } else { Color::srgb(1.0, 0.75, 0.1) };
-        let mut lines =
-            vec![(at + Vec2::new(-r, -r), at + Vec2::new(r, r)), (at + Vec2::new(-r, r), at + Vec2::new(r, -r))];
+        gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), color);
+        gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), color);
         if let crate::scene::TrapKind::TripCord { to } = trap.0.kind {
-            lines.push((at, to_world(Vec2::new(to.0, to.1))));
+            gizmos.line_2d(at, to_world(Vec2::new(to.0, to.1)), color);
         }
-        for (a, b) in lines {
-            if revealed { gizmos.line_2d(a, b, color) } else { gm.line_2d(a, b, color) }
+        gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+    };
+    lines.redraw("revealed traps", PUBLIC_LAYER, |gizmos| {
+        for (pos, trap) in traps.iter().filter(|(_, t)| t.0.revealed) {
+            marker(gizmos, pos, trap, Color::srgb(0.95, 0.2, 0.2));
         }
-        if revealed {
-            gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
-        } else {
-            gm.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
+    });
+    lines.redraw("hidden traps", GM_LAYER, |gizmos| {
+        for (pos, trap) in traps.iter().filter(|(_, t)| !t.0.revealed) {
+            marker(gizmos, pos, trap, Color::srgb(1.0, 0.75, 0.1));
         }
-    }
+    });
 }
 
 /// Names under tokens. Trap names are GM-only until revealed, sleepers' always; everything
@@ -382,10 +426,11 @@ fn reveal_trap_labels(
     }
 }
 
-fn follow_labels(mut labels: Query<(&Label, &mut Transform)>, positions: Query<&TablePosition>) {
+fn follow_labels(mut labels: Query<(&Label, &mut Transform)>, positions: Query<(&TablePosition, Option<&Shown>)>) {
     for (label, mut transform) in &mut labels {
-        if let Ok(p) = positions.get(label.0) {
-            let at = (to_world(p.0) + Vec2::new(0.0, 0.7 * PX_PER_INCH)).extend(5.0);
+        if let Ok((p, shown)) = positions.get(label.0) {
+            let p = shown.map_or(p.0, |s| s.at);
+            let at = (to_world(p) + Vec2::new(0.0, 0.7 * PX_PER_INCH)).extend(5.0);
             // Only touch what moved: an untouched transform is not propagated again.
             if transform.translation != at {
                 transform.translation = at;

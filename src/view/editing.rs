@@ -88,6 +88,7 @@ fn mouse_edit(
     mut selected: ResMut<Selected>,
     mut drag: ResMut<Drag>,
     mut edits: ResMut<EditRequest>,
+    mut playhead: ResMut<super::playhead::Playhead>,
     mut tokens: Query<(Entity, &Name, &mut TablePosition), With<SceneOrder>>,
 ) {
     let Some(at) = cursor.0 else { return };
@@ -102,6 +103,10 @@ fn mouse_edit(
                 selected.0 = nearest.as_ref().map(|(_, n, _)| n.clone());
                 drag.entity = nearest.map(|(e, _, _)| e);
                 drag.moved = false;
+                if drag.entity.is_some() {
+                    // Tokens are dragged where the world is: at the end of the last move.
+                    playhead.finish();
+                }
             }
             Tool::DrawPath => {
                 if let Some(name) = &selected.0 {

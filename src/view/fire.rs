@@ -1,9 +1,12 @@
 //! Fire in the GM view: burning and spent ground as one texture over the table, one texel per
-//! fire-front cell, drawn with linear filtering so edges are smooth. When the front moves on,
-//! the picture is animated from the old time to the new over [`ANIMATION_SECS`], reading the
-//! cells' exact arrival times, so the GM sees the fire creep rather than jump.
+//! fire-front cell, drawn with linear filtering so edges are smooth. The picture is drawn for
+//! the moment the playhead shows (playhead.rs), reading the cells' exact arrival times, so the
+//! GM sees the fire creep rather than jump, and a move revealed round by round shows each
+//! round's front.
 
+use super::playhead::{Playhead, PlayheadSystems};
 use super::to_world;
+use crate::sim::MoveClock;
 use crate::sim::fire::FireFront;
 use crate::sim::fire_front::{Cell, CellState};
 use bevy::asset::RenderAssetUsages;
@@ -12,7 +15,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw_fire);
+    app.add_systems(Update, draw_fire.after(PlayheadSystems));
 }
 
 /// Above the terrain (z −9..), below walls, figures and labels.
@@ -24,49 +27,32 @@ const BURNING: [u8; 4] = [255, 110, 20, 225];
 const SPENT: [u8; 4] = [38, 32, 28, 210];
 const UNBURNT: [u8; 4] = [38, 32, 28, 0];
 
-/// How long the picture takes to catch up with a new front, in seconds.
-pub const ANIMATION_SECS: f32 = 0.8;
-
-/// The sprite showing the fire: the front generation it shows, and the animation towards it.
+/// The sprite showing the fire, and what it was last drawn for.
 #[derive(Component)]
 struct FireLayer {
     generation: u64,
-    /// Fire time (rounds) shown when the animation began, and now.
-    from_time: f32,
-    shown_time: f32,
-    /// App time the animation began; none when the picture is up to date.
-    started: Option<f32>,
+    time: f32,
 }
 
 fn draw_fire(
     mut commands: Commands,
     front: Res<FireFront>,
-    clock: Res<Time>,
+    clock: Res<MoveClock>,
+    playhead: Res<Playhead>,
     mut images: ResMut<Assets<Image>>,
     mut layer: Query<(&mut FireLayer, &Sprite)>,
 ) {
     let Some(grid) = front.grid() else { return };
-    let now = clock.elapsed_secs();
-    let target = front.time();
-    // Which fire time to draw this frame, if the picture must change.
-    let time = match layer.iter_mut().next() {
-        Some((mut l, _)) => {
-            if l.generation != front.generation() {
-                l.generation = front.generation();
-                // Rewound or reloaded: jump. Moved on: animate from what is shown.
-                l.from_time = if l.shown_time <= target { l.shown_time } else { target };
-                l.started = Some(now);
-            }
-            let Some(started) = l.started else { return };
-            let progress = ((now - started) / ANIMATION_SECS).clamp(0.0, 1.0);
-            if progress >= 1.0 {
-                l.started = None;
-            }
-            l.shown_time = l.from_time + (target - l.from_time) * progress;
-            l.shown_time
+    // The fire time the picture shows: the end of the last round, less what of the last move
+    // is not shown yet.
+    let time = front.time() - (1.0 - playhead.shown()) * f32::from(clock.rounds_per_move);
+    if let Some((mut l, _)) = layer.iter_mut().next() {
+        if l.generation == front.generation() && l.time == time {
+            return;
         }
-        None => target,
-    };
+        l.generation = front.generation();
+        l.time = time;
+    }
     let (width, height) = (grid.width_cells(), grid.height_cells());
     let mut data = Vec::with_capacity(width as usize * height as usize * 4);
     // Image rows run top to bottom; grid rows bottom to top.
@@ -98,6 +84,6 @@ fn draw_fire(
     commands.spawn((
         Sprite { image: images.add(image), custom_size: Some(to_world(covered)), ..default() },
         Transform::from_translation((to_world(covered) / 2.0).extend(FIRE_Z)),
-        FireLayer { generation: front.generation(), from_time: target, shown_time: target, started: None },
+        FireLayer { generation: front.generation(), time },
     ));
 }

@@ -1,39 +1,27 @@
 //! Drawing herds in the GM view: every beast, each herd's heading, zone rings, beasts held by
 //! grids, and the cattle grids themselves.
 
+use super::playhead::{Shown, ShownBeasts};
+use super::tokens::beast_color;
 use super::{PX_PER_INCH, to_world};
-use crate::rules::herds::Beast;
 use crate::scene::GridHoldState;
 use crate::sim::herds::{Beasts, CattleGrids, FireHazards, Herd, scene_direction};
-use crate::sim::world::{Facing, TablePosition, vec2};
+use crate::sim::world::{Facing, vec2};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_cattle_grids, draw_herds, draw_fire_hazards));
 }
 
-/// A beast's token colour.
-fn beast_color(beast: Beast) -> Color {
-    match beast {
-        Beast::Cow => Color::srgb(0.95, 0.92, 0.85),
-        Beast::Bull => Color::srgb(0.55, 0.25, 0.15),
-        Beast::Sheep => Color::srgb(0.98, 0.98, 0.98),
-        Beast::Goat => Color::srgb(0.75, 0.70, 0.55),
-        Beast::Pig => Color::srgb(0.98, 0.65, 0.70),
-        Beast::Horse => Color::srgb(0.65, 0.42, 0.20),
-        Beast::Wolf => Color::srgb(0.50, 0.50, 0.55),
-    }
-}
-
-fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &TablePosition)>) {
-    for (herd, beasts, facing, centre) in &herds {
+/// Beasts themselves are sprites (tokens.rs); here are what marks them: held crosses, the
+/// herd's heading and zone rings, all where the beasts are shown this frame.
+fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &Shown, &ShownBeasts)>) {
+    for (herd, beasts, facing, centre, shown) in &herds {
         let h = &herd.0;
         let color = beast_color(h.beast);
         let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
-        for (p, held) in beasts.positions.iter().zip(&beasts.held) {
+        for (p, held) in shown.0.iter().zip(&beasts.held) {
             let at = to_world(*p);
-            gizmos.circle_2d(Isometry2d::from_translation(at), r, color).resolution(10);
-            gizmos.circle_2d(Isometry2d::from_translation(at), r * 0.5, color).resolution(6);
             // A trapped beast gets an amber cross, a stuck one a red cross.
             if let Some(state) = held {
                 let c = if *state == GridHoldState::Trapped {
@@ -46,7 +34,7 @@ fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &TableP
             }
         }
         // The heading: an arrow from the centre, shorter for a tethered herd.
-        let start = to_world(centre.0);
+        let start = to_world(centre.at);
         let length = if h.tethered { 0.8 } else { 1.6 } * PX_PER_INCH;
         let tip = start + scene_direction(facing.0) * length;
         gizmos.arrow_2d(start, tip, color.with_alpha(0.9));
@@ -57,7 +45,7 @@ fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &TableP
                 crate::rules::herds::Temper::Okserk => Color::srgba(1.0, 0.55, 0.1, 0.6),
                 crate::rules::herds::Temper::Chuserk { .. } => Color::srgba(0.85, 0.3, 0.9, 0.6),
             };
-            for p in &beasts.positions {
+            for p in &shown.0 {
                 gizmos.circle_2d(Isometry2d::from_translation(to_world(*p)), zone.zone_in * PX_PER_INCH, ring);
             }
         }

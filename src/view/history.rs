@@ -2,7 +2,9 @@
 //! to any earlier move and play on. Dice for a move are seeded from the run seed and the move
 //! number, so a replay after a rewind rolls exactly what was rolled before.
 
+use super::playhead::{ANIMATION_SECS, BeforeMove, Playhead};
 use crate::scene::Scene;
+use crate::sim::MoveClock;
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, SimDice};
 use bevy::prelude::*;
@@ -22,7 +24,7 @@ pub struct Snapshot {
 /// Snapshots, oldest first: `snapshots[i]` is the world before move `first_move + i`.
 #[derive(Resource, Debug, Default)]
 pub struct History {
-    pub snapshots: Vec<Snapshot>,
+    pub snapshots: std::collections::VecDeque<Snapshot>,
 }
 
 /// Most snapshots kept; the oldest go first.
@@ -36,6 +38,13 @@ pub struct Playback {
     since: f32,
 }
 
+impl Playback {
+    /// Playing from the start, at `moves_per_second`.
+    pub fn playing_at(moves_per_second: f32) -> Self {
+        Self { playing: true, moves_per_second: moves_per_second.clamp(0.1, 10.0), since: 0.0 }
+    }
+}
+
 impl Default for Playback {
     fn default() -> Self {
         Self { playing: false, moves_per_second: 1.0, since: 0.0 }
@@ -46,6 +55,9 @@ impl Default for Playback {
 #[derive(Resource, Debug, Default)]
 pub struct StepRequest {
     pub moves: u32,
+    /// Rounds to reveal: the rest of the move shown, or the next move resolved and its first
+    /// round shown (playhead.rs).
+    pub rounds: u32,
     /// Go back to the world as it was before this move number.
     pub rewind_to_move: Option<u32>,
     pub reseed: Option<u64>,
@@ -53,12 +65,13 @@ pub struct StepRequest {
 
 /// Save the world, then resolve the next move.
 pub fn step(world: &mut World) {
+    BeforeMove::capture(world);
     if let Some(scene) = snapshot_scene(world) {
         let log_len = world.resource::<EventLog>().events.len();
         let mut history = world.resource_mut::<History>();
-        history.snapshots.push(Snapshot { scene, log_len });
+        history.snapshots.push_back(Snapshot { scene, log_len });
         if history.snapshots.len() > MAX_SNAPSHOTS {
-            history.snapshots.remove(0);
+            history.snapshots.pop_front();
         }
     }
     crate::sim::step_move(world);
@@ -96,10 +109,10 @@ fn play(time: Res<Time>, mut playback: ResMut<Playback>, mut request: ResMut<Ste
     }
 }
 
-fn apply_requests(world: &mut World) {
-    let (moves, rewind_to, reseed) = {
+pub(super) fn apply_requests(world: &mut World) {
+    let (moves, rounds, rewind_to, reseed) = {
         let mut r = world.resource_mut::<StepRequest>();
-        (std::mem::take(&mut r.moves), r.rewind_to_move.take(), r.reseed.take())
+        (std::mem::take(&mut r.moves), std::mem::take(&mut r.rounds), r.rewind_to_move.take(), r.reseed.take())
     };
     if let Some(m) = rewind_to {
         rewind(world, m);
@@ -110,12 +123,52 @@ fn apply_requests(world: &mut World) {
         world.resource_mut::<SimDice>().seed = seed;
         world.resource_mut::<super::files::CurrentFile>().dirty = true;
     }
-    for _ in 0..moves.min(100) {
-        step(world);
-    }
-    if moves > 0 {
+    // Playing fast shortens the animation so each move is seen to its end.
+    let playback = world.resource::<Playback>();
+    let duration =
+        if playback.playing { ANIMATION_SECS.min(0.9 / playback.moves_per_second.max(0.1)) } else { ANIMATION_SECS };
+    let stepped = step_moves(world, moves.min(100), duration) | step_rounds(world, rounds.min(100), duration);
+    if stepped {
         world.resource_mut::<super::files::CurrentFile>().dirty = true;
     }
+}
+
+/// Show the rest of a move being revealed round by round, or resolve and show the next move;
+/// `moves` times. Returns whether any move was resolved.
+pub fn step_moves(world: &mut World, moves: u32, duration: f32) -> bool {
+    let mut stepped = false;
+    for _ in 0..moves {
+        let per_move = world.resource::<MoveClock>().rounds_per_move;
+        if world.resource::<Playhead>().mid_move() {
+            // The move is resolved already: show the rest of it.
+            world.resource_mut::<Playhead>().reveal(per_move, per_move, duration);
+        } else {
+            step(world);
+            stepped = true;
+            world.resource_mut::<Playhead>().new_move(per_move, per_move, duration);
+        }
+    }
+    stepped
+}
+
+/// Show one more round, `rounds` times: the next round of a move being revealed, or the first
+/// of the next move (resolved whole, as the rules resolve it). Returns whether any move was
+/// resolved.
+pub fn step_rounds(world: &mut World, rounds: u32, duration: f32) -> bool {
+    let mut stepped = false;
+    for _ in 0..rounds {
+        let per_move = world.resource::<MoveClock>().rounds_per_move;
+        let playhead = world.resource::<Playhead>();
+        if playhead.mid_move() {
+            let next = playhead.revealed_rounds(per_move) + 1;
+            world.resource_mut::<Playhead>().reveal(next, per_move, duration);
+        } else {
+            step(world);
+            stepped = true;
+            world.resource_mut::<Playhead>().new_move(1, per_move, duration);
+        }
+    }
+    stepped
 }
 
 #[cfg(test)]
@@ -130,6 +183,8 @@ mod tests {
         );
         let mut app = app_with_scene(&scene, 3);
         app.init_resource::<History>()
+            .init_resource::<Playhead>()
+            .init_resource::<BeforeMove>()
             .init_resource::<super::super::SceneGeneration>()
             .insert_resource(super::super::files::CurrentFile::default());
         app
@@ -157,6 +212,51 @@ mod tests {
         step(world);
         assert_eq!(world.resource::<EventLog>().to_json_lines(), after_three);
         assert!(!rewind(world, 9), "a move not yet played cannot be rewound to");
+    }
+
+    #[test]
+    fn stepping_a_round_resolves_the_move_and_shows_its_first_round() {
+        let mut app = app();
+        let world = app.world_mut();
+        assert!(step_rounds(world, 1, 0.0), "the first round needs the move resolved");
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
+        let playhead = world.resource::<Playhead>().clone();
+        assert!(playhead.mid_move());
+        assert_eq!(playhead.revealed_rounds(2), 1);
+        assert_eq!(playhead.shown(), 0.5);
+        // The world is at the end of the move; the figure is shown half-way along its walk.
+        let mut q = world.query::<(&TablePosition, &crate::sim::world::Swept, &crate::sim::world::Facing)>();
+        let (end, swept, facing) = q.single(world).unwrap();
+        assert!((end.0.x - 7.0).abs() < 1e-4);
+        let shown = super::super::playhead::along_swept(swept, playhead.shown(), end.0, facing.0);
+        assert!((shown.at.x - 4.0).abs() < 1e-4, "half of a 6\" walk from 1\": {shown:?}");
+
+        // The second round shows the rest of the same move; nothing is rolled again.
+        let log_len = world.resource::<EventLog>().events.len();
+        assert!(!step_rounds(world, 1, 0.0));
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
+        assert!(!world.resource::<Playhead>().mid_move());
+        assert_eq!(world.resource::<EventLog>().events.len(), log_len);
+
+        // A move step part-way through a move finishes it first, then resolves the next.
+        assert!(step_rounds(world, 1, 0.0));
+        assert!(!step_moves(world, 1, 0.0));
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 2);
+        assert!(step_moves(world, 1, 0.0));
+        assert_eq!(world.resource::<MoveClockAlias>().move_number, 3);
+        assert_eq!(world.resource::<Playhead>().shown(), 1.0);
+    }
+
+    #[test]
+    fn round_steps_roll_what_move_steps_roll() {
+        let mut by_moves = app();
+        step_moves(by_moves.world_mut(), 3, 0.0);
+        let mut by_rounds = app();
+        step_rounds(by_rounds.world_mut(), 6, 0.0);
+        assert_eq!(
+            by_moves.world().resource::<EventLog>().to_json_lines(),
+            by_rounds.world().resource::<EventLog>().to_json_lines()
+        );
     }
 
     type MoveClockAlias = crate::sim::MoveClock;

@@ -28,3 +28,39 @@ fn configure(mut store: ResMut<GizmoConfigStore>) {
 pub fn gm_only() -> RenderLayers {
     RenderLayers::layer(GM_LAYER)
 }
+
+/// A set of lines kept on the GPU and rebuilt only when what they show changes: immediate
+/// gizmos are rebuilt on the CPU every frame, which thousands of tokens cannot afford.
+#[derive(Component)]
+pub struct RetainedLines(pub &'static str);
+
+/// Draw into retained line sets by name.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Retained<'w, 's> {
+    commands: Commands<'w, 's>,
+    assets: ResMut<'w, Assets<GizmoAsset>>,
+    sets: Query<'w, 's, (&'static RetainedLines, &'static Gizmo)>,
+}
+
+impl Retained<'_, '_> {
+    /// Replace the lines of the set `key` on `layer` with what `draw` draws; the set is
+    /// created the first time.
+    pub fn redraw(&mut self, key: &'static str, layer: usize, draw: impl FnOnce(&mut GizmoAsset)) {
+        let handle = match self.sets.iter().find(|(k, _)| k.0 == key) {
+            Some((_, gizmo)) => gizmo.handle.clone(),
+            None => {
+                let handle = self.assets.add(GizmoAsset::new());
+                self.commands.spawn((
+                    RetainedLines(key),
+                    Gizmo { handle: handle.clone(), ..default() },
+                    RenderLayers::layer(layer),
+                ));
+                handle
+            }
+        };
+        if let Ok(mut lines) = self.assets.get_or_insert_with(handle.id(), GizmoAsset::new) {
+            lines.clear();
+            draw(&mut lines);
+        }
+    }
+}

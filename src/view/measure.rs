@@ -1,13 +1,28 @@
 //! `--measure-frames N`: time the main world's work each frame (everything from `First` to
-//! `Last`, not the render world), print mean, 95th percentile and worst, and exit.
+//! `Last`, not the render world) as a Bevy diagnostic, print its mean, 95th percentile and
+//! worst with the whole frame time from Bevy's `FrameTimeDiagnosticsPlugin`, and exit.
 
 use bevy::app::{First, Last};
+use bevy::diagnostic::{
+    Diagnostic, DiagnosticPath, Diagnostics, DiagnosticsStore, FrameTimeDiagnosticsPlugin, RegisterDiagnostic,
+};
 use bevy::prelude::*;
 use std::time::Instant;
+
+/// Milliseconds of main-world work per frame.
+pub const MAIN_WORLD_MS: DiagnosticPath = DiagnosticPath::const_new("tabula/main_world_ms");
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(First, start_frame.run_if(resource_exists::<FrameTimes>));
     app.add_systems(Last, end_frame.run_if(resource_exists::<FrameTimes>));
+}
+
+/// Turn measuring on for `frames` frames.
+pub fn enable(app: &mut App, frames: u32) {
+    let frames = frames.max(1);
+    app.add_plugins(FrameTimeDiagnosticsPlugin { max_history_length: frames as usize, smoothing_factor: 0.0 })
+        .register_diagnostic(Diagnostic::new(MAIN_WORLD_MS).with_suffix(" ms").with_max_history_length(frames as usize))
+        .insert_resource(FrameTimes::new(frames));
 }
 
 /// Frames to render before measuring (shaders, first uploads).
@@ -17,13 +32,13 @@ const WARM_UP: u32 = 30;
 pub struct FrameTimes {
     frames: u32,
     wanted: u32,
+    measured: u32,
     started: Option<Instant>,
-    samples: Vec<f64>,
 }
 
 impl FrameTimes {
     pub fn new(wanted: u32) -> Self {
-        Self { frames: 0, wanted, started: None, samples: Vec::new() }
+        Self { frames: 0, wanted, measured: 0, started: None }
     }
 }
 
@@ -31,23 +46,36 @@ fn start_frame(mut times: ResMut<FrameTimes>) {
     times.started = Some(Instant::now());
 }
 
-fn end_frame(mut times: ResMut<FrameTimes>, mut exit: MessageWriter<AppExit>) {
+fn end_frame(
+    mut times: ResMut<FrameTimes>,
+    mut diagnostics: Diagnostics,
+    store: Res<DiagnosticsStore>,
+    mut exit: MessageWriter<AppExit>,
+) {
     times.frames += 1;
     if let Some(start) = times.started.take()
         && times.frames > WARM_UP
     {
-        times.samples.push(start.elapsed().as_secs_f64() * 1000.0);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        diagnostics.add_measurement(&MAIN_WORLD_MS, || ms);
+        times.measured += 1;
     }
-    if times.samples.len() as u32 >= times.wanted {
-        let mut s = times.samples.clone();
-        s.sort_by(f64::total_cmp);
-        let mean = s.iter().sum::<f64>() / s.len() as f64;
-        let p95 = s[((s.len() - 1) as f64 * 0.95) as usize];
-        let worst = s[s.len() - 1];
-        println!(
-            "main-world frame time over {} frames: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms",
-            s.len()
-        );
-        exit.write(AppExit::Success);
+    // Measurements are stored at the end of the system: the last one is read a frame later.
+    if times.measured <= times.wanted {
+        return;
     }
+    let Some(main) = store.get(&MAIN_WORLD_MS) else { return };
+    let mut s: Vec<f64> = main.values().copied().collect();
+    if s.is_empty() {
+        return;
+    }
+    s.sort_by(f64::total_cmp);
+    let mean = s.iter().sum::<f64>() / s.len() as f64;
+    let p95 = s[((s.len() - 1) as f64 * 0.95) as usize];
+    let worst = s[s.len() - 1];
+    println!("main-world frame time over {} frames: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms", s.len());
+    if let Some(frame) = store.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME).and_then(|d| d.average()) {
+        println!("whole frame (main and render worlds, Bevy's FrameTimeDiagnosticsPlugin): mean {frame:.2} ms");
+    }
+    exit.write(AppExit::Success);
 }

@@ -15,9 +15,12 @@ mod hover;
 mod layers;
 mod measure;
 mod panels;
+mod patterns;
+mod playhead;
 mod screenshot;
 mod settings;
 mod sleepers;
+mod tokens;
 mod traps;
 
 use crate::scene::Scene;
@@ -48,8 +51,12 @@ pub struct ViewOptions {
     pub screenshot: Option<PathBuf>,
     /// Moves to resolve before showing the table.
     pub moves: u32,
+    /// Rounds to show after those moves (part-way through the next move).
+    pub rounds: u32,
     /// Measure the main world's frame time over this many frames, print it and exit.
     pub measure_frames: Option<u32>,
+    /// Start playing at this many moves a second.
+    pub play: Option<f32>,
     pub view: ViewKind,
     /// The background image's bytes and extension, when it is not a file beside the scene
     /// (a map opened directly).
@@ -72,8 +79,14 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
     let mut app = App::new();
     let title =
         if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
+    let mut plugins = DefaultPlugins.build();
+    if options.measure_frames.is_some() {
+        // Render after the main world, not beside it: with a software rasterizer sharing the
+        // CPU, a render thread running alongside would be timed as main-world work.
+        plugins = plugins.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>();
+    }
     app.add_plugins(
-        DefaultPlugins
+        plugins
             .set(WindowPlugin {
                 primary_window: Some(Window { title, resolution: (1600, 1000).into(), ..default() }),
                 // Closing with unsaved changes asks first (files.rs).
@@ -91,10 +104,14 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
     for _ in 0..options.moves {
         history::step(app.world_mut());
     }
+    history::step_rounds(app.world_mut(), options.rounds, 0.0);
     app.insert_resource(BackgroundSource { bytes: options.background });
     app.insert_resource(files::CurrentFile::new(path));
+    if let Some(speed) = options.play {
+        app.insert_resource(history::Playback::playing_at(speed));
+    }
     if let Some(n) = options.measure_frames {
-        app.insert_resource(measure::FrameTimes::new(n.max(1)));
+        measure::enable(&mut app, n);
     }
     if let Some(shot) = options.screenshot {
         app.insert_resource(screenshot::ScreenshotPlan::new(shot));
@@ -125,7 +142,7 @@ pub fn plugin(app: &mut App) {
         hover::plugin,
         measure::plugin,
     ));
-    app.add_plugins(herds::plugin);
+    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin));
 }
 
 /// Bumped whenever the sim world is rebuilt from a scene (open, reload, rewind, edits), so

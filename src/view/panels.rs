@@ -5,6 +5,7 @@ use super::camera::Projector;
 use super::editing::{Edit, EditRequest, Selected, Tool, entity_ron};
 use super::files::{CurrentFile, FileAction, FileRequest};
 use super::history::{History, Playback, StepRequest};
+use super::playhead::Playhead;
 use super::settings::ViewSettings;
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, MoveClock, SimDice};
@@ -35,7 +36,7 @@ pub struct PanelState {
     log_subject: String,
     /// The dice log's display lines, and the (log length, system, entity) they were built for.
     log_lines: Vec<LogText>,
-    log_key: Option<(usize, String, String)>,
+    log_key: Option<(usize, Unrevealed, String, String)>,
     /// The inspector's RON text for the selected entity, and whose it is.
     ron_text: String,
     ron_for: Option<String>,
@@ -51,7 +52,8 @@ enum PathDialog {
 
 /// Keyboard shortcuts (listed in the help overlay).
 pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Space", "step a move"),
+    ("Space", "step a move (or show the rest of a move being stepped by rounds)"),
+    ("R", "step a round: resolve the next move and show its first round, then the next"),
     ("P", "play / pause"),
     ("Backspace", "rewind one move"),
     ("Ctrl+S", "save"),
@@ -84,6 +86,9 @@ fn shortcuts(
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
     if keys.just_pressed(KeyCode::Space) {
         request.moves += 1;
+    }
+    if !ctrl && keys.just_pressed(KeyCode::KeyR) {
+        request.rounds += 1;
     }
     if keys.just_pressed(KeyCode::KeyP) {
         playback.playing = !playback.playing;
@@ -186,23 +191,31 @@ fn controls(
     clock: Res<MoveClock>,
     dice: Res<SimDice>,
     history: Res<History>,
+    playhead: Res<Playhead>,
     mut request: ResMut<StepRequest>,
     mut playback: ResMut<Playback>,
     mut panels: ResMut<PanelState>,
     mut tool: ResMut<Tool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let shown_round = if playhead.mid_move() {
+        format!("round {} of {}", playhead.revealed_rounds(clock.rounds_per_move), clock.rounds_per_move)
+    } else {
+        format!("{} rounds a move", clock.rounds_per_move)
+    };
     egui::Window::new("Clock").anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).default_width(420.0).resizable(false).show(
         ctx,
         |ui| {
             ui.label(format!(
-                "Move {}  ·  {} rounds a move  ·  {} elapsed  ·  seed {}",
+                "Move {}  ·  {shown_round}  ·  {} elapsed  ·  seed {}",
                 clock.move_number,
-                clock.rounds_per_move,
                 elapsed(clock.move_number),
                 dice.seed
             ));
             ui.horizontal(|ui| {
+                if ui.button("Step round  [R]").clicked() {
+                    request.rounds += 1;
+                }
                 if ui.button("Step move  [Space]").clicked() {
                     request.moves += 1;
                 }
@@ -213,7 +226,7 @@ fn controls(
                 ui.add(egui::Slider::new(&mut playback.moves_per_second, 0.1..=10.0).text("moves/s").logarithmic(true));
             });
             ui.horizontal(|ui| {
-                let first = history.snapshots.first().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
+                let first = history.snapshots.front().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
                 if clock.move_number >= first {
                     panels.rewind_target = panels.rewind_target.clamp(first, clock.move_number);
                     ui.add(egui::Slider::new(&mut panels.rewind_target, first..=clock.move_number).text("before move"));
@@ -263,14 +276,20 @@ struct LogText {
 /// Most lines the dice log keeps for display (newest first).
 const MAX_LOG_LINES: usize = 5_000;
 
-/// The log as display lines, newest event first, filtered by system and entity.
-fn log_lines(log: &EventLog, system: &str, subject: &str) -> Vec<LogText> {
+/// Events of the last move that happened in rounds not yet shown: (move, last round shown).
+pub type Unrevealed = Option<(u32, u8)>;
+
+/// The log as display lines, newest event first, filtered by system and entity. While a move
+/// is shown round by round, its events of later rounds are held back; events of the whole move
+/// (movement, herds, sleepers) show with its first round.
+fn log_lines(log: &EventLog, system: &str, subject: &str, unrevealed: Unrevealed) -> Vec<LogText> {
     let subject = subject.to_lowercase();
     let mut out = Vec::new();
     let shown = log
         .events
         .iter()
         .rev()
+        .filter(|e| !unrevealed.is_some_and(|(m, r)| e.move_number == m && e.round.is_some_and(|er| er > r)))
         .filter(|e| system.is_empty() || e.system == system)
         .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject));
     for e in shown {
@@ -297,8 +316,15 @@ fn log_lines(log: &EventLog, system: &str, subject: &str) -> Vec<LogText> {
     out
 }
 
-fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<PanelState>) -> Result {
+fn dice_log(
+    mut contexts: EguiContexts,
+    log: Res<EventLog>,
+    clock: Res<MoveClock>,
+    playhead: Res<Playhead>,
+    mut panels: ResMut<PanelState>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let unrevealed = playhead.mid_move().then(|| (clock.move_number, playhead.revealed_rounds(clock.rounds_per_move)));
     egui::Window::new("Dice log")
         .anchor(egui::Align2::RIGHT_TOP, [-8.0, 200.0])
         .default_width(420.0)
@@ -319,9 +345,9 @@ fn dice_log(mut contexts: EguiContexts, log: Res<EventLog>, mut panels: ResMut<P
             });
             // Lines are rebuilt only when the log or the filter changes, and only the rows in
             // view are laid out: a long run's log costs nothing per frame.
-            let key = (log.events.len(), panels.log_system.clone(), panels.log_subject.clone());
+            let key = (log.events.len(), unrevealed, panels.log_system.clone(), panels.log_subject.clone());
             if panels.log_key.as_ref() != Some(&key) {
-                panels.log_lines = log_lines(&log, &panels.log_system, &panels.log_subject);
+                panels.log_lines = log_lines(&log, &panels.log_system, &panels.log_subject, unrevealed);
                 panels.log_key = Some(key);
             }
             let row_height = ui.text_style_height(&egui::TextStyle::Body);
@@ -536,4 +562,38 @@ fn help(mut contexts: EguiContexts, mut panels: ResMut<PanelState>) -> Result {
     );
     panels.show_help = open;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::LogEvent;
+
+    fn event(move_number: u32, round: Option<u8>, system: &'static str) -> LogEvent {
+        let mut e = LogEvent::new(system, "happened", "someone");
+        e.move_number = move_number;
+        e.round = round;
+        e
+    }
+
+    #[test]
+    fn a_move_shown_round_by_round_holds_back_its_later_rounds() {
+        let log = EventLog {
+            events: vec![
+                event(1, Some(2), "fire"),
+                event(2, None, "movement"),
+                event(2, Some(1), "fire"),
+                event(2, Some(2), "fire"),
+                event(2, None, "herds"),
+            ],
+        };
+        let lines = |unrevealed| log_lines(&log, "", "", unrevealed).into_iter().map(|l| l.text).collect::<Vec<_>>();
+        let all = lines(None);
+        assert_eq!(all.len(), 5);
+        let first_round = lines(Some((2, 1)));
+        assert_eq!(first_round.len(), 4);
+        assert!(!first_round.iter().any(|t| t.starts_with("m2 r2")), "{first_round:?}");
+        assert!(first_round.iter().any(|t| t.starts_with("m1 r2")), "earlier moves are shown whole");
+        assert!(first_round.iter().any(|t| t.starts_with("m2 herds")), "events of the whole move show at once");
+    }
 }

@@ -3,8 +3,9 @@
 //! badges for its lasting conditions and wounds. All of it is for the GM's eyes only (it
 //! names face-down counters and hidden traps).
 
-use super::layers::gm_only;
-use super::{GmGizmos, PX_PER_INCH, SceneGeneration, to_world};
+use super::layers::{GM_LAYER, Retained, gm_only};
+use super::playhead::Shown;
+use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::rules::khemri_traps::TrapStatus;
 use crate::sim::traps::{KhemriCounter, Trap, Wounds};
 use crate::sim::world::{Conditions, Figure, TablePosition};
@@ -44,16 +45,29 @@ fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Tra
     }
 }
 
-/// Grey cross-out for a trap that can no longer go off (spent, disarmed, left out of play).
-fn draw_trap_state(mut gizmos: Gizmos<GmGizmos>, traps: Query<(&TablePosition, &Trap, Option<&KhemriCounter>)>) {
-    for (pos, trap, counter) in &traps {
-        let inactive = !trap.0.armed || counter.is_some_and(|c| !c.in_play || c.counter.status != TrapStatus::Active);
-        if inactive {
-            let at = to_world(pos.0);
-            let r = (trap.0.radius + 0.15) * PX_PER_INCH;
-            gizmos.circle_2d(Isometry2d::from_translation(at), r, Color::srgb(0.55, 0.55, 0.55));
-        }
+/// Grey ring round a trap that can no longer go off (spent, disarmed, left out of play).
+/// Redrawn only when a trap changes.
+#[allow(clippy::type_complexity)]
+fn draw_trap_state(
+    mut lines: Retained,
+    generation: Res<SceneGeneration>,
+    changed: Query<(), (With<Trap>, Or<(Changed<Trap>, Changed<KhemriCounter>, Changed<TablePosition>)>)>,
+    traps: Query<(&TablePosition, &Trap, Option<&KhemriCounter>)>,
+) {
+    if !generation.is_changed() && changed.is_empty() {
+        return;
     }
+    lines.redraw("trap state", GM_LAYER, |gizmos| {
+        for (pos, trap, counter) in &traps {
+            let inactive =
+                !trap.0.armed || counter.is_some_and(|c| !c.in_play || c.counter.status != TrapStatus::Active);
+            if inactive {
+                let at = to_world(pos.0);
+                let r = (trap.0.radius + 0.15) * PX_PER_INCH;
+                gizmos.circle_2d(Isometry2d::from_translation(at), r, Color::srgb(0.55, 0.55, 0.55));
+            }
+        }
+    });
 }
 
 /// A short badge for a condition: its first word, and the inches it costs.
@@ -68,12 +82,17 @@ fn badge(c: &crate::scene::Condition) -> String {
 
 #[allow(clippy::type_complexity)]
 fn update_state_labels(
-    mut labels: Query<(&StateLabel, &mut Text2d, &mut Transform)>,
-    traps: Query<(&TablePosition, &Trap, Option<&KhemriCounter>)>,
-    figures: Query<(&TablePosition, &Conditions, Option<&Wounds>)>,
+    mut labels: Query<(Ref<StateLabel>, &mut Text2d, &mut Transform)>,
+    traps: Query<(Ref<TablePosition>, Ref<Trap>, Option<Ref<KhemriCounter>>)>,
+    figures: Query<(Ref<TablePosition>, Option<Ref<Shown>>, Ref<Conditions>, Option<Ref<Wounds>>)>,
 ) {
+    // Text is rebuilt only for what changed: thousands of labels are checked every frame.
     for (label, mut text, mut transform) in &mut labels {
+        let new = label.is_added();
         let (at, line) = if let Ok((pos, trap, counter)) = traps.get(label.0) {
+            if !(new || pos.is_changed() || trap.is_changed() || counter.as_ref().is_some_and(|c| c.is_changed())) {
+                continue;
+            }
             let mut parts = Vec::new();
             if let Some(c) = counter {
                 // The GM sees the face-down type too; face up is marked.
@@ -96,18 +115,26 @@ fn update_state_labels(
                 parts.push("spent".into());
             }
             (pos.0, parts.join(", "))
-        } else if let Ok((pos, conditions, wounds)) = figures.get(label.0) {
+        } else if let Ok((pos, shown, conditions, wounds)) = figures.get(label.0) {
+            let moved = pos.is_changed() || shown.as_ref().is_some_and(|s| s.is_changed());
+            if !(new || moved || conditions.is_changed() || wounds.as_ref().is_some_and(|w| w.is_changed())) {
+                continue;
+            }
             let mut parts: Vec<String> = conditions.0.iter().map(badge).collect();
             if let Some(w) = wounds {
                 parts.push(format!("W{}", w.0));
             }
-            (pos.0, parts.join(" "))
+            (shown.map_or(pos.0, |s| s.at), parts.join(" "))
         } else {
             continue;
         };
         if text.0 != line {
             text.0 = line;
         }
-        transform.translation = (to_world(at) - Vec2::new(0.0, 0.75 * PX_PER_INCH)).extend(6.0);
+        // Only touch what moved: a touched transform is propagated and extracted again.
+        let place = (to_world(at) - Vec2::new(0.0, 0.75 * PX_PER_INCH)).extend(6.0);
+        if transform.translation != place {
+            transform.translation = place;
+        }
     }
 }
