@@ -149,8 +149,10 @@ fn tufts(u: f32, v: f32, px: f32, n: f32) -> f32 {
 }
 
 /// Courses of bricks, slabs or planks: `rows` courses, `per_row` joints a course, alternate
-/// courses offset by half.
+/// courses offset by half (`rows` even, so the stagger repeats across tiles).
 fn bricks(u: f32, v: f32, px: f32, rows: f32, per_row: f32) -> f32 {
+    // Off the inch grid by a quarter inch, so joints do not hide under grid lines.
+    let (u, v) = (u + 0.125, v + 0.125);
     let course = (v * rows).floor();
     let shift = if course.rem_euclid(2.0) == 1.0 { 0.5 } else { 0.0 };
     let bed = line_ink(to_whole(v * rows) / rows, 0.012, px);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerate the pictures in docs/images from the example scenes (needs xvfb-run and Mesa's
+# software Vulkan, as the GUI smoke test does). Usage: scripts/docs-images.sh [path/to/tabula]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${1:-${CARGO_TARGET_DIR:-target}/release/tabula}"
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+shot() {
+    local out="$1"
+    shift
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" open "$@" --screenshot "docs/images/$out" 2>/dev/null
+    echo "docs/images/$out"
+}
+shot tomb-gm.png scenes/tomb.ron --moves 3
+shot tomb-projector.png scenes/tomb.ron --moves 3 --view projector
+shot farmstead-gm.png scenes/farmstead.ron --moves 25
+shot farmstead-round-gm.png scenes/farmstead.ron --moves 5 --rounds 1
+shot farmstead-move-gm.png scenes/farmstead.ron --moves 6
+shot pasture-gm.png scenes/pasture.ron --moves 3
+shot night-camp-gm.png scenes/night-camp.ron --moves 3
+shot ambush-trail-gm.png scenes/ambush-trail.ron --moves 3
+if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
+    shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
+fi
