@@ -34,11 +34,14 @@ pub struct FrameTimes {
     wanted: u32,
     measured: u32,
     started: Option<Instant>,
+    /// Times of frames that resolved a move, and of the others (animating or still).
+    stepping: Vec<f64>,
+    other: Vec<f64>,
 }
 
 impl FrameTimes {
     pub fn new(wanted: u32) -> Self {
-        Self { frames: 0, wanted, measured: 0, started: None }
+        Self { frames: 0, wanted, measured: 0, started: None, stepping: Vec::new(), other: Vec::new() }
     }
 }
 
@@ -48,6 +51,7 @@ fn start_frame(mut times: ResMut<FrameTimes>) {
 
 fn end_frame(
     mut times: ResMut<FrameTimes>,
+    clock: Res<crate::sim::MoveClock>,
     mut diagnostics: Diagnostics,
     store: Res<DiagnosticsStore>,
     mut exit: MessageWriter<AppExit>,
@@ -59,6 +63,9 @@ fn end_frame(
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         diagnostics.add_measurement(&MAIN_WORLD_MS, || ms);
         times.measured += 1;
+        if times.measured <= times.wanted {
+            if clock.is_changed() { times.stepping.push(ms) } else { times.other.push(ms) }
+        }
     }
     // Measurements are stored at the end of the system: the last one is read a frame later.
     if times.measured <= times.wanted {
@@ -74,8 +81,24 @@ fn end_frame(
     let p95 = s[((s.len() - 1) as f64 * 0.95) as usize];
     let worst = s[s.len() - 1];
     println!("main-world frame time over {} frames: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms", s.len());
+    for (what, samples) in [("resolving a move", &times.stepping), ("not resolving a move", &times.other)] {
+        if let Some((mean, p95, worst)) = summary(samples) {
+            println!("  {} frames {what}: mean {mean:.2} ms, p95 {p95:.2} ms, worst {worst:.2} ms", samples.len());
+        }
+    }
     if let Some(frame) = store.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME).and_then(|d| d.average()) {
         println!("whole frame (main and render worlds, Bevy's FrameTimeDiagnosticsPlugin): mean {frame:.2} ms");
     }
     exit.write(AppExit::Success);
+}
+
+/// Mean, 95th percentile and worst of `samples`, if any.
+fn summary(samples: &[f64]) -> Option<(f64, f64, f64)> {
+    if samples.is_empty() {
+        return None;
+    }
+    let mut s = samples.to_vec();
+    s.sort_by(f64::total_cmp);
+    let mean = s.iter().sum::<f64>() / s.len() as f64;
+    Some((mean, s[((s.len() - 1) as f64 * 0.95) as usize], s[s.len() - 1]))
 }
