@@ -147,6 +147,28 @@ pub enum Material {
 }
 
 impl Material {
+    /// Every material, in the order of the enum.
+    pub const ALL: [Material; 18] = [
+        Material::Grass,
+        Material::Earth,
+        Material::StoneFloor,
+        Material::Paved,
+        Material::BadGround,
+        Material::Rock,
+        Material::Water,
+        Material::Thatch,
+        Material::Hay,
+        Material::StandingCorn,
+        Material::LooseTimber,
+        Material::Brushwood,
+        Material::Bushes,
+        Material::Trees,
+        Material::Cloth,
+        Material::Oil,
+        Material::SolidTimber,
+        Material::HalfTimbered,
+    ];
+
     /// The going underfoot. House rule: undergrowth, trees and corn are bad ground; a paved
     /// road is paved; a dungeon's stone floor is good going like open grass.
     pub fn going(self) -> Going {

@@ -184,26 +184,7 @@ fn weave(u: f32, v: f32, n: f32) -> f32 {
 mod tests {
     use super::*;
 
-    const ALL: [Material; 18] = [
-        Material::Grass,
-        Material::Earth,
-        Material::StoneFloor,
-        Material::Paved,
-        Material::BadGround,
-        Material::Rock,
-        Material::Water,
-        Material::Thatch,
-        Material::Hay,
-        Material::StandingCorn,
-        Material::LooseTimber,
-        Material::Brushwood,
-        Material::Bushes,
-        Material::Trees,
-        Material::Cloth,
-        Material::Oil,
-        Material::SolidTimber,
-        Material::HalfTimbered,
-    ];
+    const ALL: [Material; 18] = Material::ALL;
 
     /// The full-size level's grey values.
     fn shades(m: Material) -> Vec<u8> {
