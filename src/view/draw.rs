@@ -1,7 +1,7 @@
 //! Drawing the table: grid, terrain, walls, doors, figures with their paths, traps.
 
 use super::layers::{GM_LAYER, PUBLIC_LAYER, Retained, gm_only};
-use super::playhead::{Playhead, PlayheadSystems, Shown, along_swept, swept_ahead};
+use super::playhead::{BeforeMove, Playhead, PlayheadSystems, Shown, along_swept, swept_ahead};
 use super::tokens::side_color;
 use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
@@ -364,12 +364,17 @@ fn draw_paths(
 fn draw_traps(
     mut lines: Retained,
     generation: Res<SceneGeneration>,
+    playhead: Res<Playhead>,
+    before: Res<BeforeMove>,
+    mut drawn_mid_move: Local<Option<bool>>,
     changed: Query<(), (With<Trap>, Or<(Changed<Trap>, Changed<TablePosition>)>)>,
-    traps: Query<(&TablePosition, &Trap)>,
+    traps: Query<(Entity, &TablePosition, &Trap)>,
 ) {
-    if !redraw_needed(&generation, &changed) {
+    if !redraw_needed(&generation, &changed) && *drawn_mid_move == Some(playhead.mid_move()) {
         return;
     }
+    *drawn_mid_move = Some(playhead.mid_move());
+    let public = |e: Entity, t: &Trap| before.trap_revealed_to_players(e, t.0.revealed, &playhead);
     let marker = |gizmos: &mut GizmoAsset, pos: &TablePosition, trap: &Trap, color: Color| {
         let at = to_world(pos.0);
         let r = trap.0.radius * PX_PER_INCH;
@@ -381,12 +386,12 @@ fn draw_traps(
         gizmos.rect_2d(Isometry2d::from_translation(at), Vec2::splat(2.0 * r), color);
     };
     lines.redraw("revealed traps", PUBLIC_LAYER, |gizmos| {
-        for (pos, trap) in traps.iter().filter(|(_, t)| t.0.revealed) {
+        for (_, pos, trap) in traps.iter().filter(|(e, _, t)| public(*e, t)) {
             marker(gizmos, pos, trap, Color::srgb(0.95, 0.2, 0.2));
         }
     });
     lines.redraw("hidden traps", GM_LAYER, |gizmos| {
-        for (pos, trap) in traps.iter().filter(|(_, t)| !t.0.revealed) {
+        for (_, pos, trap) in traps.iter().filter(|(e, _, t)| !public(*e, t)) {
             marker(gizmos, pos, trap, Color::srgb(1.0, 0.75, 0.1));
         }
     });
@@ -416,11 +421,13 @@ fn spawn_labels(
 /// A trap revealed in play shows its name to the players from then on.
 fn reveal_trap_labels(
     mut commands: Commands,
+    playhead: Res<Playhead>,
+    before: Res<BeforeMove>,
     labels: Query<(Entity, &Label), With<bevy::camera::visibility::RenderLayers>>,
-    traps: Query<&Trap, Changed<Trap>>,
+    traps: Query<&Trap>,
 ) {
     for (entity, label) in &labels {
-        if traps.get(label.0).is_ok_and(|t| t.0.revealed) {
+        if traps.get(label.0).is_ok_and(|t| before.trap_revealed_to_players(label.0, t.0.revealed, &playhead)) {
             commands.entity(entity).remove::<bevy::camera::visibility::RenderLayers>();
         }
     }

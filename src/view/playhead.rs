@@ -105,10 +105,12 @@ impl Playhead {
     }
 }
 
-/// Where herds stood before the last move, to show them on their way.
+/// Where herds stood before the last move, to show them on their way, and which traps were
+/// still hidden then.
 #[derive(Resource, Debug, Default, Clone)]
 pub struct BeforeMove {
     herds: HashMap<Entity, (Vec2, Vec<Vec2>)>,
+    hidden_traps: std::collections::HashSet<Entity>,
 }
 
 impl BeforeMove {
@@ -119,7 +121,16 @@ impl BeforeMove {
         for (entity, centre, beasts) in query.iter(world) {
             herds.insert(entity, (centre.0, beasts.positions.clone()));
         }
-        world.insert_resource(BeforeMove { herds });
+        let mut traps = world.query::<(Entity, &crate::sim::traps::Trap)>();
+        let hidden_traps = traps.iter(world).filter(|(_, t)| !t.0.revealed).map(|(e, _)| e).collect();
+        world.insert_resource(BeforeMove { herds, hidden_traps });
+    }
+
+    /// Whether the players may see `trap` as revealed now: a trap found during a move shown
+    /// round by round stays hidden from them until the whole move is shown, so the projector
+    /// never runs ahead of the rounds the GM has shown.
+    pub fn trap_revealed_to_players(&self, trap: Entity, revealed: bool, playhead: &Playhead) -> bool {
+        revealed && !(playhead.mid_move() && self.hidden_traps.contains(&trap))
     }
 }
 
@@ -145,6 +156,7 @@ fn finish_on_rebuild(
     if seen.replace(*generation).is_some_and(|was| was != *generation) {
         playhead.finish();
         before.herds.clear();
+        before.hidden_traps.clear();
     }
 }
 
@@ -287,6 +299,33 @@ mod tests {
         assert_eq!(swept_ahead(&s, 0.5), vec![Vec2::new(4.0, 4.0)]);
         assert!(swept_ahead(&s, 0.9).is_empty());
         assert!(swept_ahead(&s, 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_trap_found_mid_move_reaches_the_players_with_the_move_end() {
+        let mut world = World::new();
+        let trap = |revealed| {
+            crate::sim::traps::Trap(crate::scene::Trap {
+                revealed,
+                ..crate::sim::testing::scene_from_str(
+                    "(version: 1, table: (width: 10, height: 10), traps: [(name: \"t\", kind: pit(depth: 1, bottom: spiked), position: (5, 5))])",
+                )
+                .traps[0]
+                .clone()
+            })
+        };
+        let hidden = world.spawn(trap(false)).id();
+        let known = world.spawn(trap(true)).id();
+        BeforeMove::capture(&mut world);
+        let before = world.resource::<BeforeMove>().clone();
+        let mut playhead = Playhead::default();
+        playhead.new_move(1, 2, 0.0);
+        // Found during this move: not on the projector until the move is shown whole.
+        assert!(!before.trap_revealed_to_players(hidden, true, &playhead));
+        assert!(before.trap_revealed_to_players(known, true, &playhead));
+        assert!(!before.trap_revealed_to_players(known, false, &playhead));
+        playhead.reveal(2, 2, 0.0);
+        assert!(before.trap_revealed_to_players(hidden, true, &playhead));
     }
 
     #[test]
