@@ -370,7 +370,8 @@ fn draw_traps(
     changed: Query<(), (With<Trap>, Or<(Changed<Trap>, Changed<TablePosition>)>)>,
     traps: Query<(Entity, &TablePosition, &Trap)>,
 ) {
-    if !redraw_needed(&generation, &changed) && *drawn_mid_move == Some(playhead.mid_move()) {
+    // A new move (or the end of one being shown) changes what the players may see.
+    if !redraw_needed(&generation, &changed) && !before.is_changed() && *drawn_mid_move == Some(playhead.mid_move()) {
         return;
     }
     *drawn_mid_move = Some(playhead.mid_move());
@@ -397,8 +398,8 @@ fn draw_traps(
     });
 }
 
-/// Names under tokens. Trap names are GM-only until revealed, sleepers' always; everything
-/// else is public.
+/// Names under tokens. Trap names start GM-only (`reveal_trap_labels` shows a revealed trap's
+/// to the players), sleepers' are always GM-only; everything else is public.
 #[allow(clippy::type_complexity)]
 fn spawn_labels(
     mut commands: Commands,
@@ -412,7 +413,7 @@ fn spawn_labels(
             Transform::from_xyz(0.0, 0.0, 5.0),
             Label(entity),
         ));
-        if asleep || trap.is_some_and(|t| !t.0.revealed) {
+        if asleep || trap.is_some() {
             label.insert(gm_only());
         }
     }

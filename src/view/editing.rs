@@ -103,10 +103,6 @@ fn mouse_edit(
                 selected.0 = nearest.as_ref().map(|(_, n, _)| n.clone());
                 drag.entity = nearest.map(|(e, _, _)| e);
                 drag.moved = false;
-                if drag.entity.is_some() {
-                    // Tokens are dragged where the world is: at the end of the last move.
-                    playhead.finish();
-                }
             }
             Tool::DrawPath => {
                 if let Some(name) = &selected.0 {
@@ -121,6 +117,10 @@ fn mouse_edit(
         && let Ok((_, _, mut p)) = tokens.get_mut(e)
         && p.0.distance(at) > 0.01
     {
+        if !drag.moved {
+            // Tokens are dragged where the world is, at the end of the last move: show that.
+            playhead.finish();
+        }
         p.0 = at;
         drag.moved = true;
     }

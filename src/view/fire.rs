@@ -40,20 +40,35 @@ fn draw_fire(
     clock: Res<MoveClock>,
     playhead: Res<Playhead>,
     mut images: ResMut<Assets<Image>>,
-    mut layer: Query<(&mut FireLayer, &Sprite)>,
+    mut layer: Query<(Entity, &mut FireLayer, &Sprite)>,
 ) {
-    let Some(grid) = front.grid() else { return };
+    let Some(grid) = front.grid() else {
+        // No fire any more (a rewind to before it, another scene): no picture of one.
+        for (entity, ..) in &layer {
+            commands.entity(entity).despawn();
+        }
+        return;
+    };
+    let (width, height) = (grid.width_cells(), grid.height_cells());
+    // A grid of another size (another table) gets a new picture.
+    for (entity, _, sprite) in &layer {
+        if images.get(&sprite.image).is_some_and(|i| (i.width(), i.height()) != (width, height)) {
+            commands.entity(entity).despawn();
+        }
+    }
     // The fire time the picture shows: the end of the last round, less what of the last move
     // is not shown yet.
     let time = front.time() - (1.0 - playhead.shown()) * f32::from(clock.rounds_per_move);
-    if let Some((mut l, _)) = layer.iter_mut().next() {
+    let mut current = layer
+        .iter_mut()
+        .find(|(_, _, sprite)| images.get(&sprite.image).is_some_and(|i| (i.width(), i.height()) == (width, height)));
+    if let Some((_, l, _)) = current.as_mut() {
         if l.generation == front.generation() && l.time == time {
             return;
         }
         l.generation = front.generation();
         l.time = time;
     }
-    let (width, height) = (grid.width_cells(), grid.height_cells());
     let mut data = Vec::with_capacity(width as usize * height as usize * 4);
     // Image rows run top to bottom; grid rows bottom to top.
     for y in (0..height).rev() {
@@ -65,7 +80,7 @@ fn draw_fire(
             });
         }
     }
-    if let Some((_, sprite)) = layer.iter_mut().next() {
+    if let Some((_, _, sprite)) = current {
         if let Some(mut image) = images.get_mut(&sprite.image) {
             image.data = Some(data);
         }

@@ -1,7 +1,7 @@
 //! Drawing herds in the GM view: every beast, each herd's heading, zone rings, beasts held by
 //! grids, and the cattle grids themselves.
 
-use super::playhead::{Shown, ShownBeasts};
+use super::playhead::{BeforeMove, Playhead, PlayheadSystems, Shown, ShownBeasts};
 use super::tokens::beast_color;
 use super::{PX_PER_INCH, to_world};
 use crate::scene::GridHoldState;
@@ -10,17 +10,28 @@ use crate::sim::world::{Facing, vec2};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (draw_cattle_grids, draw_herds, draw_fire_hazards));
+    app.add_systems(Update, (draw_cattle_grids, draw_herds, draw_fire_hazards).after(PlayheadSystems));
 }
 
 /// Beasts themselves are sprites (tokens.rs); here are what marks them: held crosses, the
 /// herd's heading and zone rings, all where the beasts are shown this frame.
-fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &Shown, &ShownBeasts)>) {
-    for (herd, beasts, facing, centre, shown) in &herds {
+fn draw_herds(
+    mut gizmos: Gizmos,
+    playhead: Res<Playhead>,
+    before: Res<BeforeMove>,
+    herds: Query<(Entity, &Herd, &Beasts, &Facing, &Shown, &ShownBeasts)>,
+) {
+    for (entity, herd, beasts, facing, centre, shown) in &herds {
+        // Part-way through a move, its markers are as the move found them.
+        let was = before.herd_while_shown(entity, &playhead);
+        let (herd, held, facing) = match was {
+            Some(w) => (&w.herd, &w.held, w.facing),
+            None => (herd, &beasts.held, facing.0),
+        };
         let h = &herd.0;
         let color = beast_color(h.beast);
         let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
-        for (p, held) in shown.0.iter().zip(&beasts.held) {
+        for (p, held) in shown.0.iter().zip(held) {
             let at = to_world(*p);
             // A trapped beast gets an amber cross, a stuck one a red cross.
             if let Some(state) = held {
@@ -36,7 +47,7 @@ fn draw_herds(mut gizmos: Gizmos, herds: Query<(&Herd, &Beasts, &Facing, &Shown,
         // The heading: an arrow from the centre, shorter for a tethered herd.
         let start = to_world(centre.at);
         let length = if h.tethered { 0.8 } else { 1.6 } * PX_PER_INCH;
-        let tip = start + scene_direction(facing.0) * length;
+        let tip = start + scene_direction(facing) * length;
         gizmos.arrow_2d(start, tip, color.with_alpha(0.9));
         // Zone rings around each beast, in the zone's colour by temper.
         if let Some(zone) = h.zone_creature().filter(|z| z.zone_in > 0.0) {

@@ -96,7 +96,8 @@ impl Playhead {
         let t = if self.duration > 0.0 { (self.elapsed / self.duration).clamp(0.0, 1.0) } else { 1.0 };
         // Ease out: quick to start, gentle to settle.
         let eased = 1.0 - (1.0 - t) * (1.0 - t);
-        self.shown = self.from + (self.revealed - self.from) * eased;
+        // Land exactly: `from + (revealed - from)` need not equal `revealed` in floats.
+        self.shown = if t >= 1.0 { self.revealed } else { self.from + (self.revealed - self.from) * eased };
     }
 
     /// True while the picture is still catching up.
@@ -105,11 +106,23 @@ impl Playhead {
     }
 }
 
+/// A herd as it was before the last move.
+#[derive(Debug, Clone)]
+pub struct HerdBefore {
+    centre: Vec2,
+    positions: Vec<Vec2>,
+    /// What players may see of it until the move is shown whole: its temper, tether and
+    /// heading, and which beasts a grid held.
+    pub herd: Herd,
+    pub facing: f32,
+    pub held: Vec<Option<crate::scene::GridHoldState>>,
+}
+
 /// Where herds stood before the last move, to show them on their way, and which traps were
 /// still hidden then.
 #[derive(Resource, Debug, Default, Clone)]
 pub struct BeforeMove {
-    herds: HashMap<Entity, (Vec2, Vec<Vec2>)>,
+    herds: HashMap<Entity, HerdBefore>,
     hidden_traps: std::collections::HashSet<Entity>,
 }
 
@@ -117,13 +130,27 @@ impl BeforeMove {
     /// Note where every herd stands now, just before a move is resolved.
     pub fn capture(world: &mut World) {
         let mut herds = HashMap::new();
-        let mut query = world.query_filtered::<(Entity, &TablePosition, &Beasts), With<Herd>>();
-        for (entity, centre, beasts) in query.iter(world) {
-            herds.insert(entity, (centre.0, beasts.positions.clone()));
+        let mut query = world.query::<(Entity, &TablePosition, &Beasts, &Herd, &Facing)>();
+        for (entity, centre, beasts, herd, facing) in query.iter(world) {
+            let before = HerdBefore {
+                centre: centre.0,
+                positions: beasts.positions.clone(),
+                herd: herd.clone(),
+                facing: facing.0,
+                held: beasts.held.clone(),
+            };
+            herds.insert(entity, before);
         }
         let mut traps = world.query::<(Entity, &crate::sim::traps::Trap)>();
         let hidden_traps = traps.iter(world).filter(|(_, t)| !t.0.revealed).map(|(e, _)| e).collect();
         world.insert_resource(BeforeMove { herds, hidden_traps });
+    }
+
+    /// The herd as it was before the move, while the move is being shown round by round: what
+    /// happened to it during the move (a grid holding a beast, a temper turning) shows with
+    /// the move's end.
+    pub fn herd_while_shown(&self, herd: Entity, playhead: &Playhead) -> Option<&HerdBefore> {
+        if playhead.mid_move() { self.herds.get(&herd) } else { None }
     }
 
     /// Whether the players may see `trap` as revealed now: a trap found during a move shown
@@ -217,7 +244,7 @@ fn place_figures(
                 shown.set_if_neq(now);
             }
             None => {
-                commands.entity(entity).insert(now);
+                commands.entity(entity).try_insert(now);
             }
         }
     }
@@ -236,9 +263,10 @@ fn place_herds(
     let t = playhead.shown();
     for (entity, centre, facing, beasts, shown, shown_beasts) in &mut herds {
         let (at, positions) = match before.herds.get(&entity) {
-            Some((was, was_beasts)) if t < 1.0 && was_beasts.len() == beasts.positions.len() => {
-                (was.lerp(centre.0, t), was_beasts.iter().zip(&beasts.positions).map(|(a, b)| a.lerp(*b, t)).collect())
-            }
+            Some(was) if t < 1.0 && was.positions.len() == beasts.positions.len() => (
+                was.centre.lerp(centre.0, t),
+                was.positions.iter().zip(&beasts.positions).map(|(a, b)| a.lerp(*b, t)).collect(),
+            ),
             _ => (centre.0, beasts.positions.clone()),
         };
         let now = Shown { at, facing: facing.0 };
@@ -250,7 +278,7 @@ fn place_herds(
                 }
             }
             _ => {
-                commands.entity(entity).insert((now, ShownBeasts(positions)));
+                commands.entity(entity).try_insert((now, ShownBeasts(positions)));
             }
         }
     }
@@ -349,6 +377,16 @@ mod tests {
         assert_eq!(p.revealed_rounds(2), 2);
         p.new_move(2, 2, 0.0);
         assert_eq!(p.shown(), 1.0, "no animation: the end at once");
+        // Any number of rounds a move lands exactly on the round's end, and stops animating.
+        for per_move in 1..=12 {
+            for rounds in 1..=per_move {
+                p.new_move(1, per_move, 0.8);
+                p.reveal(rounds, per_move, 0.8);
+                p.advance(1.0);
+                assert!(!p.animating(), "{rounds} of {per_move}");
+                assert_eq!(p.revealed_rounds(per_move), rounds);
+            }
+        }
         p.new_move(1, 3, 0.8);
         p.finish();
         assert_eq!((p.shown(), p.mid_move()), (1.0, false));

@@ -3,7 +3,7 @@
 //! of tokens costs next to nothing on a frame where nothing moves.
 
 use super::playhead::{PlayheadSystems, Shown, ShownBeasts};
-use super::{PX_PER_INCH, SceneGeneration, to_world};
+use super::{PX_PER_INCH, to_world};
 use crate::rules::herds::Beast;
 use crate::sim::herds::Herd;
 use crate::sim::world::Figure;
@@ -17,11 +17,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TokenImages>();
     app.add_systems(
         Update,
-        (
-            clear_tokens.run_if(resource_changed::<SceneGeneration>),
-            (spawn_figure_tokens, spawn_beast_tokens),
-            (move_figure_tokens, move_beast_tokens),
-        )
+        ((spawn_figure_tokens, spawn_beast_tokens), (move_figure_tokens, move_beast_tokens))
             .chain()
             .after(PlayheadSystems),
     );
@@ -31,9 +27,15 @@ pub(super) fn plugin(app: &mut App) {
 const FIGURE_Z: f32 = 2.0;
 const BEAST_Z: f32 = 1.5;
 
-/// A figure's token, on its own entity so the simulation's entities carry nothing of the view.
+/// A figure's token, on its own entity; it goes when its figure goes.
 #[derive(Component)]
 struct FigureToken(Entity);
+
+/// On a figure or herd whose tokens exist. The world is rebuilt with new entities (rewind,
+/// reload, edit), which lack it and so get tokens, whatever order the rebuild and these
+/// systems run in.
+#[derive(Component)]
+struct Tokened;
 
 /// One beast of a herd.
 #[derive(Component)]
@@ -113,21 +115,14 @@ pub fn beast_color(beast: Beast) -> Color {
     }
 }
 
-/// The world was rebuilt: its entities are new, and so will their tokens be.
-#[allow(clippy::type_complexity)]
-fn clear_tokens(mut commands: Commands, tokens: Query<Entity, Or<(With<FigureToken>, With<BeastToken>)>>) {
-    for token in &tokens {
-        commands.entity(token).despawn();
-    }
-}
-
 fn spawn_figure_tokens(
     mut commands: Commands,
     mut looks: ResMut<TokenImages>,
     mut images: ResMut<Assets<Image>>,
-    figures: Query<(Entity, &Figure), Added<Figure>>,
+    figures: Query<(Entity, &Figure), Without<Tokened>>,
 ) {
     for (entity, figure) in &figures {
+        commands.entity(entity).try_insert(Tokened);
         commands.spawn((
             Sprite {
                 image: looks.get(&mut images, side_color(&figure.0.side), true),
@@ -145,9 +140,10 @@ fn spawn_beast_tokens(
     mut commands: Commands,
     mut looks: ResMut<TokenImages>,
     mut images: ResMut<Assets<Image>>,
-    herds: Query<(Entity, &Herd), Added<Herd>>,
+    herds: Query<(Entity, &Herd), Without<Tokened>>,
 ) {
     for (entity, herd) in &herds {
+        commands.entity(entity).try_insert(Tokened);
         let h = &herd.0;
         let image = looks.get(&mut images, beast_color(h.beast), false);
         let size = 0.7 * h.spacing.min(1.0) * PX_PER_INCH;
@@ -165,7 +161,7 @@ fn spawn_beast_tokens(
 fn move_figure_tokens(
     mut commands: Commands,
     mut tokens: Query<(Entity, &FigureToken, &mut Transform, &mut Visibility)>,
-    shown: Query<Option<Ref<Shown>>>,
+    shown: Query<Option<Ref<Shown>>, With<Figure>>,
 ) {
     for (token, figure, mut transform, mut visibility) in &mut tokens {
         let Ok(shown) = shown.get(figure.0) else {
@@ -185,11 +181,17 @@ fn move_figure_tokens(
 }
 
 fn move_beast_tokens(
-    mut tokens: Query<(&BeastToken, &mut Transform, &mut Visibility)>,
-    herds: Query<Ref<ShownBeasts>>,
+    mut commands: Commands,
+    mut tokens: Query<(Entity, &BeastToken, &mut Transform, &mut Visibility)>,
+    herds: Query<Option<Ref<ShownBeasts>>, With<Herd>>,
 ) {
-    for (beast, mut transform, mut visibility) in &mut tokens {
-        let Ok(shown) = herds.get(beast.herd) else { continue };
+    for (token, beast, mut transform, mut visibility) in &mut tokens {
+        let Ok(shown) = herds.get(beast.herd) else {
+            // Its herd is gone.
+            commands.entity(token).despawn();
+            continue;
+        };
+        let Some(shown) = shown else { continue };
         if !shown.is_changed() && *visibility != Visibility::Hidden {
             continue;
         }
@@ -211,6 +213,55 @@ fn move_beast_tokens(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::testing::scene_from_str;
+
+    /// The simulation with the playhead and tokens, no window.
+    fn app(scene: &crate::scene::Scene) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::asset::AssetPlugin::default()))
+            .init_asset::<Image>()
+            .init_resource::<super::super::SceneGeneration>()
+            .add_plugins((crate::sim::plugin, super::super::playhead::plugin, plugin));
+        crate::sim::world::spawn_scene(app.world_mut(), scene, 1);
+        app
+    }
+
+    fn tokens_point_at_the_living(app: &mut App) -> (usize, usize) {
+        let world = app.world_mut();
+        let figures: Vec<Entity> = world.query_filtered::<Entity, With<Figure>>().iter(world).collect();
+        let herds: Vec<Entity> = world.query_filtered::<Entity, With<Herd>>().iter(world).collect();
+        let figure_tokens: Vec<Entity> = world.query::<&FigureToken>().iter(world).map(|t| t.0).collect();
+        let beast_tokens: Vec<Entity> = world.query::<&BeastToken>().iter(world).map(|t| t.herd).collect();
+        assert!(figure_tokens.iter().all(|e| figures.contains(e)), "a token of a figure that is gone");
+        assert!(beast_tokens.iter().all(|e| herds.contains(e)), "a beast of a herd that is gone");
+        (figure_tokens.len(), beast_tokens.len())
+    }
+
+    #[test]
+    fn every_figure_and_beast_has_one_token_across_rebuilds() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 20),
+              figures: [(name: \"A\", position: (2, 2)), (name: \"B\", position: (4, 4))],
+              herds: [(name: \"cows\", beast: cow, count: 5, position: (10, 10))])",
+        );
+        let mut app = app(&scene);
+        app.update();
+        app.update();
+        assert_eq!(tokens_point_at_the_living(&mut app), (2, 5));
+        // Rebuilt from a smaller scene (an edit deleted a figure), with or without a frame
+        // between the rebuild and the token systems.
+        let mut smaller = scene.clone();
+        smaller.figures.pop();
+        super::super::respawn(app.world_mut(), &smaller, 1, None);
+        app.update();
+        app.update();
+        assert_eq!(tokens_point_at_the_living(&mut app), (1, 5));
+        super::super::respawn(app.world_mut(), &scene, 1, None);
+        super::super::respawn(app.world_mut(), &scene, 1, None);
+        app.update();
+        app.update();
+        assert_eq!(tokens_point_at_the_living(&mut app), (2, 5));
+    }
 
     fn pixel(image: &Image, x: u32, y: u32) -> [u8; 4] {
         let data = image.data.as_ref().expect("pixels");

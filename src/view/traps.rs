@@ -15,7 +15,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_state_labels);
     app.add_systems(
         Update,
-        (rebuild.run_if(resource_changed::<SceneGeneration>), draw_trap_state, update_state_labels).chain(),
+        (rebuild.run_if(resource_changed::<SceneGeneration>), draw_trap_state, update_state_labels)
+            .chain()
+            .after(super::playhead::PlayheadSystems),
     );
 }
 
