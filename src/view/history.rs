@@ -30,24 +30,26 @@ pub struct History {
 /// Most snapshots kept; the oldest go first.
 pub const MAX_SNAPSHOTS: usize = 2_000;
 
-/// Play: step a move every `1 / moves_per_second` seconds.
+/// Play: step a move every `1 / moves_per_second` seconds, or, by rounds, a round every
+/// `1 / (moves_per_second × rounds a move)` seconds (the same pace, shown round by round).
 #[derive(Resource, Debug)]
 pub struct Playback {
     pub playing: bool,
     pub moves_per_second: f32,
+    pub by_rounds: bool,
     since: f32,
 }
 
 impl Playback {
     /// Playing from the start, at `moves_per_second`.
     pub fn playing_at(moves_per_second: f32) -> Self {
-        Self { playing: true, moves_per_second: moves_per_second.clamp(0.1, 10.0), since: 0.0 }
+        Self { playing: true, moves_per_second: moves_per_second.clamp(0.1, 10.0), by_rounds: false, since: 0.0 }
     }
 }
 
 impl Default for Playback {
     fn default() -> Self {
-        Self { playing: false, moves_per_second: 1.0, since: 0.0 }
+        Self { playing: false, moves_per_second: 1.0, by_rounds: false, since: 0.0 }
     }
 }
 
@@ -96,16 +98,36 @@ pub fn rewind(world: &mut World, move_number: u32) -> bool {
     true
 }
 
-fn play(time: Res<Time>, mut playback: ResMut<Playback>, mut request: ResMut<StepRequest>) {
-    if !playback.playing {
-        playback.since = 0.0;
-        return;
+impl Playback {
+    /// Steps per second: moves, or rounds when playing by rounds.
+    fn steps_per_second(&self, rounds_per_move: u8) -> f32 {
+        let moves = self.moves_per_second.clamp(0.1, 60.0);
+        if self.by_rounds { moves * f32::from(rounds_per_move.max(1)) } else { moves }
     }
-    playback.since += time.delta_secs();
-    let period = 1.0 / playback.moves_per_second.clamp(0.1, 60.0);
-    while playback.since >= period {
-        playback.since -= period;
-        request.moves += 1;
+
+    /// Steps due after `seconds` more of play.
+    fn due(&mut self, seconds: f32, rounds_per_move: u8) -> u32 {
+        if !self.playing {
+            self.since = 0.0;
+            return 0;
+        }
+        self.since += seconds;
+        let period = 1.0 / self.steps_per_second(rounds_per_move);
+        let mut steps = 0;
+        while self.since >= period {
+            self.since -= period;
+            steps += 1;
+        }
+        steps
+    }
+}
+
+fn play(time: Res<Time>, clock: Res<MoveClock>, mut playback: ResMut<Playback>, mut request: ResMut<StepRequest>) {
+    let steps = playback.due(time.delta_secs(), clock.rounds_per_move);
+    if playback.by_rounds {
+        request.rounds += steps;
+    } else {
+        request.moves += steps;
     }
 }
 
@@ -125,8 +147,9 @@ pub(super) fn apply_requests(world: &mut World) {
     }
     // Playing fast shortens the animation so each move is seen to its end.
     let playback = world.resource::<Playback>();
+    let per_move = world.resource::<MoveClock>().rounds_per_move;
     let duration =
-        if playback.playing { ANIMATION_SECS.min(0.9 / playback.moves_per_second.max(0.1)) } else { ANIMATION_SECS };
+        if playback.playing { ANIMATION_SECS.min(0.9 / playback.steps_per_second(per_move)) } else { ANIMATION_SECS };
     let stepped = step_moves(world, moves.min(100), duration) | step_rounds(world, rounds.min(100), duration);
     if stepped {
         world.resource_mut::<super::files::CurrentFile>().dirty = true;
@@ -257,6 +280,18 @@ mod tests {
             by_moves.world().resource::<EventLog>().to_json_lines(),
             by_rounds.world().resource::<EventLog>().to_json_lines()
         );
+    }
+
+    #[test]
+    fn playing_by_rounds_keeps_the_pace_in_moves() {
+        let mut by_moves = Playback::playing_at(2.0);
+        let mut by_rounds = Playback { by_rounds: true, ..Playback::playing_at(2.0) };
+        // Two moves a second for 1.2 s: two moves, or four rounds (two rounds a move)...
+        assert_eq!((0..12).map(|_| by_moves.due(0.1, 2)).sum::<u32>(), 2);
+        assert_eq!((0..12).map(|_| by_rounds.due(0.1, 2)).sum::<u32>(), 4);
+        // ...and nothing while paused.
+        by_moves.playing = false;
+        assert_eq!(by_moves.due(5.0, 2), 0);
     }
 
     type MoveClockAlias = crate::sim::MoveClock;

@@ -224,6 +224,8 @@ fn controls(
                     playback.playing = !playback.playing;
                 }
                 ui.add(egui::Slider::new(&mut playback.moves_per_second, 0.1..=10.0).text("moves/s").logarithmic(true));
+                ui.checkbox(&mut playback.by_rounds, "by rounds")
+                    .on_hover_text("Play round by round: the same pace, each round shown in turn");
             });
             ui.horizontal(|ui| {
                 let first = history.snapshots.front().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
