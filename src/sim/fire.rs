@@ -563,20 +563,11 @@ fn fire_round(
     let settings = front.settings.clone();
 
     // 1. Ignition requests, then the scene's fires and igniters.
+    let mut ignitions =
+        Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: start };
     for request in requested {
         let at = request.position;
-        try_ignite(
-            front,
-            &settings,
-            &mut dice,
-            &mut log,
-            &clock,
-            at,
-            request.fire_strike,
-            request.rounds_held,
-            &request.source,
-            start,
-        );
+        ignitions.try_ignite(at, request.fire_strike, request.rounds_held, &request.source);
     }
     let mut fires: Vec<_> = fires.iter_mut().collect();
     fires.sort_by_key(|f| *f.0);
@@ -589,14 +580,14 @@ fn fire_round(
         let at = vec2(fire.position);
         match fire.igniter.clone() {
             None => {
-                let lit = front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
-                let region = lit.and_then(|l| front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
+                let lit = ignitions.front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
+                let region = lit.and_then(|l| ignitions.front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
                 let mut event = LogEvent::new("fire", "fire_lit", name.as_str())
                     .field("position", fire.position)
                     .field("diameter", fire.diameter);
                 if lit.is_some() {
                     fire.lit_round = Some(round);
-                    front.history.push(FireIgnition {
+                    ignitions.front.history.push(FireIgnition {
                         time: start,
                         position: fire.position,
                         radius: fire.diameter / 2.0,
@@ -607,21 +598,10 @@ fn fire_round(
                     fire.out = true;
                     event = event.outcome("nothing_to_burn");
                 }
-                log.push(&clock, event);
+                ignitions.log.push(&clock, event);
             }
             Some(Igniter::Thrown { kind }) => {
-                let outcome = try_ignite(
-                    front,
-                    &settings,
-                    &mut dice,
-                    &mut log,
-                    &clock,
-                    at,
-                    kind.fire_strike(),
-                    0,
-                    name.as_str(),
-                    start,
-                );
+                let outcome = ignitions.try_ignite(at, kind.fire_strike(), 0, name.as_str());
                 if outcome == Some(IgnitionOutcome::Ignited) {
                     fire.lit_round = Some(round);
                 } else {
@@ -643,18 +623,7 @@ fn fire_round(
                     }
                 }
                 fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
-                let outcome = try_ignite(
-                    front,
-                    &settings,
-                    &mut dice,
-                    &mut log,
-                    &clock,
-                    holder,
-                    kind.fire_strike(),
-                    round - since,
-                    name.as_str(),
-                    start,
-                );
+                let outcome = ignitions.try_ignite(holder, kind.fire_strike(), round - since, name.as_str());
                 if outcome == Some(IgnitionOutcome::Ignited) {
                     fire.lit_round = Some(round);
                 }
@@ -662,18 +631,7 @@ fn fire_round(
             Some(Igniter::Dropped { kind, since_round }) => {
                 let since = since_round.unwrap_or(round);
                 fire.igniter = Some(Igniter::Dropped { kind, since_round: Some(since) });
-                match try_ignite(
-                    front,
-                    &settings,
-                    &mut dice,
-                    &mut log,
-                    &clock,
-                    at,
-                    kind.fire_strike(),
-                    round.saturating_sub(since),
-                    name.as_str(),
-                    start,
-                ) {
+                match ignitions.try_ignite(at, kind.fire_strike(), round.saturating_sub(since), name.as_str()) {
                     Some(IgnitionOutcome::Ignited) => fire.lit_round = Some(round),
                     None => fire.out = true,
                     Some(_) => {}
@@ -682,7 +640,7 @@ fn fire_round(
         }
     }
 
-    front.igniters = fires
+    ignitions.front.igniters = fires
         .iter()
         .filter(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out)
         .filter_map(|(_, name, f, _)| {
@@ -696,7 +654,7 @@ fn fire_round(
         .collect();
 
     // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
-    contact_ignitions(front, &settings, &mut dice, &mut log, &clock, start);
+    ignitions.contact_ignitions();
 
     // 3. The front advances to the end of the round.
     if let Some(grid) = front.grid.as_mut() {
@@ -804,120 +762,116 @@ fn fire_round(
     }
 }
 
-/// Roll D6 + FS − FR against the material at `at` and set it alight on 1+. `None` when there
-/// is nothing there to burn (no roll is made).
-#[allow(clippy::too_many_arguments)]
-fn try_ignite(
-    front: &mut FireFront,
-    settings: &FireSettings,
-    dice: &mut SimDice,
-    log: &mut EventLog,
-    clock: &MoveClock,
-    at: Vec2,
-    fire_strike: i32,
-    rounds_held: u32,
-    source: &str,
+/// What a round's ignition attempts share: the front they may light, the fire rules, the dice,
+/// the log, and the moment they happen (the round's start).
+struct Ignitions<'a> {
+    front: &'a mut FireFront,
+    settings: &'a FireSettings,
+    dice: &'a mut SimDice,
+    log: &'a mut EventLog,
+    clock: &'a MoveClock,
     time: f32,
-) -> Option<IgnitionOutcome> {
-    let grid = front.grid.as_ref()?;
-    let cell = grid.cell_at(at.x, at.y);
-    let state = cell.map(|c| grid.state_at(c, time));
-    let region = cell.and_then(|c| front.region_at(c));
-    let event = LogEvent::new("fire", "ignition", source).field("position", point(at)).field("source", source);
-    let (Some(region), Some(CellState::Unburnt)) = (region, state) else {
-        let why = if state == Some(CellState::Burning) { "already_burning" } else { "nothing_to_burn" };
-        log.push(clock, event.outcome(why));
-        return None;
-    };
-    let (fuel, wet, region_name) =
-        (front.regions[region].fuel, front.regions[region].wet, front.regions[region].name.clone());
-    let result = resolve_ignition(fire_strike, rounds_held, fuel, wet, settings, dice);
-    let outcome = result.outcome;
-    log.push(
-        clock,
-        event
-            .roll(result.roll)
-            .outcome(outcome.id())
-            .field("region", &region_name)
-            .field("material", fuel.id())
-            .field("wet", wet)
-            .field("rounds_held", rounds_held),
-    );
-    if outcome == IgnitionOutcome::Ignited
-        && let Some(grid) = front.grid.as_mut()
-        && grid.ignite(at.x, at.y, IGNITED_RADIUS, time).is_some()
-    {
-        front.history.push(FireIgnition {
-            time,
-            position: point(at),
-            radius: IGNITED_RADIUS,
-            source: source.to_string(),
-        });
-    }
-    Some(outcome)
 }
 
-/// 001 "Fire Starting Rules" / "Fire Spreading": where fire meets another material, the burning
-/// edge is an igniter of its size held against it. One roll per (burning region, touched region)
-/// pair a round, at the touched cell in contact longest, +1 per two whole rounds of contact.
-/// Touched cells that their own region's fire is already reaching are left to it.
-fn contact_ignitions(
-    front: &mut FireFront,
-    settings: &FireSettings,
-    dice: &mut SimDice,
-    log: &mut EventLog,
-    clock: &MoveClock,
-    time: f32,
-) {
-    let Some(grid) = front.grid.as_ref() else { return };
-    let mut fronts: BTreeMap<(u8, u8), fire_front::Contact> = BTreeMap::new();
-    for contact in grid.contacts(time) {
-        if grid.tentative_arrival(contact.to_cell).is_some() {
-            continue;
-        }
-        fronts
-            .entry((contact.from_fuel, contact.to_fuel))
-            .and_modify(|c| {
-                if contact.since_time < c.since_time {
-                    *c = contact;
-                }
-            })
-            .or_insert(contact);
-    }
-    for ((from, to), contact) in fronts {
-        let Some(grid) = front.grid.as_ref() else { return };
-        // The touched cell may have caught from another pair's roll this round.
-        if grid.state_at(contact.to_cell, time) != CellState::Unburnt
-            || grid.tentative_arrival(contact.to_cell).is_some()
-        {
-            continue;
-        }
-        let diameter = grid.burning_region(contact.from_cell, time).map_or(0.0, |r| r.diameter_in);
-        let fire_strike = burning_fire_strike(diameter, settings);
-        let rounds = (time - contact.since_time + 1e-3).floor().max(0.0) as u32;
-        let (from_region, to_region) = (&front.regions[from as usize - 1], &front.regions[to as usize - 1]);
-        let result = resolve_ignition(fire_strike, rounds, to_region.fuel, to_region.wet, settings, dice);
-        let at = grid.cell_centre(contact.to_cell).unwrap_or_default();
-        let source = format!("{} → {}", from_region.name, to_region.name);
-        log.push(
-            clock,
-            LogEvent::new("fire", "ignition", to_region.name.clone())
+impl Ignitions<'_> {
+    /// Roll D6 + FS − FR against the material at `at` and set it alight on 1+. `None` when
+    /// there is nothing there to burn (no roll is made).
+    fn try_ignite(&mut self, at: Vec2, fire_strike: i32, rounds_held: u32, source: &str) -> Option<IgnitionOutcome> {
+        let grid = self.front.grid.as_ref()?;
+        let cell = grid.cell_at(at.x, at.y);
+        let state = cell.map(|c| grid.state_at(c, self.time));
+        let region = cell.and_then(|c| self.front.region_at(c));
+        let event = LogEvent::new("fire", "ignition", source).field("position", point(at)).field("source", source);
+        let (Some(region), Some(CellState::Unburnt)) = (region, state) else {
+            let why = if state == Some(CellState::Burning) { "already_burning" } else { "nothing_to_burn" };
+            self.log.push(self.clock, event.outcome(why));
+            return None;
+        };
+        let (fuel, wet, region_name) =
+            (self.front.regions[region].fuel, self.front.regions[region].wet, self.front.regions[region].name.clone());
+        let result = resolve_ignition(fire_strike, rounds_held, fuel, wet, self.settings, self.dice);
+        let outcome = result.outcome;
+        self.log.push(
+            self.clock,
+            event
                 .roll(result.roll)
-                .outcome(result.outcome.id())
-                .field("source", &source)
-                .field("from_region", &from_region.name)
-                .field("region", &to_region.name)
-                .field("material", to_region.fuel.id())
-                .field("wet", to_region.wet)
-                .field("position", (r3(at.0), r3(at.1)))
-                .field("fire_diameter", r3(diameter))
-                .field("rounds_in_contact", rounds),
+                .outcome(outcome.id())
+                .field("region", &region_name)
+                .field("material", fuel.id())
+                .field("wet", wet)
+                .field("rounds_held", rounds_held),
         );
-        if result.outcome == IgnitionOutcome::Ignited
-            && let Some(grid) = front.grid.as_mut()
-            && grid.ignite_cell(contact.to_cell, time).is_some()
+        if outcome == IgnitionOutcome::Ignited
+            && let Some(grid) = self.front.grid.as_mut()
+            && grid.ignite(at.x, at.y, IGNITED_RADIUS, self.time).is_some()
         {
-            front.history.push(FireIgnition { time, position: at, radius: 0.0, source });
+            self.front.history.push(FireIgnition {
+                time: self.time,
+                position: point(at),
+                radius: IGNITED_RADIUS,
+                source: source.to_string(),
+            });
+        }
+        Some(outcome)
+    }
+
+    /// 001 "Fire Starting Rules" / "Fire Spreading": where fire meets another material, the burning
+    /// edge is an igniter of its size held against it. One roll per (burning region, touched region)
+    /// pair a round, at the touched cell in contact longest, +1 per two whole rounds of contact.
+    /// Touched cells that their own region's fire is already reaching are left to it.
+    fn contact_ignitions(&mut self) {
+        let time = self.time;
+        let Some(grid) = self.front.grid.as_ref() else { return };
+        let mut fronts: BTreeMap<(u8, u8), fire_front::Contact> = BTreeMap::new();
+        for contact in grid.contacts(time) {
+            if grid.tentative_arrival(contact.to_cell).is_some() {
+                continue;
+            }
+            fronts
+                .entry((contact.from_fuel, contact.to_fuel))
+                .and_modify(|c| {
+                    if contact.since_time < c.since_time {
+                        *c = contact;
+                    }
+                })
+                .or_insert(contact);
+        }
+        for ((from, to), contact) in fronts {
+            let Some(grid) = self.front.grid.as_ref() else { return };
+            // The touched cell may have caught from another pair's roll this round.
+            if grid.state_at(contact.to_cell, time) != CellState::Unburnt
+                || grid.tentative_arrival(contact.to_cell).is_some()
+            {
+                continue;
+            }
+            let diameter = grid.burning_region(contact.from_cell, time).map_or(0.0, |r| r.diameter_in);
+            let fire_strike = burning_fire_strike(diameter, self.settings);
+            let rounds = (time - contact.since_time + 1e-3).floor().max(0.0) as u32;
+            let (from_region, to_region) =
+                (&self.front.regions[from as usize - 1], &self.front.regions[to as usize - 1]);
+            let result = resolve_ignition(fire_strike, rounds, to_region.fuel, to_region.wet, self.settings, self.dice);
+            let at = grid.cell_centre(contact.to_cell).unwrap_or_default();
+            let source = format!("{} → {}", from_region.name, to_region.name);
+            self.log.push(
+                self.clock,
+                LogEvent::new("fire", "ignition", to_region.name.clone())
+                    .roll(result.roll)
+                    .outcome(result.outcome.id())
+                    .field("source", &source)
+                    .field("from_region", &from_region.name)
+                    .field("region", &to_region.name)
+                    .field("material", to_region.fuel.id())
+                    .field("wet", to_region.wet)
+                    .field("position", (r3(at.0), r3(at.1)))
+                    .field("fire_diameter", r3(diameter))
+                    .field("rounds_in_contact", rounds),
+            );
+            if result.outcome == IgnitionOutcome::Ignited
+                && let Some(grid) = self.front.grid.as_mut()
+                && grid.ignite_cell(contact.to_cell, time).is_some()
+            {
+                self.front.history.push(FireIgnition { time, position: at, radius: 0.0, source });
+            }
         }
     }
 }
