@@ -159,36 +159,32 @@ pub(super) fn apply_requests(world: &mut World) {
 /// Show the rest of a move being revealed round by round, or resolve and show the next move;
 /// `moves` times. Returns whether any move was resolved.
 pub fn step_moves(world: &mut World, moves: u32, duration: f32) -> bool {
-    let mut stepped = false;
-    for _ in 0..moves {
-        let per_move = world.resource::<MoveClock>().rounds_per_move;
-        if world.resource::<Playhead>().mid_move() {
-            // The move is resolved already: show the rest of it.
-            world.resource_mut::<Playhead>().reveal(per_move, per_move, duration);
-        } else {
-            step(world);
-            stepped = true;
-            world.resource_mut::<Playhead>().new_move(per_move, per_move, duration);
-        }
-    }
-    stepped
+    show_more(world, moves, false, duration)
 }
 
 /// Show one more round, `rounds` times: the next round of a move being revealed, or the first
 /// of the next move (resolved whole, as the rules resolve it). Returns whether any move was
 /// resolved.
 pub fn step_rounds(world: &mut World, rounds: u32, duration: f32) -> bool {
+    show_more(world, rounds, true, duration)
+}
+
+/// `steps` times: reveal more of the move being shown (one round, or the rest of it), or, at
+/// its end, resolve the next move and show its first round or all of it.
+fn show_more(world: &mut World, steps: u32, by_round: bool, duration: f32) -> bool {
     let mut stepped = false;
-    for _ in 0..rounds {
+    for _ in 0..steps {
         let per_move = world.resource::<MoveClock>().rounds_per_move;
         let playhead = world.resource::<Playhead>();
         if playhead.mid_move() {
-            let next = playhead.revealed_rounds(per_move) + 1;
-            world.resource_mut::<Playhead>().reveal(next, per_move, duration);
+            // The move is resolved already: show more of it.
+            let rounds = if by_round { playhead.revealed_rounds(per_move) + 1 } else { per_move };
+            world.resource_mut::<Playhead>().reveal(rounds, per_move, duration);
         } else {
             step(world);
             stepped = true;
-            world.resource_mut::<Playhead>().new_move(1, per_move, duration);
+            let rounds = if by_round { 1 } else { per_move };
+            world.resource_mut::<Playhead>().new_move(rounds, per_move, duration);
         }
     }
     stepped
