@@ -4,8 +4,8 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use tabula::scene::load_scene;
+use tabula::sim::Simulation;
 use tabula::sim::fire_front::{FireGrid, Fuel};
-use tabula::sim::testing::{app_with_scene, step_moves};
 
 /// A 72" × 48" table of one fuel (brushwood, 0.5" a round, 4 rounds burning).
 fn uniform_table(cell_size: f32) -> FireGrid {
@@ -44,19 +44,19 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("one move (2 rounds) after {after} moves"), |b| {
             b.iter_batched_ref(
                 || {
-                    let mut app = app_with_scene(&farmstead, 11);
-                    step_moves(&mut app, after);
+                    let mut app = Simulation::new(&farmstead, 11);
+                    app.step_moves(after);
                     app
                 },
-                |app| step_moves(app, 1),
+                |app| app.step_moves(1),
                 BatchSize::LargeInput,
             )
         });
     }
     group.bench_function("load and 40 moves", |b| {
         b.iter(|| {
-            let mut app = app_with_scene(&farmstead, 11);
-            step_moves(&mut app, 40);
+            let mut app = Simulation::new(&farmstead, 11);
+            app.step_moves(40);
         })
     });
     group.finish();

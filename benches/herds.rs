@@ -4,7 +4,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use tabula::scene::parse_scene;
-use tabula::sim::testing::{app_with_scene, step_moves};
+use tabula::sim::Simulation;
 
 /// A 520x420 table with a 10x10 lattice of herds, a fence and a grid around every fourth.
 fn big_pasture() -> String {
@@ -72,10 +72,10 @@ fn bench(c: &mut Criterion) {
     let text = big_pasture();
     let scene = parse_scene(&text, Path::new("bench.ron")).unwrap_or_else(|e| panic!("{e}"));
     c.bench_function("one move, 100 herds of 50 beasts", |b| {
-        b.iter_batched_ref(|| app_with_scene(&scene, 1), |app| step_moves(app, 1), BatchSize::LargeInput)
+        b.iter_batched_ref(|| Simulation::new(&scene, 1), |app| app.step_moves(1), BatchSize::LargeInput)
     });
     c.bench_function("ten moves, 100 herds of 50 beasts", |b| {
-        b.iter_batched_ref(|| app_with_scene(&scene, 1), |app| step_moves(app, 10), BatchSize::LargeInput)
+        b.iter_batched_ref(|| Simulation::new(&scene, 1), |app| app.step_moves(10), BatchSize::LargeInput)
     });
 }
 

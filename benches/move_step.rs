@@ -4,7 +4,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
 use tabula::scene::parse_scene;
-use tabula::sim::testing::{app_with_scene, step_moves, stress_scene_ron};
+use tabula::scene::stress::stress_scene_ron;
+use tabula::sim::Simulation;
 
 /// A 72x48 table with `n` figures walking long zig-zag paths.
 fn crowded_scene(n: usize) -> String {
@@ -28,21 +29,21 @@ fn bench(c: &mut Criterion) {
     });
     let scene = parse_scene(&text, Path::new("bench.ron")).unwrap();
     c.bench_function("one move, 2000 walking figures", |b| {
-        b.iter_batched_ref(|| app_with_scene(&scene, 1), |app| step_moves(app, 1), criterion::BatchSize::LargeInput)
+        b.iter_batched_ref(|| Simulation::new(&scene, 1), |app| app.step_moves(1), criterion::BatchSize::LargeInput)
     });
 
     // The view's stress scene at move 20: a burning table, a crowd in the fire, every figure
     // sweeping past traps. This is the work of a frame that steps a move while playing.
     let stress = parse_scene(&stress_scene_ron(), Path::new("stress.ron")).unwrap();
-    let mut app = app_with_scene(&stress, 1);
-    step_moves(&mut app, 19);
-    let at_move_19 = tabula::sim::world::snapshot_scene(app.world_mut()).expect("a scene");
+    let mut sim = Simulation::new(&stress, 1);
+    sim.step_moves(19);
+    let at_move_19 = sim.scene_now().expect("a scene");
     let mut group = c.benchmark_group("stress scene");
     group.sample_size(10);
     group.bench_function("move 20: 2000 figures, 500 traps, 50 herds, a burning table", |b| {
         b.iter_batched_ref(
-            || app_with_scene(&at_move_19, 1),
-            |app| step_moves(app, 1),
+            || Simulation::new(&at_move_19, 1),
+            |app| app.step_moves(1),
             criterion::BatchSize::PerIteration,
         )
     });

@@ -7,5 +7,5 @@
 //! ```
 
 fn main() {
-    print!("{}", tabula::sim::testing::stress_scene_ron());
+    print!("{}", tabula::scene::stress::stress_scene_ron());
 }

@@ -1,7 +1,7 @@
 //! The command line: `tabula [open|check|sim] ...`.
 
 use crate::scene::{self, Scene, SceneError};
-use crate::sim::{self, EventLog};
+use crate::sim;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -317,24 +317,13 @@ pub fn summary(s: &Scene) -> String {
     )
 }
 
-/// Run `moves` moves of `scene` headless; returns the world's log and final scene.
-pub fn simulate(scene: &Scene, seed: u64, moves: u32) -> (EventLog, Scene) {
-    let mut app = crate::app::headless(scene, seed);
-    sim::testing::step_moves(&mut app, moves);
-    let world = app.world_mut();
-    let log = world.resource::<EventLog>().clone();
-    // The world was spawned from a scene, so a snapshot always exists; fall back to the input.
-    let end = sim::world::snapshot_scene(world).unwrap_or_else(|| scene.clone());
-    (log, end)
-}
-
 fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, final_path: Option<&Path>) -> ExitCode {
     let scene = match scene::load_scene(path) {
         Ok(s) => s,
         Err(e) => return report(&e),
     };
     let seed = seed.unwrap_or(scene.seed);
-    let (log, end) = simulate(&scene, seed, moves);
+    let sim::Run { log, end } = sim::run(&scene, seed, moves);
     let mut to_stdout = false;
     if let Some(target) = events {
         let text = log.to_json_lines();
@@ -442,7 +431,7 @@ fn open(
 /// Run a scene headless and print what happened, for builds without a window.
 pub fn print_headless_run(scene: &Scene, moves: u32) {
     println!("{}: {}", if scene.title.is_empty() { "scene" } else { &scene.title }, summary(scene));
-    let (log, _) = simulate(scene, scene.seed, moves);
+    let log = sim::run_log(scene, scene.seed, moves);
     for e in &log.events {
         println!("move {:>3} {:<12} {:<20} {:<24} {}", e.move_number, e.system, e.subject, e.event, e.outcome);
     }

@@ -232,7 +232,7 @@ pub fn run_all(
                         break;
                     }
                     let run_seed = seed.wrapping_add(i as u64);
-                    let (log, _) = crate::cli::simulate(scene, run_seed, moves);
+                    let log = crate::sim::run_log(scene, run_seed, moves);
                     let summary = summarize(run_seed, scene, &log);
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(summary);

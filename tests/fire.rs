@@ -1,14 +1,17 @@
 //! Fire through the simulation: ignition by igniters and by fire meeting another material, the
 //! front, figures caught, the farmstead burning, and a saved fire burning on exactly.
 
+mod common;
+
+use common::scene_from_str;
 use std::path::Path;
-use tabula::cli::simulate;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
 use tabula::sim::EventLog;
+use tabula::sim::Simulation;
 use tabula::sim::fire::{FireFront, IgniteRequest};
 use tabula::sim::fire_front::CellState;
 use tabula::sim::log::LogEvent;
-use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::{Run, run};
 
 fn farmstead() -> Scene {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron");
@@ -31,7 +34,7 @@ fn round_of(event: &LogEvent) -> u32 {
 #[test]
 fn the_farmstead_burns_plausibly() {
     for seed in [11, 1, 2, 3] {
-        let (log, end) = simulate(&farmstead(), seed, 32);
+        let Run { log, end } = run(&farmstead(), seed, 32);
         let events = &log.events;
         let find = |pred: &dyn Fn(&LogEvent) -> bool| events.iter().find(|e| pred(e));
 
@@ -85,20 +88,20 @@ fn the_farmstead_burns_plausibly() {
 #[test]
 fn a_saved_fire_burns_on_exactly() {
     let scene = farmstead();
-    let (full, _) = simulate(&scene, 5, 24);
-    let (first, middle) = simulate(&scene, 5, 12);
+    let Run { log: full, .. } = run(&scene, 5, 24);
+    let Run { log: first, end: middle } = run(&scene, 5, 12);
     let text = scene_to_ron(&middle).expect("saves");
     let reloaded = parse_scene(&text, Path::new("middle.ron")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reloaded, middle);
 
     // The reloaded scene shows what burns and what is spent.
-    let app = app_with_scene(&reloaded, 5);
+    let app = Simulation::new(&reloaded, 5);
     let front = app.world().resource::<FireFront>();
     assert_eq!(front.time(), 24.0);
     assert_eq!(front.state_at(bevy::math::Vec2::new(23.5, 33.0)), CellState::Spent);
     assert!(front.fires().iter().any(|f| f.regions.contains(&"barn roof".to_string())));
 
-    let (second, _) = simulate(&reloaded, 5, 12);
+    let Run { log: second, .. } = run(&reloaded, 5, 12);
     let mut joined = first.to_json_lines();
     joined.push_str(&second.to_json_lines());
     assert_eq!(full.to_json_lines(), joined);
@@ -134,8 +137,8 @@ fn boundary_ignition_gains_one_per_two_rounds_of_contact() {
     let scene = boundary_scene("half_timbered", true);
     let mut longest = 0;
     for seed in 0..30 {
-        let mut app = app_with_scene(&scene, seed);
-        step_moves(&mut app, 14);
+        let mut app = Simulation::new(&scene, seed);
+        app.step_moves(14);
         let log = app.world().resource::<EventLog>();
         let rolls = boundary_rolls(log);
         assert_eq!(rolls.last().map(|e| e.outcome.as_str()), Some("ignited"), "seed {seed}");
@@ -174,8 +177,8 @@ fn boundary_ignition_frequencies_match_the_text() {
     let mut observed = [0u32; 4];
     let scene = boundary_scene("half_timbered", false);
     for seed in 0..trials {
-        let mut app = app_with_scene(&scene, u64::from(seed));
-        step_moves(&mut app, 10);
+        let mut app = Simulation::new(&scene, u64::from(seed));
+        app.step_moves(10);
         let log = app.world().resource::<EventLog>();
         let rolls = boundary_rolls(log);
         assert_eq!(rolls.last().map(|e| e.outcome.as_str()), Some("ignited"), "seed {seed}");
@@ -201,9 +204,9 @@ fn spent_ground_never_burns_again_and_the_fire_goes_out() {
           terrain: [(name: \"oil\", material: oil, shape: Rect(min: (0, 0), max: (6, 2)))],
           fires: [(name: \"spark\", position: (0.5, 1), diameter: 0.2)])",
     );
-    let mut app = app_with_scene(&scene, 1);
+    let mut app = Simulation::new(&scene, 1);
     // Oil: 1.0" a round, burns 2 rounds; 5.5" to the far end: all spent by round 8.
-    step_moves(&mut app, 5);
+    app.step_moves(5);
     let world = app.world();
     let front = world.resource::<FireFront>();
     assert!(front.fires().is_empty());
@@ -231,8 +234,8 @@ fn igniters_held_thrown_and_dropped() {
             (name: \"dropped candle\", position: (16, 2), igniter: dropped(kind: candle)),
           ])",
     );
-    let mut app = app_with_scene(&scene, 4);
-    step_moves(&mut app, 3);
+    let mut app = Simulation::new(&scene, 4);
+    app.step_moves(3);
     let log = app.world().resource::<EventLog>();
     // A held match (−1) against solid timber (+3): rolled each round, +1 per two rounds held,
     // until it catches (D6 − 4 + ⌊k/2⌋ ≥ 1).
@@ -268,8 +271,8 @@ fn figures_in_fire_roll_and_keep_their_burns() {
           ],
           fires: [(name: \"blaze\", position: (15, 3), diameter: 4)])",
     );
-    let mut app = app_with_scene(&scene, 2);
-    step_moves(&mut app, 1);
+    let mut app = Simulation::new(&scene, 2);
+    app.step_moves(1);
     let world = app.world_mut();
     let log = world.resource::<EventLog>().clone();
     let standing: Vec<&LogEvent> =
@@ -307,14 +310,14 @@ fn a_trap_flame_request_is_rolled_like_any_igniter() {
         "(version: 1, table: (width: 10, height: 4),
           terrain: [(name: \"brush\", material: brushwood, shape: Rect(min: (0, 0), max: (10, 4)))])",
     );
-    let mut app = app_with_scene(&scene, 1);
+    let mut app = Simulation::new(&scene, 1);
     app.world_mut().write_message(IgniteRequest {
         position: bevy::math::Vec2::new(5.0, 2.0),
         fire_strike: 2,
         rounds_held: 0,
         source: "flame treadle".into(),
     });
-    step_moves(&mut app, 2);
+    app.step_moves(2);
     let world = app.world();
     let log = world.resource::<EventLog>();
     let roll = log.events.iter().find(|e| e.event == "ignition").expect("rolled");
@@ -360,8 +363,8 @@ fn large_fires_held_frighten_before_they_light_anything() {
             (name: \"torch\", position: (6, 2), igniter: held(kind: torch, by: \"Torchman\")),
           ])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 1);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(1);
     let front = app.world().resource::<FireFront>();
     let frights: Vec<(&str, i32)> = front.igniter_frights().iter().map(|f| (f.name.as_str(), f.fright_value)).collect();
     assert_eq!(frights, [("brazier", 2)]);
@@ -372,7 +375,7 @@ fn large_fires_held_frighten_before_they_light_anything() {
 /// thatch always catches.
 #[test]
 fn a_trap_flame_starts_a_fire_through_the_fire_rules() {
-    let scene = tabula::sim::testing::scene_from_str(
+    let scene = scene_from_str(
         r#"(version: 1, table: (width: 20, height: 10),
             terrain: [(name: "thatch floor", material: thatch, shape: Rect(min: (0, 0), max: (20, 10)))],
             figures: [(name: "Victim", position: (1, 5), path: [(19, 5)])],
@@ -380,7 +383,7 @@ fn a_trap_flame_starts_a_fire_through_the_fire_rules() {
     );
     let mut sprung = 0;
     for seed in 0..20 {
-        let (log, _) = tabula::cli::simulate(&scene, seed, 2);
+        let Run { log, .. } = run(&scene, seed, 2);
         // A figure who spots the board steps round it: no flame then.
         if !log.events.iter().any(|e| e.event == "treadle" && e.outcome == "sprung") {
             assert!(!log.events.iter().any(|e| e.system == "fire" && e.subject == "fire board"));

@@ -1,16 +1,19 @@
 //! Herds through the simulation: wandering distributions against the rule text, spacing and
 //! cohesion over long runs, catching steeds, herding, zones, cattle grids, fire, round trips.
 
+mod common;
+
 use bevy::math::Vec2;
+use common::scene_from_str;
 use std::path::Path;
-use tabula::cli::simulate;
 use tabula::scene::herds::layout_radius;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
+use tabula::sim::Simulation;
 use tabula::sim::herds::{Beasts, FireHazard, FireHazards, Herd};
 use tabula::sim::log::LogEvent;
-use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
 use tabula::sim::world::{TablePosition, snapshot_scene};
 use tabula::sim::{EventLog, step_move};
+use tabula::sim::{Run, run};
 
 fn example(name: &str) -> Scene {
     load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name)).unwrap_or_else(|e| panic!("{e}"))
@@ -74,7 +77,7 @@ fn wander_distance_and_turn_through_the_sim_match_the_text() {
     let right_share = (1..=6).filter(|&d| d >= 4).count() as f64 / 6.0;
 
     let moves = 50;
-    let (log, _) = simulate(&open_field(200), 11, moves);
+    let Run { log, .. } = run(&open_field(200), 11, moves);
     let wanders = events(&log, "wandered");
     assert_eq!(wanders.len(), 200 * moves as usize);
     let mut distance = [0u32; 7];
@@ -149,7 +152,7 @@ fn inside_paddock(p: Vec2) -> bool {
 fn spacing_and_cohesion_hold_over_a_thousand_moves() {
     let scene = scene_from_str(PADDOCK);
     for seed in [1u64, 2] {
-        let mut app = app_with_scene(&scene, seed);
+        let mut app = Simulation::new(&scene, seed);
         app.world_mut().insert_resource(FireHazards(vec![FireHazard {
             position: Vec2::new(30.0, 45.0),
             radius: 2.0,
@@ -218,10 +221,10 @@ fn livestock_never_cross_a_cattle_grid_but_wolves_do() {
     };
     let mut crossed_wolf = false;
     for seed in 0..20 {
-        let (log, end) = simulate(&scene_from_str(&text("cow")), seed, 200);
+        let Run { log, end } = run(&scene_from_str(&text("cow")), seed, 200);
         assert!(end.herds[0].position.0 < 12.0, "a cow crossed the grid: {:?}", end.herds[0].position);
         assert!(log.events.iter().all(|e| e.event != "wandered" || pt(e, "to").x < 12.0));
-        let (_, end) = simulate(&scene_from_str(&text("wolf")), seed, 200);
+        let Run { end, .. } = run(&scene_from_str(&text("wolf")), seed, 200);
         crossed_wolf |= end.herds[0].position.0 > 12.0;
     }
     assert!(crossed_wolf, "wolves are not livestock and cross grids");
@@ -241,7 +244,7 @@ fn steeds_are_caught_by_their_side_within_six_inches() {
     );
     let mut caught = 0;
     for seed in 0..40 {
-        let (log, end) = simulate(&scene, seed, 1);
+        let Run { log, end } = run(&scene, seed, 1);
         let tries = events(&log, "catch_attempt");
         // Only the rider: the stranger is of another side, Far ends beyond 6", Standing did not move.
         assert_eq!(tries.len(), 1, "{tries:?}");
@@ -264,7 +267,7 @@ fn tethered_steeds_stay_put() {
         "(version: 1, table: (width: 40, height: 20),
           herds: [(name: \"tied\", beast: horse, count: 2, position: (10, 10), tethered: true)])",
     );
-    let (log, end) = simulate(&scene, 5, 30);
+    let Run { log, end } = run(&scene, 5, 30);
     assert_eq!(end.herds[0], scene.herds[0]);
     assert!(events(&log, "wandered").iter().all(|e| e.outcome == "tethered" && e.rolls.is_empty()));
 }
@@ -288,7 +291,7 @@ fn herders_herd_up_to_their_capacity_and_the_rest_wander() {
         ("goat", 5, "", false, 5),
         ("pig", 9, "animal_trainer(1)", false, 8),
     ] {
-        let (log, _) = simulate(&scene_from_str(&text(beast, count, skills, dog)), 3, 1);
+        let Run { log, .. } = run(&scene_from_str(&text(beast, count, skills, dog)), 3, 1);
         let e = events(&log, "herded")[0];
         assert_eq!(e.fields["herded"], herded, "{beast} {skills} dog {dog}");
         assert_eq!(e.fields["stragglers"], count - herded);
@@ -305,7 +308,7 @@ fn herders_herd_up_to_their_capacity_and_the_rest_wander() {
     }
     // A herder beyond reach herds nothing.
     let far = text("cow", 3, "", false).replace("position: (20, 20)", "position: (60, 20)");
-    let (log, _) = simulate(&scene_from_str(&far), 3, 1);
+    let Run { log, .. } = run(&scene_from_str(&far), 3, 1);
     assert_eq!(events(&log, "herded")[0].outcome, "herders_out_of_reach");
 }
 
@@ -324,7 +327,7 @@ fn zone_creatures_attack_strangers_by_their_temper() {
             .join(",");
     let mut attacks = 0;
     for seed in 0..60 {
-        let (log, _) = simulate(&scene(bull, &figures), seed, 1);
+        let Run { log, .. } = run(&scene(bull, &figures), seed, 1);
         let z = events(&log, "zone");
         assert_eq!(z.len(), 1);
         assert_eq!(z[0].fields["strangers"], serde_json::json!(["A"]));
@@ -336,23 +339,23 @@ fn zone_creatures_attack_strangers_by_their_temper() {
     // Two strangers: +2, attacks only on faces 0 and 1.
     let two = [stranger("A", 102.5), stranger("B", 98.0)].join(",");
     for seed in 0..30 {
-        let (log, _) = simulate(&scene(bull, &two), seed, 1);
+        let Run { log, .. } = run(&scene(bull, &two), seed, 1);
         let z = events(&log, "zone")[0];
         assert_eq!(z.rolls[0].modifiers[0].value, 2);
         assert_eq!(z.outcome == "attacks", z.rolls[0].faces[0] <= 1);
     }
     // A wolf pack (chuserk, 5", two or fewer strangers).
     let wolves = "(name: \"wolves\", beast: wolf, count: 5, position: (100, 100), side: \"wild\", tethered: true)";
-    let (log, _) = simulate(&scene(wolves, &[stranger("A", 104.0), stranger("B", 96.0)].join(",")), 1, 1);
+    let Run { log, .. } = run(&scene(wolves, &[stranger("A", 104.0), stranger("B", 96.0)].join(",")), 1, 1);
     assert_eq!(events(&log, "zone")[0].outcome, "attacks");
     let three = [stranger("A", 104.0), stranger("B", 96.0), stranger("C", 100.5)].join(",");
-    let (log, _) = simulate(&scene(wolves, &three), 1, 1);
+    let Run { log, .. } = run(&scene(wolves, &three), 1, 1);
     let z = events(&log, "zone")[0];
     assert_eq!((z.outcome.as_str(), z.rolls.len()), ("holds", 0));
     // A neuserk with move 6" defends 5", always.
     let dog = "(name: \"guard dog\", beast: wolf, count: 1, position: (100, 100), side: \"farm\", tethered: true,
                zone: Some((temper: neuserk)), move_rate: Some(6))";
-    let (log, _) = simulate(&scene(dog, &[stranger("A", 104.9), stranger("B", 94.0)].join(",")), 1, 1);
+    let Run { log, .. } = run(&scene(dog, &[stranger("A", 104.9), stranger("B", 94.0)].join(",")), 1, 1);
     let z = events(&log, "zone")[0];
     assert_eq!((z.outcome.as_str(), f(z, "zone")), ("attacks", 5.0));
     assert_eq!(z.fields["strangers"], serde_json::json!(["A"]));
@@ -372,7 +375,7 @@ fn figures_crossing_a_grid_lose_ground_or_roll() {
     );
     let mut hurt = 0;
     for seed in 0..40 {
-        let (log, end) = simulate(&scene, seed, 1);
+        let Run { log, end } = run(&scene, seed, 1);
         let grid = |who: &str| events(&log, "cattle_grid").into_iter().find(|e| e.subject == who).cloned().unwrap();
         // A man walking 6" loses 1": 5" along; a woman 5" loses 2": 3".
         assert_eq!(grid("Man").outcome, "walked");
@@ -410,7 +413,7 @@ fn stampeding_beasts_roll_on_grids_escape_and_are_freed() {
     );
     let mut seen = std::collections::HashSet::new();
     for seed in 0..30 {
-        let (log, end) = simulate(&scene, seed, 4);
+        let Run { log, end } = run(&scene, seed, 4);
         for e in events(&log, "grid_stampede") {
             let roll = &e.rolls[0];
             assert_eq!((roll.modifiers[0].reason.as_ref(), roll.modifiers[0].value), ("pigs", -3));
@@ -449,10 +452,10 @@ fn fire_turns_a_herd_away() {
         "(version: 1, table: (width: 100, height: 100),
           herds: [(name: \"cows\", beast: cow, count: 7, position: (50, 50), heading: 0)])",
     );
-    let mut app = app_with_scene(&scene, 4);
+    let mut app = Simulation::new(&scene, 4);
     let fire = FireHazard { position: Vec2::new(56.0, 50.0), radius: 3.0, fright: 3 };
     app.world_mut().insert_resource(FireHazards(vec![fire]));
-    step_moves(&mut app, 200);
+    app.step_moves(200);
     let world = app.world_mut();
     let log = world.resource::<EventLog>();
     let turned = events(log, "wandered").into_iter().filter(|e| e.outcome == "turned_by_fire").count();
@@ -466,13 +469,13 @@ fn fire_turns_a_herd_away() {
 #[test]
 fn the_pasture_runs_on_from_its_final_scene() {
     let scene = example("pasture.ron");
-    let (full, full_end) = simulate(&scene, 9, 8);
-    let (first, middle) = simulate(&scene, 9, 4);
+    let Run { log: full, end: full_end } = run(&scene, 9, 8);
+    let Run { log: first, end: middle } = run(&scene, 9, 4);
     // Through the file format, as `--final` writes it.
     let text = scene_to_ron(&middle).unwrap();
     let middle = parse_scene(&text, Path::new("final.ron")).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert!(middle.herds.iter().any(|h| !h.beasts.is_empty()), "beast positions are written");
-    let (second, end) = simulate(&middle, 9, 4);
+    let Run { log: second, end } = run(&middle, 9, 4);
     let mut joined = first.to_json_lines();
     joined.push_str(&second.to_json_lines());
     assert_eq!(full.to_json_lines(), joined);
@@ -481,7 +484,7 @@ fn the_pasture_runs_on_from_its_final_scene() {
 
 #[test]
 fn the_pasture_shows_every_herd_event() {
-    let (log, _) = simulate(&example("pasture.ron"), 3, 12);
+    let Run { log, .. } = run(&example("pasture.ron"), 3, 12);
     for (event, outcome) in [
         ("wandered", "moved"),
         ("wandered", "not_moved"),
@@ -509,8 +512,8 @@ fn the_pasture_shows_every_herd_event() {
 #[test]
 fn herd_centres_follow_their_beasts() {
     let scene = example("pasture.ron");
-    let mut app = app_with_scene(&scene, 3);
-    step_moves(&mut app, 5);
+    let mut app = Simulation::new(&scene, 3);
+    app.step_moves(5);
     let world = app.world_mut();
     let mut q = world.query::<(&Herd, &Beasts, &TablePosition)>();
     let mut moved = 0;
@@ -573,8 +576,8 @@ fn a_burning_fire_turns_a_herd() {
     );
     let mut turned = 0;
     for seed in 0..20 {
-        let mut app = app_with_scene(&scene, seed);
-        step_moves(&mut app, 30);
+        let mut app = Simulation::new(&scene, seed);
+        app.step_moves(30);
         let world = app.world_mut();
         turned += events(world.resource::<EventLog>(), "wandered")
             .into_iter()

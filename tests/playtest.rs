@@ -3,6 +3,7 @@
 use std::path::Path;
 use tabula::playtest::{report, run_all};
 use tabula::scene::parse_scene;
+use tabula::sim::{Run, run};
 
 fn scene(text: &str) -> tabula::scene::Scene {
     parse_scene(text, Path::new("<test>")).unwrap_or_else(|e| panic!("{e}"))
@@ -61,7 +62,7 @@ fn a_replayed_run_matches_its_summary() {
     let s = scene(LONE_COUNTER);
     let runs = run_all(&s, 10, 4, 100, 2, &|_| {});
     for r in &runs {
-        let (log, _) = tabula::cli::simulate(&s, r.seed, 4);
+        let Run { log, .. } = run(&s, r.seed, 4);
         assert_eq!(&tabula::playtest::summarize(r.seed, &s, &log), r);
     }
 }

@@ -1,11 +1,14 @@
 //! The Move schedule: movement along waypoints, determinism, round-tripping the world.
 
+mod common;
+
+use common::scene_from_str;
 use std::path::Path;
-use tabula::cli::simulate;
 use tabula::scene::load_scene;
-use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::Simulation;
 use tabula::sim::world::{TablePosition, snapshot_scene};
 use tabula::sim::{EventLog, MoveClock};
+use tabula::sim::{Run, run};
 
 fn example(name: &str) -> tabula::scene::Scene {
     load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name)).unwrap_or_else(|e| panic!("{e}"))
@@ -16,12 +19,12 @@ fn a_man_walks_six_inches_a_move() {
     let scene = scene_from_str(
         "(version: 1, table: (width: 30, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(21, 5)])])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 1);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(1);
     let world = app.world_mut();
     let pos = world.query::<&TablePosition>().single(world).unwrap().0;
     assert!((pos.x - 7.0).abs() < 1e-4 && (pos.y - 5.0).abs() < 1e-4, "{pos}");
-    step_moves(&mut app, 3);
+    app.step_moves(3);
     let world = app.world_mut();
     let pos = world.query::<&TablePosition>().single(world).unwrap().0;
     assert!((pos.x - 21.0).abs() < 1e-4, "stops at the last waypoint: {pos}");
@@ -41,8 +44,8 @@ fn going_and_gait_change_the_move() {
             (name: \"Running woman\", position: (1, 6), sex: female, gait: running, path: [(29, 6)]),
           ])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 1);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(1);
     let log = app.world().resource::<EventLog>();
     let dist = |who: &str| log.events.iter().find(|e| e.subject == who).unwrap().fields["distance"].as_f64().unwrap();
     assert_eq!(dist("On the road"), 7.0);
@@ -55,8 +58,8 @@ fn conditions_slow_then_expire() {
         "(version: 1, table: (width: 60, height: 10), figures: [(name: \"Limper\", position: (1, 5), path: [(59, 5)],
            conditions: [(name: \"strained ankle\", move_penalty: 2, moves_left: Some(2))])])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 3);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(3);
     let log = app.world().resource::<EventLog>();
     let moves: Vec<f64> =
         log.events.iter().filter(|e| e.event == "moved").map(|e| e.fields["distance"].as_f64().unwrap()).collect();
@@ -68,8 +71,8 @@ fn conditions_slow_then_expire() {
 fn same_scene_and_seed_give_identical_logs() {
     for name in ["tomb.ron", "farmstead.ron", "pasture.ron", "night-camp.ron"] {
         let scene = example(name);
-        let (a, _) = simulate(&scene, 42, 12);
-        let (b, _) = simulate(&scene, 42, 12);
+        let Run { log: a, .. } = run(&scene, 42, 12);
+        let Run { log: b, .. } = run(&scene, 42, 12);
         assert_eq!(a.to_json_lines(), b.to_json_lines(), "{name}");
         assert!(!a.events.is_empty(), "{name} logged nothing");
     }
@@ -79,7 +82,7 @@ fn same_scene_and_seed_give_identical_logs() {
 fn a_snapshot_of_a_fresh_world_is_the_scene() {
     for name in ["tomb.ron", "farmstead.ron", "pasture.ron", "night-camp.ron"] {
         let scene = example(name);
-        let mut app = app_with_scene(&scene, scene.seed);
+        let mut app = Simulation::new(&scene, scene.seed);
         let back = snapshot_scene(app.world_mut()).unwrap();
         assert_eq!(scene, back, "{name}");
     }
@@ -88,9 +91,9 @@ fn a_snapshot_of_a_fresh_world_is_the_scene() {
 #[test]
 fn a_saved_run_continues_like_an_unbroken_one() {
     let scene = example("tomb.ron");
-    let (full, _) = simulate(&scene, 9, 6);
-    let (first, middle) = simulate(&scene, 9, 3);
-    let (second, _) = simulate(&middle, 9, 3);
+    let Run { log: full, .. } = run(&scene, 9, 6);
+    let Run { log: first, end: middle } = run(&scene, 9, 3);
+    let Run { log: second, .. } = run(&middle, 9, 3);
     let mut joined = first.to_json_lines();
     joined.push_str(&second.to_json_lines());
     assert_eq!(full.to_json_lines(), joined);
@@ -98,7 +101,7 @@ fn a_saved_run_continues_like_an_unbroken_one() {
 
 #[test]
 fn event_lines_carry_the_required_keys() {
-    let (log, _) = simulate(&example("tomb.ron"), 1, 2);
+    let Run { log, .. } = run(&example("tomb.ron"), 1, 2);
     for line in log.to_json_lines().lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         for key in ["move", "round", "system", "event", "subject", "rolls", "outcome"] {
@@ -118,8 +121,8 @@ fn walls_stop_figures_and_open_doors_let_them_through() {
             (name: \"At the window\", position: (1, 7), path: [(9, 7)]),
           ])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 2);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(2);
     let log = app.world().resource::<EventLog>();
     let outcome =
         |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome.clone();
@@ -136,8 +139,8 @@ fn an_immobile_condition_holds_a_figure_until_it_ends() {
         "(version: 1, table: (width: 30, height: 10), figures: [(name: \"Caught\", position: (1, 5), path: [(29, 5)],
            conditions: [(name: \"caught in a loop\", moves_left: Some(2), immobile: true)])])",
     );
-    let mut app = app_with_scene(&scene, 1);
-    step_moves(&mut app, 3);
+    let mut app = Simulation::new(&scene, 1);
+    app.step_moves(3);
     let log = app.world().resource::<EventLog>();
     let outcomes: Vec<&str> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.outcome.as_str()).collect();
     assert_eq!(outcomes, ["held", "held", "moved"]);

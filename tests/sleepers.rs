@@ -3,17 +3,20 @@
 //! waking and response distributions against the text, alarms spreading, investigators,
 //! listening, dressing, saving and continuing, and the night camp.
 
+mod common;
+
 use bevy::prelude::*;
+use common::scene_from_str;
 use std::path::Path;
-use tabula::cli::simulate;
 use tabula::rules::character::{Armour, Gait};
 use tabula::rules::sleepers::Noise;
 use tabula::scene::sleepers::SleeperState;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
+use tabula::sim::Simulation;
 use tabula::sim::log::LogEvent;
 use tabula::sim::noise::NoiseMade;
-use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
 use tabula::sim::{EventLog, Move, MoveSystems};
+use tabula::sim::{Run, run};
 
 // ---- helpers ----
 
@@ -102,7 +105,7 @@ fn earshot_by_shelter() {
         for (offset, heard) in [(-0.05, true), (0.05, false)] {
             let y = 10.0 + earshot + offset;
             let s = scene(&group(shelter, 2, "", ""), &passer(y, "normal", "clothed"), "", "", "");
-            let (log, _) = simulate(&s, 1, 1);
+            let Run { log, .. } = run(&s, 1, 1);
             let noises = events(&log, "noise_heard");
             assert_eq!(!noises.is_empty(), heard, "{shelter} at {y}");
             if heard {
@@ -127,11 +130,11 @@ fn inject(mut writer: MessageWriter<NoiseMade>, noises: Res<Inject>) {
     }
 }
 
-fn app_with_noises(s: &Scene, seed: u64, noises: Vec<NoiseMade>) -> App {
-    let mut app = app_with_scene(s, seed);
-    app.insert_resource(Inject(noises));
-    app.add_systems(Move, inject.in_set(MoveSystems::Traps));
-    app
+fn app_with_noises(s: &Scene, seed: u64, noises: Vec<NoiseMade>) -> Simulation {
+    let mut sim = Simulation::new(s, seed);
+    sim.app_mut().insert_resource(Inject(noises));
+    sim.app_mut().add_systems(Move, inject.in_set(MoveSystems::Traps));
+    sim
 }
 
 fn noise(source: &str, at: (f32, f32), kind: Noise, heard_to: Option<f32>) -> NoiseMade {
@@ -143,13 +146,13 @@ fn a_noise_heard_to_bounds_the_earshot() {
     let s = scene(&group("open", 2, "", ""), "", "", "", "");
     for (heard_to, heard) in [(None, true), (Some(3.5), true), (Some(2.5), false), (Some(20.0), true)] {
         let mut app = app_with_noises(&s, 1, vec![noise("bell", (13.0, 10.0), Noise::Shout, heard_to)]);
-        step_moves(&mut app, 1);
+        app.step_moves(1);
         let log = app.world().resource::<EventLog>();
         assert_eq!(!events(log, "noise_heard").is_empty(), heard, "heard_to {heard_to:?}");
     }
     // Never beyond the shelter's earshot, however far the noise carries.
     let mut app = app_with_noises(&s, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
-    step_moves(&mut app, 1);
+    app.step_moves(1);
     assert!(events(app.world().resource::<EventLog>(), "noise_heard").is_empty());
 }
 
@@ -162,7 +165,7 @@ fn wall(name: &str, kind: &str, y: f32) -> String {
 /// The wall modifiers of the first waking roll for a passer at y = 13 and walls between.
 fn wall_modifiers(walls: &str, doors: &str, rules: &str) -> Vec<(String, i32)> {
     let s = scene(&group("open", 2, "", ""), &passer(13.0, "normal", "clothed"), walls, doors, rules);
-    let (log, _) = simulate(&s, 1, 1);
+    let Run { log, .. } = run(&s, 1, 1);
     let rolls = events(&log, "waking_roll");
     assert!(!rolls.is_empty(), "no waking roll with walls {walls}");
     modifiers(rolls[0]).into_iter().filter(|(r, _)| r.contains("wall")).collect()
@@ -191,7 +194,7 @@ fn walls_between_muffle_the_noise() {
 // ---- the other waking factors, as the sim supplies them ----
 
 fn first_waking_modifiers(groups: &str, figures: &str, rules: &str) -> Vec<(String, i32)> {
-    let (log, _) = simulate(&scene(groups, figures, "", "", rules), 3, 1);
+    let Run { log, .. } = run(&scene(groups, figures, "", "", rules), 3, 1);
     let rolls = events(&log, "waking_roll");
     assert!(!rolls.is_empty(), "no waking roll for {groups} / {figures}");
     modifiers(rolls[0])
@@ -257,14 +260,14 @@ fn each_source_is_diced_for_loudest_first_or_only_the_loudest() {
     );
     let groups = group("open", 5, "hearing: obtuse", "");
     for seed in 0..20 {
-        let (log, _) = simulate(&scene(&groups, &two, "", "", ""), seed, 1);
+        let Run { log, .. } = run(&scene(&groups, &two, "", "", ""), seed, 1);
         let rolls: Vec<_> = events(&log, "waking_roll").into_iter().filter(|e| e.fields["wave"] == 0).collect();
         assert!(!rolls.is_empty() && rolls.len() <= 2);
         assert_eq!(rolls[0].fields["source"], "Clanker", "the plate is louder and is diced for first");
         if rolls.len() == 2 {
             assert_eq!(rolls[1].fields["source"], "Passer");
         }
-        let (log, _) = simulate(&scene(&groups, &two, "", "", "sleepers: (waking_checks: loudest)"), seed, 1);
+        let Run { log, .. } = run(&scene(&groups, &two, "", "", "sleepers: (waking_checks: loudest)"), seed, 1);
         let rolls: Vec<_> = events(&log, "waking_roll").into_iter().filter(|e| e.fields["wave"] == 0).collect();
         assert_eq!(rolls.len(), 1);
         assert_eq!(rolls[0].fields["source"], "Clanker");
@@ -278,7 +281,7 @@ fn check_waking_distribution(groups: &str, figures: &str, walls: &str, f: i32, a
     let s = scene(groups, figures, walls, "", "");
     let mut observed = [0u32; 5];
     for seed in 0..600 {
-        let (log, _) = simulate(&s, seed, 1);
+        let Run { log, .. } = run(&s, seed, 1);
         let first = events(&log, "waking_roll")[0];
         let band = WAKING_IDS.iter().position(|id| *id == first.outcome).unwrap();
         observed[band] += 1;
@@ -320,7 +323,7 @@ fn check_response_distribution(groups: &str, figures: &str, f: i32, ceased: bool
     let mut observed = [0u32; 4];
     let mut listen = [0u32; 6];
     for seed in 0..500 {
-        let (log, _) = simulate(&s, seed, 1);
+        let Run { log, .. } = run(&s, seed, 1);
         for r in events(&log, "response").into_iter().filter(|e| e.fields["wave"] == 0) {
             assert_eq!(r.fields["noise_ceased"], ceased);
             observed[RESPONSE_IDS.iter().position(|id| *id == r.outcome).unwrap()] += 1;
@@ -383,7 +386,7 @@ fn the_alarm_spreads_the_same_move_wave_by_wave() {
     let s = alarm_scene(&format!("{b}, {c}, {d}"));
     for seed in 0..30 {
         let mut app = app_with_noises(&s, seed, vec![noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0))]);
-        step_moves(&mut app, 1);
+        app.step_moves(1);
         let log = app.world().resource::<EventLog>();
         let raised: Vec<(&str, i64)> = events(log, "alarm_raised")
             .iter()
@@ -414,7 +417,7 @@ fn the_alarm_spreads_the_same_move_wave_by_wave() {
 fn the_alarmed_arm_from_the_next_move() {
     let s = alarm_scene("(name: \"far\", position: (38, 28), members: [\"x\"])");
     let mut app = app_with_noises(&s, 7, vec![noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0))]);
-    step_moves(&mut app, 2);
+    app.step_moves(2);
     let log = app.world().resource::<EventLog>();
     let dressing = events(log, "dressing");
     assert!(!dressing.is_empty());
@@ -431,7 +434,7 @@ fn dressing_takes_the_texts_rounds_two_a_move() {
         .map(|a| format!("(name: \"{a}\", armour: {a}, state: alarm)"))
         .join(", ");
     let s = scene(&format!("(name: \"G\", position: (10, 10), members: [{members}])"), "", "", "", "");
-    let (log, end) = simulate(&s, 1, 5);
+    let Run { log, end } = run(&s, 1, 5);
     // Hasty rounds from the text (light: house rule 3); done in the move the rounds are reached.
     for (armour, rounds, done_move) in
         [("unclothed", 1, 1), ("clothed", 2, 1), ("light", 3, 2), ("medium", 3, 2), ("heavy", 5, 3), ("plate", 7, 4)]
@@ -466,7 +469,7 @@ fn full_dressing_adds_the_listed_rounds() {
         "",
         "",
     );
-    let (log, _) = simulate(&s, 1, 5);
+    let Run { log, .. } = run(&s, 1, 5);
     let d = events(&log, "dressing");
     let seen: Vec<(u32, &str, bool)> =
         d.iter().map(|e| (e.move_number, e.outcome.as_str(), e.fields["half_dressed"].as_bool().unwrap())).collect();
@@ -485,10 +488,10 @@ fn listeners_fall_asleep_when_their_moves_run_out() {
         "",
         "",
     );
-    let (log, end) = simulate(&s, 1, 1);
+    let Run { log, end } = run(&s, 1, 1);
     assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Listening { moves_left: 1 });
     assert!(events(&log, "listening_ended").is_empty());
-    let (log, end) = simulate(&s, 1, 2);
+    let Run { log, end } = run(&s, 1, 2);
     assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Asleep);
     assert_eq!(events(&log, "listening_ended")[0].move_number, 2);
 }
@@ -497,11 +500,11 @@ fn listeners_fall_asleep_when_their_moves_run_out() {
 fn listeners_respond_to_a_noise_without_a_waking_roll() {
     let listening = "(name: \"G\", position: (10, 10), members: [(name: \"Ear\", state: listening(moves_left: 3))])";
     let s = scene(listening, &passer(13.0, "furtive", "clothed"), "", "", "");
-    let (log, _) = simulate(&s, 1, 1);
+    let Run { log, .. } = run(&s, 1, 1);
     assert!(events(&log, "waking_roll").is_empty());
     assert_eq!(events(&log, "response").len(), 1);
     let s = scene(listening, &passer(13.0, "furtive", "clothed"), "", "", "sleepers: (listeners_respond: false)");
-    let (log, _) = simulate(&s, 1, 1);
+    let Run { log, .. } = run(&s, 1, 1);
     assert!(events(&log, "response").is_empty());
 }
 
@@ -515,7 +518,7 @@ fn a_watch_in_the_group_stays_awake() {
         "",
     );
     for seed in 0..40 {
-        let (log, end) = simulate(&s, seed, 1);
+        let Run { log, end } = run(&s, seed, 1);
         let r = events(&log, "response")[0];
         // Nidderling −2, ceased −1: D6 − 3 is 3 at most: listens or thinks nothing of it.
         assert!(["stays_awake", "listen_awake"].contains(&r.outcome.as_str()), "{}", r.outcome);
@@ -536,7 +539,7 @@ fn investigator(toward: (f32, f32)) -> String {
 fn an_investigator_who_comes_upon_an_intruder_raises_the_alarm() {
     let intruder = "(name: \"Thief\", side: \"party\", position: (17, 10))";
     let s = scene(&investigator((20.0, 10.0)), intruder, "", "", "");
-    let (log, end) = simulate(&s, 1, 1);
+    let Run { log, end } = run(&s, 1, 1);
     let walked = events(&log, "investigator_moved")[0];
     assert_eq!(walked.outcome, "found_intruder");
     assert_eq!(walked.fields["intruder"], "Thief");
@@ -549,25 +552,22 @@ fn an_investigator_who_comes_upon_an_intruder_raises_the_alarm() {
     assert!(heard.iter().any(|e| e.fields["source"] == "Bero" && e.fields["noise"] == "alarm"));
     // A figure of the group's own side is no intruder; a wall hides one.
     let friend = "(name: \"Friend\", side: \"camp\", position: (17, 10))";
-    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), friend, "", "", ""), 1, 1);
+    let Run { log, .. } = run(&scene(&investigator((20.0, 10.0)), friend, "", "", ""), 1, 1);
     assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
     let wall = "(name: \"w\", kind: inner, points: [(16.5, 0), (16.5, 30)])";
     let hidden = "(name: \"Thief\", side: \"party\", position: (17.5, 10))";
-    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), hidden, wall, "", ""), 1, 1);
+    let Run { log, .. } = run(&scene(&investigator((20.0, 10.0)), hidden, wall, "", ""), 1, 1);
     assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
     // The setting at 0 turns spotting off.
-    let (log, _) = simulate(
-        &scene(&investigator((20.0, 10.0)), intruder, "", "", "sleepers: (investigator_spots_within: 0)"),
-        1,
-        1,
-    );
+    let Run { log, .. } =
+        run(&scene(&investigator((20.0, 10.0)), intruder, "", "", "sleepers: (investigator_spots_within: 0)"), 1, 1);
     assert_eq!(events(&log, "investigator_moved")[0].outcome, "walking");
 }
 
 #[test]
 fn an_investigator_who_finds_nothing_walks_back_to_sleep() {
     let s = scene(&investigator((20.0, 10.0)), "", "", "", "");
-    let (log, end) = simulate(&s, 1, 4);
+    let Run { log, end } = run(&s, 1, 4);
     let walks: Vec<(&str, serde_json::Value)> =
         events(&log, "investigator_moved").iter().map(|e| (e.outcome.as_str(), e.fields["to"].clone())).collect();
     use serde_json::json;
@@ -583,7 +583,7 @@ fn an_investigator_who_finds_nothing_walks_back_to_sleep() {
     assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Asleep);
     // A wall in the way: they go as far as it and look from there.
     let wall = "(name: \"w\", kind: outer, points: [(13, 0), (13, 30)])";
-    let (log, _) = simulate(&scene(&investigator((20.0, 10.0)), "", wall, "", ""), 1, 1);
+    let Run { log, .. } = run(&scene(&investigator((20.0, 10.0)), "", wall, "", ""), 1, 1);
     let e = events(&log, "investigator_moved")[0];
     assert_eq!((e.outcome.as_str(), e.fields["blocked_by_wall"].as_bool()), ("found_nothing", Some(true)));
 }
@@ -594,7 +594,7 @@ fn investigators_walk_toward_the_noise_that_woke_them() {
         scene(&group("open", 5, "rank: officer", "known_threat: true"), &passer(13.0, "normal", "clothed"), "", "", "");
     let mut seen = 0;
     for seed in 0..60 {
-        let (log, end) = simulate(&s, seed, 1);
+        let Run { log, end } = run(&s, seed, 1);
         for r in events(&log, "response").into_iter().filter(|e| e.outcome == "investigate") {
             let m = end.sleepers[0].members.iter().find(|m| r.fields["member"] == m.0.name.as_str()).unwrap();
             let SleeperState::Investigating { at, toward, returning } = m.0.state else { panic!("{:?}", m.0.state) };
@@ -673,23 +673,22 @@ fn party_as(gait: Gait, armour: Armour) -> Scene {
 fn a_saved_camp_continues_as_an_unbroken_run() {
     let scene = party_as(Gait::Normal, Armour::Plate);
     for seed in [1, 2, 3] {
-        let (whole, _) = simulate(&scene, seed, 16);
-        let (_, halfway) = simulate(&scene, seed, 8);
+        let Run { log: whole, .. } = run(&scene, seed, 16);
+        let Run { end: halfway, .. } = run(&scene, seed, 8);
         let saved =
             parse_scene(&scene_to_ron(&halfway).unwrap(), Path::new("saved.ron")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(saved, halfway, "the saved scene reads back the same");
-        let (rest, _) = simulate(&saved, seed, 8);
+        let Run { log: rest, .. } = run(&saved, seed, 8);
         let tail: Vec<String> = whole.events.iter().filter(|e| e.move_number > 8).map(|e| e.to_json_line()).collect();
         let rest: Vec<String> = rest.events.iter().map(|e| e.to_json_line()).collect();
         assert_eq!(tail, rest, "seed {seed}");
-        assert_eq!(simulate(&scene, seed, 16).0.to_json_lines(), whole.to_json_lines(), "same seed, same log");
+        assert_eq!(run(&scene, seed, 16).log.to_json_lines(), whole.to_json_lines(), "same seed, same log");
     }
 }
 
 fn alarm_rate(scene: &Scene, seeds: u64, moves: u32) -> f64 {
-    let alarms = (0..seeds)
-        .filter(|&seed| simulate(scene, seed, moves).0.events.iter().any(|e| e.event == "alarm_raised"))
-        .count();
+    let alarms =
+        (0..seeds).filter(|&seed| run(scene, seed, moves).log.events.iter().any(|e| e.event == "alarm_raised")).count();
     alarms as f64 / seeds as f64
 }
 

@@ -4,13 +4,16 @@
 //! (000 "Characters and Traps", 002 "Traps"). Then the table mechanics: swept paths, stopping,
 //! own side, spotted traps, wounds, flames, round trips.
 
+mod common;
+
+use common::scene_from_str;
 use std::collections::BTreeMap;
-use tabula::cli::simulate;
 use tabula::scene::Scene;
 use tabula::sim::EventLog;
-use tabula::sim::testing::{app_with_scene, scene_from_str, step_moves};
+use tabula::sim::Simulation;
 use tabula::sim::traps::{KhemriCounter, TrapFlame};
 use tabula::sim::world::{Conditions, TablePosition, Waypoints};
+use tabula::sim::{Run, run};
 
 const LANES: usize = 240;
 const SEEDS: u64 = 12;
@@ -38,7 +41,7 @@ fn outcomes(scene: &Scene, moves: u32, event: &str) -> (BTreeMap<String, u32>, u
     let mut counts = BTreeMap::new();
     let mut n = 0;
     for seed in 0..SEEDS {
-        let (log, _) = simulate(scene, 1000 + seed, moves);
+        let Run { log, .. } = run(scene, 1000 + seed, moves);
         for e in log.events.iter().filter(|e| e.event == event) {
             *counts.entry(e.outcome.clone()).or_insert(0) += 1;
             n += 1;
@@ -142,7 +145,7 @@ fn specimen_pit_bands() {
         ],
     );
     // Falls: D10 + pit strike factor (rocky −3, one extra inch +1) + retarded fall.
-    let (log, end) = simulate(&scene, 5, 1);
+    let Run { log, end } = run(&scene, 5, 1);
     for e in log.events.iter().filter(|e| e.event == "pit") {
         let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
         match e.outcome.as_str() {
@@ -187,7 +190,7 @@ fn loop_bands_and_its_noises() {
             ("caught_screaming", 0.2),
         ],
     );
-    let (log, _) = simulate(&scene, 3, 1);
+    let Run { log, .. } = run(&scene, 3, 1);
     let noises: Vec<_> = log.events.iter().filter(|e| e.event == "noise_made").collect();
     let loud = log.events.iter().filter(|e| e.event == "loop" && e.outcome.starts_with("caught_")).count()
         - log.events.iter().filter(|e| e.event == "loop" && e.outcome == "caught_keeps_items").count();
@@ -219,7 +222,7 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
     assert_eq!(counts.get("discharged").copied(), Some(n));
     let mut totals = BTreeMap::new();
     for seed in 0..SEEDS {
-        let (log, _) = simulate(&scene, 1000 + seed, 1);
+        let Run { log, .. } = run(&scene, 1000 + seed, 1);
         for e in log.events.iter().filter(|e| e.event == "leydonic") {
             *totals.entry(e.fields["strike"].to_string()).or_insert(0u32) += 1;
         }
@@ -235,7 +238,7 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
             (name: \"second\", position: (1, 6), path: [(1, 5), (30, 5)]),
           ], traps: [(name: \"jar\", kind: leydonic(strike: 0, recharge_moves: 10), position: (5, 5))])",
     );
-    let (log, end) = simulate(&scene, 1, 3);
+    let Run { log, end } = run(&scene, 1, 3);
     let out: Vec<_> =
         log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome.as_str())).collect();
     assert_eq!(out, [("first", "discharged"), ("second", "not_charged")]);
@@ -255,7 +258,7 @@ fn khemri_initiative_and_simple_hits() {
     let mut wounded = BTreeMap::new();
     let mut m = 0;
     for seed in 0..SEEDS {
-        let (log, end) = simulate(&scene, 1000 + seed, 1);
+        let Run { log, end } = run(&scene, 1000 + seed, 1);
         for e in log.events.iter().filter(|e| e.event == "khemri_trap") {
             assert_eq!(e.outcome, "simple");
             let w = e.fields["wounds"].as_i64().unwrap();
@@ -307,7 +310,7 @@ fn khemri_deck_deals_three_simple_to_one_complex_to_one_dud() {
         "(version: 1, table: (width: 10, height: 10), traps: [(name: \"c\", kind: khemri(), position: (5, 5))])",
     );
     for seed in 0..n {
-        let mut app = app_with_scene(&scene, seed);
+        let mut app = Simulation::new(&scene, seed);
         let world = app.world_mut();
         let counter = world.query::<&KhemriCounter>().single(world).unwrap().counter.trap;
         *counts.entry(counter.id().to_string()).or_insert(0) += 1;
@@ -333,7 +336,7 @@ fn a_runner_springs_a_cord_he_crosses_without_stopping() {
             (name: \"cord2\", kind: trip_cord(to: (10, 9)), position: (10, 7), concealment: Some(LC)),
           ])",
     );
-    let (log, end) = simulate(&scene, 2, 1);
+    let Run { log, end } = run(&scene, 2, 1);
     let cords = events(&log, "trip_cord");
     assert_eq!(cords.len(), 1, "{cords:?}");
     assert_eq!(cords[0].subject, "runner");
@@ -354,8 +357,8 @@ fn a_caught_figure_stops_at_the_trap_and_keeps_its_path() {
             (name: \"walker\", position: (1, 5), agility: Some(10), armour: plate, path: [(5, 5), (8, 5), (8, 9)]),
           ], traps: [(name: \"noose\", kind: loop, position: (3, 5))])",
     );
-    let mut app = app_with_scene(&scene, 4);
-    step_moves(&mut app, 1);
+    let mut app = Simulation::new(&scene, 4);
+    app.step_moves(1);
     let world = app.world_mut();
     let (p, w, c) = world.query::<(&TablePosition, &Waypoints, &Conditions)>().single(world).unwrap();
     assert!((p.0.x - 3.0).abs() < 1e-3, "{:?}", p.0);
@@ -365,7 +368,7 @@ fn a_caught_figure_stops_at_the_trap_and_keeps_its_path() {
     let sprain = c.0.iter().find(|c| c.name == "sprained foot (on release)").expect("sprain waits for release");
     let left = sprain.moves_left.unwrap();
     // While hanging, the sprain's countdown is held.
-    step_moves(&mut app, 3);
+    app.step_moves(3);
     let world = app.world_mut();
     let c = world.query::<&Conditions>().single(world).unwrap();
     assert_eq!(c.0.iter().find(|c| c.name.ends_with("(on release)")).unwrap().moves_left, Some(left));
@@ -384,7 +387,7 @@ fn spotted_traps_are_revealed_and_own_side_is_not_caught() {
             (name: \"theirs\", kind: pit(bottom: spiked), position: (10, 6), side: Some(\"bandits\")),
           ])",
     );
-    let (log, end) = simulate(&scene, 1, 2);
+    let Run { log, end } = run(&scene, 1, 2);
     assert_eq!(events(&log, "spot_check").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["spotted"]);
     assert!(events(&log, "trip_cord").is_empty() && events(&log, "pit").is_empty());
     assert!(end.traps[0].revealed && !end.traps[1].revealed);
@@ -408,7 +411,7 @@ fn treadles_lifters_floors_and_flame() {
             (name: \"bridge\", kind: falling_floor(depth: 3, bottom: rocky, gives_way_at: Some(2)), position: (10, 11), radius: 1.5),
           ])",
     );
-    let (log, end) = simulate(&scene, 1, 3);
+    let Run { log, end } = run(&scene, 1, 3);
     let treadles: Vec<_> = events(&log, "treadle").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
     assert_eq!(treadles, [("guard".to_string(), "safety_lever".to_string()), ("thief".into(), "sprung".into())]);
     assert!(events(&log, "trap_flame").iter().any(|e| e.subject == "flame"));
@@ -436,8 +439,8 @@ fn khemri_effects_on_the_table() {
             (name: \"fire\", kind: khemri(drawn: Some(complex), complex: Some(fire_trap)), position: (10, 12)),
           ])",
     );
-    let mut app = app_with_scene(&scene, 11);
-    step_moves(&mut app, 2);
+    let mut app = Simulation::new(&scene, 11);
+    app.step_moves(2);
     let world = app.world_mut();
     let flames: Vec<TrapFlame> = world.resource_mut::<bevy::ecs::message::Messages<TrapFlame>>().drain().collect();
     let log = world.resource::<EventLog>();
@@ -448,7 +451,7 @@ fn khemri_effects_on_the_table() {
     // The figure beside the pit (within 1") tests I 0: it falls in too.
     assert!(events(log, "khemri_pit_edge").iter().any(|e| e.subject == "near" && e.outcome == "fell_in"));
     assert!(flames.iter().any(|f| f.trap == "fire" && f.position.x == 10.0), "the fire trap starts a fire: {flames:?}");
-    let (_, end) = simulate(&scene, 11, 2);
+    let Run { end, .. } = run(&scene, 11, 2);
     let victim = &end.figures[0];
     assert!(victim.conditions.iter().any(|c| c.immobile && c.name == "in pit pit"), "{victim:?}");
     assert!(matches!(
@@ -468,7 +471,7 @@ fn swinging_blades_strike_again_at_a_figure_stopped_on_them() {
             (name: \"stopper\", position: (1, 5), path: [(10, 5)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)),
           ], traps: [(name: \"blades\", kind: khemri(drawn: Some(complex), complex: Some(swinging_blades)), position: (10, 5))])",
     );
-    let (log, _) = simulate(&scene, 3, 3);
+    let Run { log, .. } = run(&scene, 3, 3);
     assert_eq!(events(&log, "khemri_trap").len(), 1);
     let again = events(&log, "khemri_swinging_blades_again");
     assert_eq!(again.len(), 1, "once, at the start of his next move");
@@ -532,11 +535,11 @@ fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
     assert_eq!(body(&demo), body(&tomb_text), "demo.ron is a copy of tomb.ron");
 
     for scene in [trail, tomb] {
-        let mut app = app_with_scene(&scene, scene.seed);
+        let mut app = Simulation::new(&scene, scene.seed);
         assert_eq!(tabula::sim::world::snapshot_scene(app.world_mut()).unwrap(), scene, "{}", scene.title);
-        let (full, _) = simulate(&scene, 5, 12);
-        let (first, middle) = simulate(&scene, 5, 6);
-        let (second, _) = simulate(&middle, 5, 6);
+        let Run { log: full, .. } = run(&scene, 5, 12);
+        let Run { log: first, end: middle } = run(&scene, 5, 6);
+        let Run { log: second, .. } = run(&middle, 5, 6);
         let mut joined = first.to_json_lines();
         joined.push_str(&second.to_json_lines());
         assert_eq!(full.to_json_lines(), joined, "{}: a saved run continues like an unbroken one", scene.title);

@@ -46,6 +46,7 @@ impl DiceSource for SeededDice {
     }
 }
 
+#[cfg(test)]
 /// Faces given in advance, for tests of table rows. Each call takes the next face *value*
 /// as the die would show it is not known here, so scripts hold raw `0..n` indices.
 #[derive(Clone, Debug, Default)]
@@ -53,6 +54,7 @@ pub struct ScriptedDice {
     indices: std::collections::VecDeque<u32>,
 }
 
+#[cfg(test)]
 impl ScriptedDice {
     /// Raw indices in `0..n` for each successive `below(n)` call.
     pub fn new(indices: impl IntoIterator<Item = u32>) -> Self {
@@ -70,6 +72,7 @@ impl ScriptedDice {
     }
 }
 
+#[cfg(test)]
 impl DiceSource for ScriptedDice {
     fn below(&mut self, n: u32) -> u32 {
         let i = self.indices.pop_front().expect("scripted dice ran out");
@@ -78,18 +81,21 @@ impl DiceSource for ScriptedDice {
     }
 }
 
+#[cfg(test)]
 /// Scripted faces as shown on the dice; see [`ScriptedDice::faces`].
 #[derive(Clone, Debug, Default)]
 pub struct ScriptedFaces {
     faces: std::collections::VecDeque<u32>,
 }
 
+#[cfg(test)]
 impl ScriptedFaces {
     pub fn is_empty(&self) -> bool {
         self.faces.is_empty()
     }
 }
 
+#[cfg(test)]
 impl DiceSource for ScriptedFaces {
     fn below(&mut self, n: u32) -> u32 {
         let face = self.faces.pop_front().expect("scripted dice ran out");

@@ -9,6 +9,7 @@ pub mod herds;
 pub mod load;
 pub mod save;
 pub mod sleepers;
+pub mod stress;
 pub mod traps;
 pub mod uvtt;
 

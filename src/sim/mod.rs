@@ -13,8 +13,10 @@ pub mod herds;
 pub mod log;
 pub mod movement;
 pub mod noise;
+pub mod run;
 pub mod sleepers;
-pub mod testing;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod traps;
 pub mod world;
 
@@ -23,6 +25,7 @@ use bevy::prelude::*;
 
 pub use clock::{MoveClock, SimDice};
 pub use log::{EventLog, LogEvent};
+pub use run::{Run, Simulation, run, run_log};
 
 /// One move: figure movement, traps, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
