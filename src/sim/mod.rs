@@ -105,3 +105,38 @@ pub fn step_move(world: &mut World) {
     noise::clear_noises(world);
     world.run_schedule(Move);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+
+    /// Systems that roll dice or write the log must run in a fixed order, never in whatever
+    /// order an executor picks: any two that touch the same data are ordered, in `Move` and in
+    /// `Round` alike.
+    #[test]
+    fn move_and_round_have_no_ambiguous_systems() {
+        let scene = testing::scene_from_str(include_str!("../../scenes/farmstead.ron"));
+        let mut app = crate::app::headless(&scene, 1);
+        let strict = || ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..Default::default() };
+        app.edit_schedule(Move, |s| {
+            s.set_build_settings(strict());
+        });
+        app.edit_schedule(Round, |s| {
+            s.set_build_settings(strict());
+        });
+        let world = app.world_mut();
+        world.schedule_scope(Move, |world, schedule| {
+            if let Err(e) = schedule.initialize(world) {
+                panic!("Move: {}", e.to_string(schedule.graph(), world));
+            }
+        });
+        world.schedule_scope(Round, |world, schedule| {
+            if let Err(e) = schedule.initialize(world) {
+                panic!("Round: {}", e.to_string(schedule.graph(), world));
+            }
+        });
+        // And a move still resolves with the checks on.
+        step_move(world);
+    }
+}
