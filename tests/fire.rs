@@ -1,6 +1,9 @@
 //! Fire through the simulation: ignition by igniters and by fire meeting another material, the
 //! front, figures caught, the farmstead burning, and a saved fire burning on exactly.
 
+mod common;
+
+use common::chi_square;
 use std::path::Path;
 use tabula::cli::simulate;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
@@ -182,14 +185,7 @@ fn boundary_ignition_frequencies_match_the_text() {
         assert!(rolls.iter().all(|e| modifier(e, "fire strike") == Some(5)));
         observed[(rolls.len() - 1).min(3)] += 1;
     }
-    let chi: f64 = observed
-        .iter()
-        .zip(&expected)
-        .map(|(&o, &p)| {
-            let e = p * f64::from(trials);
-            (f64::from(o) - e).powi(2) / e
-        })
-        .sum();
+    let chi = chi_square(&observed, &expected);
     // 99.9% critical value of chi-square with 3 degrees of freedom.
     assert!(chi < 16.266, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
 }

@@ -1,7 +1,10 @@
 //! Herds through the simulation: wandering distributions against the rule text, spacing and
 //! cohesion over long runs, catching steeds, herding, zones, cattle grids, fire, round trips.
 
+mod common;
+
 use bevy::math::Vec2;
+use common::chi_square;
 use std::path::Path;
 use tabula::cli::simulate;
 use tabula::scene::herds::layout_radius;
@@ -27,19 +30,6 @@ fn f(e: &LogEvent, key: &str) -> f64 {
 fn pt(e: &LogEvent, key: &str) -> Vec2 {
     let v = &e.fields[key];
     Vec2::new(v[0].as_f64().unwrap() as f32, v[1].as_f64().unwrap() as f32)
-}
-
-/// Pearson's chi-square statistic.
-fn chi_square(observed: &[u32], expected_probs: &[f64]) -> f64 {
-    let n: u32 = observed.iter().sum();
-    observed
-        .iter()
-        .zip(expected_probs)
-        .map(|(&o, &p)| {
-            let e = p * f64::from(n);
-            (f64::from(o) - e).powi(2) / e
-        })
-        .sum()
 }
 
 // Critical values at p = 1e-6: the seeds are fixed, a wrong band shifts whole tenths.
