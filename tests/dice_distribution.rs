@@ -1,6 +1,9 @@
 //! Chi-square tests of every dice kind on a fixed seed, against the distribution the rule
 //! conventions give (RULES-NOTES "Dice"): uniform faces, 2D6 and 2D10 triangular, D% 00–99.
 
+mod common;
+
+use common::chi_square;
 use tabula::rules::dice::{Dice, SeededDice};
 
 /// The probability of each value `lo..=hi`, worked out from the dice themselves.
@@ -54,14 +57,7 @@ fn every_dice_kind_matches_its_distribution() {
             assert!(idx < counts.len(), "{dice} rolled {v}, outside its range");
             counts[idx] += 1;
         }
-        let chi2: f64 = counts
-            .iter()
-            .zip(&p)
-            .map(|(&c, &pi)| {
-                let e = pi * n as f64;
-                (c as f64 - e).powi(2) / e
-            })
-            .sum();
+        let chi2 = chi_square(&counts, &p);
         let critical = chi2_critical(p.len() - 1);
         assert!(chi2 < critical, "{dice}: chi-square {chi2:.1} over {critical:.1}");
     }
@@ -72,7 +68,7 @@ fn a_biased_die_would_fail_the_test() {
     // The check must be able to fail: a D6 that never shows 6 is caught.
     let n = 60_000u64;
     let counts = [n / 5, n / 5, n / 5, n / 5, n / 5, 0];
-    let chi2: f64 = counts.iter().map(|&c| (c as f64 - n as f64 / 6.0).powi(2) / (n as f64 / 6.0)).sum();
+    let chi2 = chi_square(&counts, &[1.0 / 6.0; 6]);
     assert!(chi2 > chi2_critical(5));
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::scene_from_str;
+use common::{chi_square, scene_from_str};
 use std::path::Path;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
 use tabula::sim::EventLog;
@@ -185,14 +185,7 @@ fn boundary_ignition_frequencies_match_the_text() {
         assert!(rolls.iter().all(|e| modifier(e, "fire strike") == Some(5)));
         observed[(rolls.len() - 1).min(3)] += 1;
     }
-    let chi: f64 = observed
-        .iter()
-        .zip(&expected)
-        .map(|(&o, &p)| {
-            let e = p * f64::from(trials);
-            (f64::from(o) - e).powi(2) / e
-        })
-        .sum();
+    let chi = chi_square(&observed, &expected);
     // 99.9% critical value of chi-square with 3 degrees of freedom.
     assert!(chi < 16.266, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use bevy::math::Vec2;
-use common::scene_from_str;
+use common::{chi_square, scene_from_str};
 use std::path::Path;
 use tabula::scene::herds::layout_radius;
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
@@ -30,19 +30,6 @@ fn f(e: &LogEvent, key: &str) -> f64 {
 fn pt(e: &LogEvent, key: &str) -> Vec2 {
     let v = &e.fields[key];
     Vec2::new(v[0].as_f64().unwrap() as f32, v[1].as_f64().unwrap() as f32)
-}
-
-/// Pearson's chi-square statistic.
-fn chi_square(observed: &[u32], expected_probs: &[f64]) -> f64 {
-    let n: u32 = observed.iter().sum();
-    observed
-        .iter()
-        .zip(expected_probs)
-        .map(|(&o, &p)| {
-            let e = p * f64::from(n);
-            (f64::from(o) - e).powi(2) / e
-        })
-        .sum()
 }
 
 // Critical values at p = 1e-6: the seeds are fixed, a wrong band shifts whole tenths.

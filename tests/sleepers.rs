@@ -6,7 +6,7 @@
 mod common;
 
 use bevy::prelude::*;
-use common::scene_from_str;
+use common::{chi_square, scene_from_str};
 use std::path::Path;
 use tabula::rules::character::{Armour, Gait};
 use tabula::rules::sleepers::Noise;
@@ -41,21 +41,6 @@ fn events<'a>(log: &'a EventLog, event: &str) -> Vec<&'a LogEvent> {
 /// The modifiers of an event's first roll, as (reason, value).
 fn modifiers(e: &LogEvent) -> Vec<(String, i32)> {
     e.rolls[0].modifiers.iter().map(|m| (m.reason.to_string(), m.value)).collect()
-}
-
-/// Chi-square of observed counts against probabilities; an impossible outcome seen fails.
-fn chi_square(observed: &[u32], probabilities: &[f64]) -> f64 {
-    let trials: u32 = observed.iter().sum();
-    let mut chi = 0.0;
-    for (&o, &p) in observed.iter().zip(probabilities) {
-        let expected = p * f64::from(trials);
-        if expected == 0.0 {
-            assert_eq!(o, 0, "an outcome the text makes impossible happened: {observed:?}");
-            continue;
-        }
-        chi += (f64::from(o) - expected).powi(2) / expected;
-    }
-    chi
 }
 
 /// P(D6 + f lands in each band), bands given by an index function on the total.

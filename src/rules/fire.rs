@@ -800,19 +800,7 @@ pub fn resolve_person_in_fire(fire_strike: i32, armour: Armour, src: &mut impl D
 mod tests {
     use super::super::dice::{ScriptedDice, SeededDice};
     use super::*;
-
-    /// Chi-square statistic of observed counts against expected probabilities.
-    fn chi_square(observed: &[u32], expected: &[f64], trials: u32) -> f64 {
-        observed
-            .iter()
-            .zip(expected)
-            .filter(|&(_, &p)| p > 0.0)
-            .map(|(&o, &p)| {
-                let e = p * f64::from(trials);
-                (f64::from(o) - e).powi(2) / e
-            })
-            .sum()
-    }
+    use crate::rules::stats::chi_square;
 
     /// Chi-square 99.9% critical value for 4 degrees of freedom.
     const CHI_SQUARE_4_DF_999: f64 = 18.467;
@@ -1096,7 +1084,7 @@ mod tests {
             };
             observed[index] += 1;
         }
-        let chi = chi_square(&observed, &expected, trials);
+        let chi = chi_square(&observed, &expected);
         assert!(chi < CHI_SQUARE_4_DF_999, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
     }
 
@@ -1245,7 +1233,7 @@ mod tests {
             };
             observed[index] += 1;
         }
-        let chi = chi_square(&observed, &expected, trials);
+        let chi = chi_square(&observed, &expected);
         assert!(chi < CHI_SQUARE_4_DF_999, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
     }
 

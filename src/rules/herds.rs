@@ -864,20 +864,7 @@ pub fn resolve_grid_escapes_this_move(settings: &HerdSettings, src: &mut impl Di
 mod tests {
     use super::*;
     use crate::rules::dice::{ScriptedDice, SeededDice};
-
-    /// Pearson's chi-square statistic; every expected probability must be above 0.
-    fn chi_square(observed: &[u32], expected_probs: &[f64], trials: u32) -> f64 {
-        assert_eq!(observed.len(), expected_probs.len());
-        observed
-            .iter()
-            .zip(expected_probs)
-            .map(|(&o, &p)| {
-                let e = p * f64::from(trials);
-                let d = f64::from(o) - e;
-                d * d / e
-            })
-            .sum()
-    }
+    use crate::rules::stats::chi_square;
 
     // Chi-square critical values at p = 1e-6 by degrees of freedom: a fixed seed passing by
     // luck is not the risk; a shifted band moves whole tenths or sixths and lands far above.
@@ -1094,7 +1081,7 @@ mod tests {
         let zero_share = f64::from(observed[0]) / f64::from(trials);
         assert!((minus_share - 0.3).abs() < 0.02, "minus share {minus_share}");
         assert!((zero_share - 0.4).abs() < 0.02, "zero-distance share {zero_share}");
-        let chi = chi_square(&observed, &expected, trials);
+        let chi = chi_square(&observed, &expected);
         assert!(chi < CHI2_DF6, "chi-square {chi} for {observed:?}");
     }
 
@@ -1131,9 +1118,9 @@ mod tests {
             }
             assert_eq!(w.new_heading, (90 + w.turn_degrees).rem_euclid(360) as f32);
         }
-        let chi = chi_square(&magnitude, &expected_magnitude, trials);
+        let chi = chi_square(&magnitude, &expected_magnitude);
         assert!(chi < CHI2_DF9, "turn magnitude chi-square {chi} for {magnitude:?}");
-        let chi = chi_square(&sides, &expected_side, trials);
+        let chi = chi_square(&sides, &expected_side);
         assert!(chi < CHI2_DF1, "side chi-square {chi} for {sides:?}");
         let right_share = f64::from(sides[0]) / f64::from(trials);
         assert!((right_share - 0.5).abs() < 0.02, "right share {right_share}");
@@ -1235,7 +1222,7 @@ mod tests {
                 CatchOutcome::OutOfReach => panic!("within reach"),
             }
         }
-        let chi = chi_square(&counts, &[p, 1.0 - p], trials);
+        let chi = chi_square(&counts, &[p, 1.0 - p]);
         assert!(chi < CHI2_DF1, "chi-square {chi} for {counts:?}");
     }
 
@@ -1535,7 +1522,7 @@ mod tests {
             };
             observed[row] += 1;
         }
-        let chi = chi_square(&observed, &expected, trials);
+        let chi = chi_square(&observed, &expected);
         assert!(chi < CHI2_DF2, "chi-square {chi} for {observed:?}");
     }
 

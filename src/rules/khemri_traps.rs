@@ -1465,6 +1465,7 @@ pub fn attempt_set_trap(
 mod tests {
     use super::super::dice::{ScriptedDice, ScriptedFaces, SeededDice};
     use super::*;
+    use crate::rules::stats::chi_square;
 
     fn profile(toughness: i32, wounds: i32, save: Option<i32>) -> MordheimProfile {
         MordheimProfile { weapon_skill: 3, strength: 3, toughness, wounds, initiative: 3, save }
@@ -1472,19 +1473,6 @@ mod tests {
 
     fn faces(list: &[u32]) -> ScriptedFaces {
         ScriptedDice::faces(list.iter().copied())
-    }
-
-    /// Chi-square statistic of observed counts against expected probabilities.
-    fn chi_square(observed: &[u64], probabilities: &[f64]) -> f64 {
-        let n: u64 = observed.iter().sum();
-        observed
-            .iter()
-            .zip(probabilities)
-            .map(|(&o, &p)| {
-                let e = n as f64 * p;
-                (o as f64 - e).powi(2) / e
-            })
-            .sum()
     }
 
     fn bystander(id: u32, distance: f64, initiative: i32) -> Bystander {

@@ -10,3 +10,5 @@ pub mod lighting;
 pub mod morval_traps;
 pub mod movement;
 pub mod sleepers;
+#[cfg(test)]
+pub(crate) mod stats;

@@ -1379,6 +1379,7 @@ pub fn discharge_leydonic(
 mod tests {
     use super::super::dice::{ScriptedDice, SeededDice};
     use super::*;
+    use crate::rules::stats::chi_square;
 
     const TRIALS: u32 = 20_000;
 
@@ -1405,17 +1406,12 @@ mod tests {
     fn assert_distribution(label: &str, observed: &[u32], ways: &[u32], faces: u32) {
         assert_eq!(observed.len(), ways.len());
         assert_eq!(ways.iter().sum::<u32>(), faces, "{label}: expected ways must cover every face");
-        let trials: u32 = observed.iter().sum();
-        let mut chi_square = 0.0_f64;
         for (i, (&seen, &w)) in observed.iter().zip(ways).enumerate() {
-            if w == 0 {
-                assert_eq!(seen, 0, "{label}: outcome {i} is impossible but came up {seen} times");
-                continue;
-            }
-            let expected = f64::from(trials) * f64::from(w) / f64::from(faces);
-            chi_square += (f64::from(seen) - expected).powi(2) / expected;
+            assert!(w != 0 || seen == 0, "{label}: outcome {i} is impossible but came up {seen} times");
         }
-        assert!(chi_square < 27.9, "{label}: chi-square {chi_square:.1}; observed {observed:?}, ways {ways:?}");
+        let probabilities: Vec<f64> = ways.iter().map(|&w| f64::from(w) / f64::from(faces)).collect();
+        let chi = chi_square(observed, &probabilities);
+        assert!(chi < 27.9, "{label}: chi-square {chi:.1}; observed {observed:?}, ways {ways:?}");
     }
 
     // --- settings and ids -------------------------------------------------------------------

@@ -769,6 +769,7 @@ pub fn full_dressing(
 mod tests {
     use super::super::dice::{ScriptedDice, SeededDice};
     use super::*;
+    use crate::rules::stats::chi_square;
 
     fn settings() -> SleepersSettings {
         SleepersSettings::default()
@@ -1285,21 +1286,6 @@ mod tests {
 
     // ---- statistics ----
 
-    /// Chi-square of observed counts against probabilities; an impossible outcome seen fails.
-    fn chi_square(observed: &[u32], probabilities: &[f64], trials: u32) -> f64 {
-        let mut chi = 0.0;
-        for (&o, &p) in observed.iter().zip(probabilities) {
-            let expected = p * f64::from(trials);
-            if expected == 0.0 {
-                assert_eq!(o, 0, "an outcome the text makes impossible happened");
-                continue;
-            }
-            let d = f64::from(o) - expected;
-            chi += d * d / expected;
-        }
-        chi
-    }
-
     #[test]
     fn waking_frequencies_match_the_text() {
         // (conditions, F written out by hand from the text's factors)
@@ -1364,7 +1350,7 @@ mod tests {
                 };
                 observed[i] += 1;
             }
-            let chi = chi_square(&observed, &expected, trials);
+            let chi = chi_square(&observed, &expected);
             // 4 degrees of freedom at most: 18.47 is p = 0.001.
             assert!(chi < 18.47, "F {f}: chi-square {chi}, observed {observed:?}, expected {expected:?}");
         }
@@ -1416,12 +1402,12 @@ mod tests {
                     listen_moves[(moves.total - 1) as usize] += 1;
                 }
             }
-            let chi = chi_square(&observed, &expected, trials);
+            let chi = chi_square(&observed, &expected);
             // 3 degrees of freedom at most: 16.27 is p = 0.001.
             assert!(chi < 16.27, "F {f}: chi-square {chi}, observed {observed:?}, expected {expected:?}");
             let listened: u32 = listen_moves.iter().sum();
             if listened > 0 {
-                let chi = chi_square(&listen_moves, &[1.0 / 6.0; 6], listened);
+                let chi = chi_square(&listen_moves, &[1.0 / 6.0; 6]);
                 // 5 degrees of freedom: 20.52 is p = 0.001.
                 assert!(chi < 20.52, "listen moves {listen_moves:?}");
             }

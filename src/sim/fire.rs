@@ -17,7 +17,7 @@
 
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
-use super::log::{EventLog, LogEvent};
+use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
@@ -699,8 +699,8 @@ fn fire_round(
                 .roll(result.roll)
                 .outcome(result.outcome.id())
                 .field("how", how)
-                .field("at", (r3(at.x), r3(at.y)))
-                .field("fire_diameter", r3(diameter))
+                .field("at", point_to_thousandths(at))
+                .field("fire_diameter", round_to_thousandths(diameter))
                 .field("me_and_mo", result.outcome.me_and_mo_modifier())
                 .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
         );
@@ -732,11 +732,11 @@ fn fire_round(
             LogEvent::new("fire", "region_burning", region.name.clone())
                 .outcome(outcome)
                 .field("material", region.fuel.id())
-                .field("newly_burning_in2", r3(new as f32 * cell_area))
-                .field("newly_spent_in2", r3(spent as f32 * cell_area))
-                .field("burning_in2", r3(burning as f32 * cell_area))
-                .field("reached_in2", r3(reached as f32 * cell_area))
-                .field("region_in2", r3(region.cells as f32 * cell_area)),
+                .field("newly_burning_in2", round_to_thousandths(new as f32 * cell_area))
+                .field("newly_spent_in2", round_to_thousandths(spent as f32 * cell_area))
+                .field("burning_in2", round_to_thousandths(burning as f32 * cell_area))
+                .field("reached_in2", round_to_thousandths(reached as f32 * cell_area))
+                .field("region_in2", round_to_thousandths(region.cells as f32 * cell_area)),
         );
     }
     for fire in &front.fires {
@@ -745,10 +745,10 @@ fn fire_round(
             LogEvent::new("fire", "fire_burning", fire.name.clone())
                 .outcome("burning")
                 .field("regions", &fire.regions)
-                .field("area_in2", r3(fire.area_in2))
-                .field("diameter_in", r3(fire.diameter_in))
-                .field("span_in", r3(fire.span_in))
-                .field("centre", (r3(fire.centre.0), r3(fire.centre.1)))
+                .field("area_in2", round_to_thousandths(fire.area_in2))
+                .field("diameter_in", round_to_thousandths(fire.diameter_in))
+                .field("span_in", round_to_thousandths(fire.span_in))
+                .field("centre", (round_to_thousandths(fire.centre.0), round_to_thousandths(fire.centre.1)))
                 .field("fire_strike", fire.fire_strike)
                 .field("fright_value", fire.fright_value)
                 .field("building", fire.building.map(|b| b.id())),
@@ -862,8 +862,8 @@ impl Ignitions<'_> {
                     .field("region", &to_region.name)
                     .field("material", to_region.fuel.id())
                     .field("wet", to_region.wet)
-                    .field("position", (r3(at.0), r3(at.1)))
-                    .field("fire_diameter", r3(diameter))
+                    .field("position", (round_to_thousandths(at.0), round_to_thousandths(at.1)))
+                    .field("fire_diameter", round_to_thousandths(diameter))
                     .field("rounds_in_contact", rounds),
             );
             if result.outcome == IgnitionOutcome::Ignited
@@ -891,11 +891,6 @@ fn swept_burning_point(front: &FireFront, segments: &[(Vec2, Vec2)], time: f32) 
         }
     }
     None
-}
-
-/// Three decimals, as the log shows lengths and areas (as f64, so JSON prints them short).
-fn r3(v: f32) -> f64 {
-    (f64::from(v) * 1000.0).round() / 1000.0
 }
 
 /// The lasting effect of a burning (001 "Persons": Me & Mo deductions; crippled, apparently and

@@ -10,8 +10,7 @@ pub mod spatial;
 
 use super::clock::{MoveClock, SimDice};
 use super::geometry::{first_wall_hit, segment_enters_circle, segments_cross};
-use super::log::{EventLog, LogEvent};
-use super::movement::round3;
+use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::world::{
     Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Walls, Waypoints, placed_bundle, point,
     sorted, vec2,
@@ -763,7 +762,7 @@ fn catch_steeds(
             let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())
                 .outcome(attempt.outcome.id())
                 .field("catcher", &figure.name)
-                .field("distance", round3(distance))
+                .field("distance", round_to_thousandths_f32(distance))
                 .field("bond", herd.0.bond)
                 .field("horsemanship", figure.horsemanship);
             if let Some(roll) = attempt.roll {
@@ -903,16 +902,16 @@ fn wander(
         .field("distance", w.distance_in)
         .field("side", w.side.id())
         .field("turn_degrees", w.turn_degrees)
-        .field("compass_before", round3(compass_from_scene(heading_before)))
-        .field("compass_after", round3(w.new_heading))
-        .field("heading_before", round3(heading_before))
-        .field("heading", round3(heading))
-        .field("travelled", round3(went))
+        .field("compass_before", round_to_thousandths_f32(compass_from_scene(heading_before)))
+        .field("compass_after", round_to_thousandths_f32(w.new_heading))
+        .field("heading_before", round_to_thousandths_f32(heading_before))
+        .field("heading", round_to_thousandths_f32(heading))
+        .field("travelled", round_to_thousandths_f32(went))
         .field("from", point(from))
         .field("to", point(to))
         .field("beasts", members.len());
     if let Some(b) = blocker {
-        e = e.field("turned_to", round3(facing.0));
+        e = e.field("turned_to", round_to_thousandths_f32(facing.0));
         if let Blocker::Fire(c, fright) = b {
             e = e.field("fire", point(c)).field("fright", fright);
         }
@@ -994,7 +993,7 @@ fn herd_beasts(
         .field("herded", herded.len())
         .field("stragglers", stragglers.len())
         .field("rate", rate)
-        .field("travelled", round3(went))
+        .field("travelled", round_to_thousandths_f32(went))
         .field("from", point(from))
         .field("to", point(group_centre(&beasts.positions, &herded)));
     if let Some(b) = blocker {
@@ -1079,12 +1078,12 @@ fn stampede(
     herd.stampede = herd.stampede.saturating_sub(1);
     let mut e = LogEvent::new("herds", "stampeded", name)
         .outcome(blocker.map_or("ran", Blocker::id))
-        .field("travelled", round3(step.length()))
+        .field("travelled", round_to_thousandths_f32(step.length()))
         .field("from", point(from))
         .field("to", point(group_centre(&beasts.positions, free)))
         .field("moves_left", herd.stampede);
     if blocker.is_some() {
-        e = e.field("turned_to", round3(facing.0));
+        e = e.field("turned_to", round_to_thousandths_f32(facing.0));
     }
     log.push(clock, e);
 }
@@ -1138,7 +1137,7 @@ fn check_zones(
             .field("zone", creature.zone_in)
             .field("strangers_in_zone", decision.strangers_in_zone)
             .field("strangers", strangers.iter().map(|(n, _)| *n).collect::<Vec<_>>())
-            .field("distances", strangers.iter().map(|(_, d)| round3(*d)).collect::<Vec<_>>());
+            .field("distances", strangers.iter().map(|(_, d)| round_to_thousandths_f32(*d)).collect::<Vec<_>>());
         if let Some(roll) = decision.roll {
             e = e.roll(roll);
         }

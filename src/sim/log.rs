@@ -98,3 +98,21 @@ impl EventLog {
         out
     }
 }
+
+/// A length, area or coordinate for the log, to a thousandth (of an inch, of a square inch),
+/// worked in f64 so JSON prints it short.
+pub fn round_to_thousandths(v: f32) -> f64 {
+    (f64::from(v) * 1000.0).round() / 1000.0
+}
+
+/// A point for the log, each coordinate to a thousandth of an inch ([`round_to_thousandths`]).
+pub fn point_to_thousandths(v: Vec2) -> (f64, f64) {
+    (round_to_thousandths(v.x), round_to_thousandths(v.y))
+}
+
+/// To a thousandth worked in f32, for the fields and positions that have always been rounded
+/// so. Not the same value as [`round_to_thousandths`] (the f32 product rounds differently), so
+/// the two stay apart: changing either would change the log.
+pub fn round_to_thousandths_f32(v: f32) -> f32 {
+    (v * 1000.0).round() / 1000.0
+}

@@ -3,7 +3,7 @@
 
 use super::clock::MoveClock;
 use super::geometry::first_wall_hit;
-use super::log::{EventLog, LogEvent};
+use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point};
 use super::{Move, MoveSystems};
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
@@ -149,16 +149,11 @@ fn move_figures(
                 .outcome(outcome)
                 .field("from", point(from))
                 .field("to", point(position.0))
-                .field("distance", round3(distance))
-                .field("allowance", round3(allowance.inches))
+                .field("distance", round_to_thousandths_f32(distance))
+                .field("allowance", round_to_thousandths_f32(allowance.inches))
                 .field("allowance_factors", &allowance.factors)
                 .field("gait", figure.0.gait)
                 .field("waypoints_left", waypoints.0.len()),
         );
     }
-}
-
-/// Three decimals: the log shows positions to a thousandth of an inch.
-pub fn round3(v: f32) -> f32 {
-    (v * 1000.0).round() / 1000.0
 }

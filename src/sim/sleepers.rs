@@ -11,8 +11,8 @@
 
 use super::clock::{MoveClock, SimDice};
 use super::geometry::{WallsBetween, walls_between};
-use super::log::{EventLog, LogEvent};
-use super::movement::{round3, walk};
+use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::movement::walk;
 use super::noise::{NoiseMade, make_noise_in};
 use super::world::{
     Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point, sorted, vec2,
@@ -96,7 +96,7 @@ pub fn nearest_on_path(p: Vec2, segments: &[(Vec2, Vec2)]) -> Option<Vec2> {
 }
 
 fn rounded(v: Vec2) -> Vec2 {
-    Vec2::new(round3(v.x), round3(v.y))
+    Vec2::new(round_to_thousandths_f32(v.x), round_to_thousandths_f32(v.y))
 }
 
 /// How far a group hears a noise: its shelter's earshot, bounded by the noise's own reach.
@@ -203,11 +203,13 @@ fn walk_investigators(
                 .field("to", point(now))
                 .field("toward", point(goal))
                 .field("returning", returning)
-                .field("allowance", round3(allowance.inches))
+                .field("allowance", round_to_thousandths_f32(allowance.inches))
                 .field("armour_worn", worn)
                 .field("blocked_by_wall", blocked);
             if let Some((_, intruder, _, p)) = spotted {
-                event = event.field("intruder", intruder.as_str()).field("distance", round3(p.0.distance(now)));
+                event = event
+                    .field("intruder", intruder.as_str())
+                    .field("distance", round_to_thousandths_f32(p.0.distance(now)));
             }
             log.push(&clock, event);
             if spotted.is_some() {
@@ -360,7 +362,7 @@ fn hear_noises(
                         .field("source", &h.source)
                         .field("noise", h.noise.id())
                         .field("position", point(h.position))
-                        .field("distance", round3(h.distance))
+                        .field("distance", round_to_thousandths_f32(h.distance))
                         .field("inner_walls", h.walls.inner)
                         .field("outer_walls", h.walls.outer)
                         .field("shelter", group.0.shelter.id())

@@ -2,7 +2,7 @@
 //! complex trap with the models around it, Spot/Disarm and Set Trap. Rolls come from
 //! `rules::khemri_traps`; the geometry (who is near, where a boulder rolls) is worked out here.
 
-use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, rounded, with_rolls};
+use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, with_rolls};
 use crate::rules::dice::{Dice, Roll, SeededDice};
 use crate::rules::khemri_traps::{
     self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
@@ -12,7 +12,7 @@ use crate::rules::khemri_traps::{
 use crate::scene::{self, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
-use crate::sim::log::{EventLog, LogEvent};
+use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -490,8 +490,8 @@ impl Pass {
         let e = self
             .new_event("khemri_boulder_rolls", m, t, time)
             .outcome(if in_way.is_empty() { "clear" } else { "models_in_way" })
-            .field("from", rounded(from))
-            .field("to", rounded(to))
+            .field("from", point_to_thousandths(from))
+            .field("to", point_to_thousandths(to))
             .field("in_way", in_way.iter().map(|&(_, o)| self.movers[o].name.clone()).collect::<Vec<_>>());
         self.event(e);
         for (distance, o) in in_way {
@@ -522,7 +522,7 @@ impl Pass {
             .new_event("khemri_step_aside", m, t, time)
             .roll(roll)
             .outcome(if choice.is_some() { "stepped_aside" } else { "walls_both_sides" })
-            .field("to", choice.map(rounded));
+            .field("to", choice.map(point_to_thousandths));
         self.event(e);
         if let Some(p) = choice {
             let d = self.movers[m].cap;

@@ -12,7 +12,7 @@ mod khemri;
 mod morval;
 
 use super::clock::{MoveClock, SimDice};
-use super::log::{EventLog, LogEvent};
+use super::log::{EventLog, LogEvent, point_to_thousandths};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
     Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
@@ -728,12 +728,6 @@ impl Pass {
     }
 }
 
-/// A point for the log, to a thousandth of an inch.
-fn rounded(v: Vec2) -> (f64, f64) {
-    let r = |x: f32| (f64::from(x) * 1000.0).round() / 1000.0;
-    (r(v.x), r(v.y))
-}
-
 fn with_rolls(mut event: LogEvent, rolls: impl IntoIterator<Item = Roll>) -> LogEvent {
     for r in rolls {
         event = event.roll(r);
@@ -894,7 +888,7 @@ fn write_back(world: &mut World, pass: Pass) {
                         &clock,
                         LogEvent::new("traps", "trap_flame", f.trap.clone())
                             .outcome("flame")
-                            .field("position", rounded(f.position))
+                            .field("position", point_to_thousandths(f.position))
                             .field("diameter", f.diameter)
                             .field("figures_on_fire", &f.figures_on_fire),
                     );

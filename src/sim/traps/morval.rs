@@ -2,13 +2,14 @@
 //! lifters, pits, falling floors, loops and leydonic traps. Each handler rolls through
 //! `rules::morval_traps` and turns the result into positions, conditions, noises and events.
 
-use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, rounded, with_rolls};
+use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, with_rolls};
 use crate::rules::morval_traps::{
     self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, PitResult, Spotter, TreadleTrap,
     TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
     resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
 use crate::scene::{Material, Skill, TrapKind};
+use crate::sim::log::point_to_thousandths;
 use bevy::prelude::*;
 
 /// A loop victim's sprain comes "on release": its countdown waits while the figure hangs.
@@ -173,7 +174,7 @@ impl Pass {
             .field("injury", &result.injury)
             .field("rider_fall_strike", result.rider_fall_strike.as_ref().map(|r| r.total))
             .field("conditions_added", &added)
-            .field("at", rounded(at));
+            .field("at", point_to_thousandths(at));
         self.event(event);
         if let Some(noise) = result.noise {
             let name = self.movers[m].name.clone();
@@ -317,7 +318,7 @@ impl Pass {
             .field("pit_strike_factor", pit.strike_factor())
             .field("fall_strike", result.fall_strike.as_ref().map(|r| r.total))
             .field("conditions_added", condition.as_slice())
-            .field("at", rounded(place.unwrap_or(at)));
+            .field("at", point_to_thousandths(place.unwrap_or(at)));
         self.event(event);
         if result.outcome != PitOutcome::JumpOver {
             let dist = d.min(self.movers[m].cap);
