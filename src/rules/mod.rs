@@ -55,6 +55,7 @@ pub mod khemri_traps;
 pub mod lighting;
 pub mod morval_traps;
 pub mod movement;
+pub mod outcome;
 pub mod sleepers;
 
 #[cfg(test)]

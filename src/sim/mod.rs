@@ -13,6 +13,7 @@ pub mod herds;
 pub mod log;
 pub mod movement;
 pub mod noise;
+pub mod outcome;
 pub mod sleepers;
 pub mod testing;
 pub mod traps;

@@ -893,7 +893,7 @@ fn write_back(world: &mut World, pass: Pass) {
                     log.push(
                         &clock,
                         LogEvent::new("traps", "trap_flame", f.trap.clone())
-                            .outcome("flame")
+                            .outcome(crate::sim::outcome::TrapOutcome::Flame)
                             .field("position", rounded(f.position))
                             .field("diameter", f.diameter)
                             .field("figures_on_fire", &f.figures_on_fire),
