@@ -186,3 +186,167 @@ impl_outcome! {
     SleeperOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fire::{IgnitionOutcome, PersonInFireOutcome};
+    use crate::rules::herds::{
+        CatchOutcome, GridEscapeOutcome, RunningGridOutcome, StampedeGridOutcome, WanderStep, ZoneResponse,
+    };
+    use crate::rules::khemri_traps::{ComplexTrap, CrossingOutcome, DisarmOutcome, SetTrapOutcome};
+    use crate::rules::morval_traps::{LoopOutcome, PayloadKind, PitOutcome, TripCordOutcome};
+    use crate::rules::outcome::{Classified, Harm, Outcome, Sprung};
+    use crate::rules::sleepers::{Noise, ResponseOutcome, WakingOutcome};
+    use std::any::type_name;
+    use std::collections::{BTreeMap, HashSet};
+
+    /// The play-test's classification as it was written before outcomes were typed: string
+    /// lists of events and outcome ids (docs/playtest.md, docs/traps.md).
+    fn expected(system: &str, event: &str, id: &str) -> Meaning {
+        const NOT_TRIGGERS: &[&str] =
+            &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
+        const NOT_SPRUNG: &[&str] = &[
+            "avoided",
+            "inactive",
+            "spotted",
+            "missed_not_sprung",
+            "holds",
+            "not_charged",
+            "locked_safe",
+            "safety_lever",
+            "too_light",
+        ];
+        let sprung = if system != "traps" || NOT_TRIGGERS.contains(&event) {
+            Sprung::NotATrigger
+        } else if NOT_SPRUNG.contains(&id) {
+            Sprung::NotSprung
+        } else {
+            Sprung::Sprung
+        };
+        let harm = match id {
+            "retarded_fall_minus_two" | "retarded_fall_minus_one" | "fall_unimpeded" => Harm::Fall,
+            "minor_burns" | "bad_burns" | "severe_burns" | "crippled_in_agony" => Harm::Burn,
+            "apparently_dead" => Harm::ApparentlyDead,
+            "definitely_dead" => Harm::DefinitelyDead,
+            _ => Harm::None,
+        };
+        let mark = match (system, event, id) {
+            ("movement", _, "arrived") => Mark::Arrived,
+            ("movement", _, "held") => Mark::Held,
+            ("traps", "spot_check" | "khemri_crossing", "spotted") => Mark::Spotted,
+            ("traps", "khemri_disarm", id) if id.contains("disarmed") => Mark::Disarmed,
+            ("sleepers", "response", "raise_alarm") => Mark::RaisesAlarm,
+            _ => Mark::None,
+        };
+        Meaning { sprung, harm, mark }
+    }
+
+    /// Which outcomes each event logs.
+    #[derive(Default)]
+    struct Table {
+        rows: Vec<(&'static str, &'static str, Vec<Classified>)>,
+        listed: HashSet<(&'static str, &'static str)>,
+    }
+
+    impl Table {
+        fn add<O: Outcome>(&mut self, system: &'static str, event: &'static str, outcomes: &[O]) {
+            for &o in outcomes {
+                self.listed.insert((type_name::<O>(), o.id()));
+            }
+            self.rows.push((system, event, outcomes.iter().map(|&o| o.classified()).collect()));
+        }
+
+        fn covers<O: Outcome>(&self, all: &[O]) {
+            for &o in all {
+                assert!(
+                    self.listed.contains(&(type_name::<O>(), o.id())),
+                    "{} {} is logged by no event",
+                    type_name::<O>(),
+                    o.id()
+                );
+            }
+        }
+    }
+
+    /// Every outcome the simulation logs, by event: each is classified as the string lists
+    /// classified it, and no event logs two outcomes with one id.
+    #[test]
+    fn every_outcome_is_classified_as_before() {
+        use TrapOutcome as T;
+        let mut t = Table::default();
+        t.add("movement", "moved", &MoveOutcome::ALL);
+        t.add("traps", "spot_check", &[T::Spotted, T::NotSpotted]);
+        t.add("traps", "trip_cord", &TripCordOutcome::ALL);
+        t.add("traps", "treadle", &[T::LockedSafe, T::SafetyLever, T::TooLight, T::Sprung]);
+        t.add("traps", "lifter", &[T::Sprung]);
+        t.add("traps", "payload", &[T::VictimRealises, T::Unnoticed]);
+        t.add("traps", "payload", &PayloadKind::ALL);
+        t.add("traps", "pit", &PitOutcome::ALL);
+        t.add("traps", "falling_floor", &[T::GivesWay, T::Holds]);
+        t.add("traps", "loop", &LoopOutcome::ALL);
+        t.add("traps", "injury_starts", &[T::ReleasedFromLoop]);
+        t.add("traps", "leydonic", &[T::NotCharged, T::Discharged]);
+        t.add("traps", "trap_flame", &[T::Flame]);
+        t.add("traps", "khemri_deal", &[T::Dealt, T::CountersLeftOut]);
+        t.add("traps", "khemri_crossing", &CrossingOutcome::ALL);
+        t.add("traps", "khemri_disarm", &DisarmOutcome::ALL);
+        t.add("traps", "khemri_set_trap", &SetTrapOutcome::ALL);
+        t.add("traps", "khemri_swinging_blades_again", &[T::Struck, T::Dodged]);
+        t.add("traps", "khemri_trap", &[T::Dud, T::Simple]);
+        t.add("traps", "khemri_trap", &ComplexTrap::ALL);
+        t.add("traps", "khemri_pit_edge", &[T::FellIn, T::KeptFooting]);
+        t.add("traps", "khemri_stray_arrows", &[T::Missed, T::Hit]);
+        t.add("traps", "khemri_gas", &[T::Immune, T::Gassed]);
+        t.add("traps", "khemri_fire_nearby", &[T::OnFire, T::NotOnFire]);
+        t.add("traps", "khemri_boulder_rolls", &[T::Clear, T::ModelsInWay]);
+        t.add("traps", "khemri_boulder_path", &[T::Struck, T::Dodged]);
+        t.add("traps", "khemri_step_aside", &[T::SteppedAside, T::WallsBothSides]);
+        t.add("herds", "cattle_grid", &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked]);
+        t.add("herds", "cattle_grid", &RunningGridOutcome::ALL);
+        t.add("herds", "grid_escape", &GridEscapeOutcome::ALL);
+        t.add("herds", "grid_freed", &[HerdOutcome::Freed]);
+        t.add("herds", "catch_attempt", &CatchOutcome::ALL);
+        // A wander a wall, edge, grid or fire stopped logs the blocker's id (sim::herds).
+        t.add("herds", "wandered", &[HerdOutcome::Tethered]);
+        t.add("herds", "wandered", &WanderStep::ALL);
+        t.add("herds", "spread_out", &[HerdOutcome::SpreadOut]);
+        t.add("herds", "herded", &[HerdOutcome::HerdersOutOfReach, HerdOutcome::Herded, HerdOutcome::PartlyHerded]);
+        t.add("herds", "grid_stampede", &StampedeGridOutcome::ALL);
+        t.add("herds", "stampeded", &[HerdOutcome::Ran]);
+        t.add("herds", "zone", &ZoneResponse::ALL);
+        t.add("fire", "fire_lit", &[FireOutcome::Burning, FireOutcome::NothingToBurn]);
+        t.add("fire", "person_in_fire", &PersonInFireOutcome::ALL);
+        t.add("fire", "region_burning", &[FireOutcome::Caught, FireOutcome::BurntOut, FireOutcome::Spreading]);
+        t.add("fire", "fire_burning", &[FireOutcome::Burning]);
+        t.add("fire", "fires_out", &[FireOutcome::Out]);
+        t.add("fire", "ignition", &[FireOutcome::AlreadyBurning, FireOutcome::NothingToBurn]);
+        t.add("fire", "ignition", &IgnitionOutcome::ALL);
+        use SleeperOutcome as S;
+        t.add("sleepers", "investigator_moved", &[S::FoundIntruder, S::FoundNothing, S::BackToSleep, S::Walking]);
+        t.add("sleepers", "alarm_raised", &[S::Alarm]);
+        t.add("sleepers", "noise_heard", &[S::Heard]);
+        t.add("sleepers", "waking_roll", &WakingOutcome::ALL);
+        t.add("sleepers", "response", &[S::StaysAwake]);
+        t.add("sleepers", "response", &ResponseOutcome::ALL);
+        t.add("sleepers", "listening_ended", &[S::BackToSleep]);
+        t.add("sleepers", "dressing", &[S::Dressed, S::Dressing]);
+        t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
+        t.add("noise", "noise_made", &Noise::ALL);
+
+        t.covers(&MoveOutcome::ALL);
+        t.covers(&TrapOutcome::ALL);
+        t.covers(&HerdOutcome::ALL);
+        t.covers(&FireOutcome::ALL);
+        t.covers(&SleeperOutcome::ALL);
+
+        let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();
+        for (system, event, outcomes) in &t.rows {
+            let (system, event) = (*system, *event);
+            for o in outcomes {
+                assert!(ids.entry((system, event)).or_default().insert(o.id()), "{system} {event}: {} twice", o.id());
+                assert_eq!(o.meaning(), expected(system, event, o.id()), "{system} {event} {}", o.id());
+            }
+        }
+    }
+}
