@@ -3,7 +3,9 @@
 //! can be replayed alone with `tabula sim --seed`. Results are the same whatever the thread
 //! count: each run is independent and runs are gathered in seed order.
 //!
-//! What counts, read from each run's event log (docs/playtest.md):
+//! What counts, read from each run's event log (docs/playtest.md), by each event's typed
+//! outcome meaning (`LogEvent::meaning`, see [`crate::rules::outcome`]) and its fields, never by
+//! matching outcome strings:
 //! - a trap is *approached* when any trap event names it, *spotted* on a `spot_check` (or a Khemri
 //!   crossing) that spots it, *disarmed* on a successful `khemri_disarm`, *sprung* on any other event naming
 //!   it whose outcome is not one of "did not go off" (avoided, locked, holds, ...);
@@ -14,6 +16,7 @@
 //!   move held as 1 and a move cut short as the share of it not walked;
 //! - the alarm is raised by the noise a sleeper was answering when it chose to raise it.
 
+use crate::rules::outcome::{Harm, Mark, Sprung};
 use crate::scene::{Material, Scene};
 use crate::sim::{EventLog, LogEvent};
 use serde::Serialize;
@@ -65,43 +68,15 @@ pub struct FigureRun {
     pub apparently_dead: bool,
 }
 
-/// Trap events that are not a trap going off at a figure.
-const NOT_TRIGGERS: &[&str] =
-    &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
-/// Outcomes of a trigger event that mean the trap did not go off (docs/traps.md).
-const NOT_SPRUNG: &[&str] = &[
-    "avoided",
-    "inactive",
-    "spotted",
-    "missed_not_sprung",
-    "holds",
-    "not_charged",
-    "locked_safe",
-    "safety_lever",
-    "too_light",
-];
-/// Outcomes that are harm in themselves: falls into pits, and burns (001 "Fire Against people
-/// and animals"). Other harm is read from the event's fields (`injury`, `strike`, `wounds`).
-const HARMFUL_OUTCOMES: &[&str] = &[
-    "retarded_fall_minus_two",
-    "retarded_fall_minus_one",
-    "fall_unimpeded",
-    "minor_burns",
-    "bad_burns",
-    "severe_burns",
-    "crippled_in_agony",
-    "apparently_dead",
-    "definitely_dead",
-];
-
 /// Whether an event hurt its subject, by the harm rule in the module docs: a Morval injury or
-/// strike, a Khemri wound, a fall or a burn.
+/// strike, a Khemri wound (read from the event's fields), or an outcome that is harm in itself
+/// (a fall into a pit, a burn, death: its typed [`Harm`]).
 fn is_harm(e: &LogEvent) -> bool {
     if e.system != "traps" && e.system != "fire" {
         return false;
     }
     let present = |k: &str| e.fields.get(k).is_some_and(|v| !v.is_null());
-    HARMFUL_OUTCOMES.contains(&e.outcome.as_str())
+    e.meaning.harm != Harm::None
         || present("injury")
         || present("strike")
         || e.fields.get("wounds").and_then(Value::as_u64).is_some_and(|w| w > 0)
@@ -133,7 +108,7 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             if let Some(to) = point_field(e, "to") {
                 positions.insert(e.subject.clone(), to);
             }
-            if e.outcome == "arrived"
+            if e.meaning.mark == Mark::Arrived
                 && let Some(f) = s.figures.get_mut(&e.subject)
             {
                 f.reached_goal = true;
@@ -143,14 +118,14 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             {
                 // A move cut short counts as the share of it lost (not the last move, which
                 // simply ended at the goal).
-                if e.outcome != "arrived"
+                if e.meaning.mark != Mark::Arrived
                     && allowance > 0.0
                     && let Some(f) = s.figures.get_mut(&e.subject)
                 {
                     f.moves_lost += ((allowance - distance) / allowance).clamp(0.0, 1.0);
                 }
             }
-            if e.outcome == "held"
+            if e.meaning.mark == Mark::Held
                 && let Some(f) = s.figures.get_mut(&e.subject)
             {
                 f.moves_lost += 1.0;
@@ -161,15 +136,15 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
         {
             let Some(t) = s.traps.get_mut(trap) else { continue };
             t.approached = true;
-            if (e.event == "spot_check" || e.event == "khemri_crossing") && e.outcome == "spotted" {
+            if e.meaning.mark == Mark::Spotted {
                 t.spotted = true;
             }
-            if e.event == "khemri_disarm" && e.outcome.contains("disarmed") {
+            if e.meaning.mark == Mark::Disarmed {
                 t.disarmed = true;
             }
-            if !NOT_TRIGGERS.contains(&e.event) {
+            if e.meaning.sprung != Sprung::NotATrigger {
                 t.outcomes.push(format!("{}:{}", e.event, e.outcome));
-                if !NOT_SPRUNG.contains(&e.outcome.as_str()) {
+                if e.meaning.sprung == Sprung::Sprung {
                     t.sprung = true;
                     victims.entry(trap.to_string()).or_default().insert(e.subject.clone());
                 }
@@ -185,20 +160,22 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
                     str_field(e, "trap").and_then(|t| scene.traps.iter().find(|x| x.name == t)).map(|t| t.position);
                 s.hurt_at.push(trap_at.or_else(|| positions.get(&e.subject).copied()).unwrap_or((0.0, 0.0)));
             }
-            if e.outcome == "definitely_dead" {
+            if e.meaning.harm == Harm::DefinitelyDead {
                 f.dead = true;
                 s.harm += 10;
             }
             // Khemri "out of action" (no Mordheim injury table in the sources) counts with
             // the apparently dead.
-            if e.outcome == "apparently_dead" || e.fields.get("out_of_wounds").and_then(Value::as_bool) == Some(true) {
+            if e.meaning.harm == Harm::ApparentlyDead
+                || e.fields.get("out_of_wounds").and_then(Value::as_bool) == Some(true)
+            {
                 f.apparently_dead = true;
             }
         }
         if e.system == "fire" && e.event == "fire_burning" && e.fields.get("building").is_some_and(|b| !b.is_null()) {
             s.building_burnt = true;
         }
-        if e.system == "sleepers" && s.alarm.is_none() && e.event == "response" && e.outcome == "raise_alarm" {
+        if e.system == "sleepers" && s.alarm.is_none() && e.meaning.mark == Mark::RaisesAlarm {
             s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
         }
     }

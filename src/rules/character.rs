@@ -2,24 +2,23 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Armour class, lightest first. The Morval texts name unclothed, clothed, light, medium,
-/// heavy and plate (000 "Agility", "Dressing & Undressing").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Armour {
-    Unclothed,
-    #[default]
-    Clothed,
-    Light,
-    Medium,
-    Heavy,
-    Plate,
+crate::rules::named_enum! {
+    /// Armour class, lightest first. The Morval texts name unclothed, clothed, light, medium,
+    /// heavy and plate (000 "Agility", "Dressing & Undressing").
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Armour {
+        Unclothed => "unclothed",
+        #[default]
+        Clothed => "clothed",
+        Light => "light",
+        Medium => "medium",
+        Heavy => "heavy",
+        Plate => "plate",
+    }
 }
 
 impl Armour {
-    pub const ALL: [Armour; 6] =
-        [Armour::Unclothed, Armour::Clothed, Armour::Light, Armour::Medium, Armour::Heavy, Armour::Plate];
-
     /// Metal armour (medium, heavy, plate): leydonic traps strike harder (RULES-NOTES).
     pub fn is_metal(self) -> bool {
         matches!(self, Armour::Medium | Armour::Heavy | Armour::Plate)

@@ -163,58 +163,29 @@ impl Default for FireSettings {
 // Fuel
 // ---------------------------------------------------------------------------------------------
 
-/// Materials that burn, as the FR table and FSR list name them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Fuel {
-    Oil,
-    /// Hay or a haystack ("Haystack" in the FR table, "Hay" in the FSR list).
-    Hay,
-    StandingCorn,
-    HeapedLooseTimber,
-    Brushwood,
-    Thatch,
-    Cloth,
-    /// "Bushes & foliage" (FR), "Bushes" (FSR).
-    BushesAndFoliage,
-    Trees,
-    /// Huts, wagons, boats, roof shingles etc.
-    SolidTimber,
-    HalfTimberedBuilding,
+crate::rules::named_enum! {
+    /// Materials that burn, as the FR table and FSR list name them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Fuel {
+        Oil => "oil",
+        /// Hay or a haystack ("Haystack" in the FR table, "Hay" in the FSR list).
+        Hay => "hay",
+        StandingCorn => "standing_corn",
+        HeapedLooseTimber => "heaped_loose_timber",
+        Brushwood => "brushwood",
+        Thatch => "thatch",
+        Cloth => "cloth",
+        /// "Bushes & foliage" (FR), "Bushes" (FSR).
+        BushesAndFoliage => "bushes_and_foliage",
+        Trees => "trees",
+        /// Huts, wagons, boats, roof shingles etc.
+        SolidTimber => "solid_timber",
+        HalfTimberedBuilding => "half_timbered_building",
+    }
 }
 
 impl Fuel {
-    pub const ALL: [Fuel; 11] = [
-        Fuel::Oil,
-        Fuel::Hay,
-        Fuel::StandingCorn,
-        Fuel::HeapedLooseTimber,
-        Fuel::Brushwood,
-        Fuel::Thatch,
-        Fuel::Cloth,
-        Fuel::BushesAndFoliage,
-        Fuel::Trees,
-        Fuel::SolidTimber,
-        Fuel::HalfTimberedBuilding,
-    ];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            Fuel::Oil => "oil",
-            Fuel::Hay => "hay",
-            Fuel::StandingCorn => "standing_corn",
-            Fuel::HeapedLooseTimber => "heaped_loose_timber",
-            Fuel::Brushwood => "brushwood",
-            Fuel::Thatch => "thatch",
-            Fuel::Cloth => "cloth",
-            Fuel::BushesAndFoliage => "bushes_and_foliage",
-            Fuel::Trees => "trees",
-            Fuel::SolidTimber => "solid_timber",
-            Fuel::HalfTimberedBuilding => "half_timbered_building",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Fuel::Oil => "oil",
@@ -314,66 +285,35 @@ impl Fuel {
 // Igniters
 // ---------------------------------------------------------------------------------------------
 
-/// Igniters held against the material (001 "Fire Starting Rules" > "Held Igniters").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HeldIgniter {
-    Tinderbox,
-    Match,
-    Lighter,
-    Candle,
-    BurningCloth,
-    Torch,
-    BurningWood,
-    BurningOil,
-    /// A 0.3" diameter fire next to the material.
-    #[serde(rename = "fire_0_3_inch")]
-    FireThreeTenthsInch,
-    /// A 0.6" diameter fire.
-    #[serde(rename = "fire_0_6_inch")]
-    FireSixTenthsInch,
-    /// A 1.0" diameter fire.
-    #[serde(rename = "fire_1_0_inch")]
-    FireOneInch,
-    /// A 1.5" diameter fire (larger fires count the same: RULES-NOTES "Fire size as igniter").
-    #[serde(rename = "fire_1_5_inch")]
-    FireOneAndHalfInch,
+crate::rules::named_enum! {
+    /// Igniters held against the material (001 "Fire Starting Rules" > "Held Igniters").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum HeldIgniter {
+        Tinderbox => "tinderbox",
+        Match => "match",
+        Lighter => "lighter",
+        Candle => "candle",
+        BurningCloth => "burning_cloth",
+        Torch => "torch",
+        BurningWood => "burning_wood",
+        BurningOil => "burning_oil",
+        /// A 0.3" diameter fire next to the material.
+        #[serde(rename = "fire_0_3_inch")]
+        FireThreeTenthsInch => "fire_0_3_inch",
+        /// A 0.6" diameter fire.
+        #[serde(rename = "fire_0_6_inch")]
+        FireSixTenthsInch => "fire_0_6_inch",
+        /// A 1.0" diameter fire.
+        #[serde(rename = "fire_1_0_inch")]
+        FireOneInch => "fire_1_0_inch",
+        /// A 1.5" diameter fire (larger fires count the same: RULES-NOTES "Fire size as igniter").
+        #[serde(rename = "fire_1_5_inch")]
+        FireOneAndHalfInch => "fire_1_5_inch",
+    }
 }
 
 impl HeldIgniter {
-    pub const ALL: [HeldIgniter; 12] = [
-        HeldIgniter::Tinderbox,
-        HeldIgniter::Match,
-        HeldIgniter::Lighter,
-        HeldIgniter::Candle,
-        HeldIgniter::BurningCloth,
-        HeldIgniter::Torch,
-        HeldIgniter::BurningWood,
-        HeldIgniter::BurningOil,
-        HeldIgniter::FireThreeTenthsInch,
-        HeldIgniter::FireSixTenthsInch,
-        HeldIgniter::FireOneInch,
-        HeldIgniter::FireOneAndHalfInch,
-    ];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            HeldIgniter::Tinderbox => "tinderbox",
-            HeldIgniter::Match => "match",
-            HeldIgniter::Lighter => "lighter",
-            HeldIgniter::Candle => "candle",
-            HeldIgniter::BurningCloth => "burning_cloth",
-            HeldIgniter::Torch => "torch",
-            HeldIgniter::BurningWood => "burning_wood",
-            HeldIgniter::BurningOil => "burning_oil",
-            HeldIgniter::FireThreeTenthsInch => "fire_0_3_inch",
-            HeldIgniter::FireSixTenthsInch => "fire_0_6_inch",
-            HeldIgniter::FireOneInch => "fire_1_0_inch",
-            HeldIgniter::FireOneAndHalfInch => "fire_1_5_inch",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             HeldIgniter::Tinderbox => "tinderbox",
@@ -428,43 +368,22 @@ impl HeldIgniter {
     }
 }
 
-/// Igniters thrown onto the material (001 "Fire Starting Rules" > "Thrown Igniters").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ThrownIgniter {
-    Match,
-    Candle,
-    BurningCloth,
-    Torch,
-    BurningWoodenFaggot,
-    BurningOil,
-    FireArrow,
+crate::rules::named_enum! {
+    /// Igniters thrown onto the material (001 "Fire Starting Rules" > "Thrown Igniters").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ThrownIgniter {
+        Match => "match",
+        Candle => "candle",
+        BurningCloth => "burning_cloth",
+        Torch => "torch",
+        BurningWoodenFaggot => "burning_wooden_faggot",
+        BurningOil => "burning_oil",
+        FireArrow => "fire_arrow",
+    }
 }
 
 impl ThrownIgniter {
-    pub const ALL: [ThrownIgniter; 7] = [
-        ThrownIgniter::Match,
-        ThrownIgniter::Candle,
-        ThrownIgniter::BurningCloth,
-        ThrownIgniter::Torch,
-        ThrownIgniter::BurningWoodenFaggot,
-        ThrownIgniter::BurningOil,
-        ThrownIgniter::FireArrow,
-    ];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            ThrownIgniter::Match => "match",
-            ThrownIgniter::Candle => "candle",
-            ThrownIgniter::BurningCloth => "burning_cloth",
-            ThrownIgniter::Torch => "torch",
-            ThrownIgniter::BurningWoodenFaggot => "burning_wooden_faggot",
-            ThrownIgniter::BurningOil => "burning_oil",
-            ThrownIgniter::FireArrow => "fire_arrow",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             ThrownIgniter::Match => "thrown match",
@@ -519,42 +438,25 @@ fn reaches_row(diameter_inches: f32, row_inches: f32) -> bool {
 // Ignition
 // ---------------------------------------------------------------------------------------------
 
-/// The result of trying to ignite something (001 "Fire Starting Rules").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IgnitionOutcome {
-    /// 1+: ignited, a fire up to 0.5" across.
-    Ignited,
-    /// 0.
-    BadlyScorched,
-    /// −1.
-    Scorched,
-    /// −2.
-    Singed,
-    /// −3 or less: failed to ignite and unaffected.
-    Unaffected,
+crate::rules::named_enum! {
+    /// The result of trying to ignite something (001 "Fire Starting Rules").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum IgnitionOutcome {
+        /// 1+: ignited, a fire up to 0.5" across.
+        Ignited => "ignited",
+        /// 0.
+        BadlyScorched => "badly_scorched",
+        /// −1.
+        Scorched => "scorched",
+        /// −2.
+        Singed => "singed",
+        /// −3 or less: failed to ignite and unaffected.
+        Unaffected => "unaffected",
+    }
 }
 
 impl IgnitionOutcome {
-    pub const ALL: [IgnitionOutcome; 5] = [
-        IgnitionOutcome::Ignited,
-        IgnitionOutcome::BadlyScorched,
-        IgnitionOutcome::Scorched,
-        IgnitionOutcome::Singed,
-        IgnitionOutcome::Unaffected,
-    ];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            IgnitionOutcome::Ignited => "ignited",
-            IgnitionOutcome::BadlyScorched => "badly_scorched",
-            IgnitionOutcome::Scorched => "scorched",
-            IgnitionOutcome::Singed => "singed",
-            IgnitionOutcome::Unaffected => "unaffected",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             IgnitionOutcome::Ignited => "ignited",
@@ -645,28 +547,18 @@ pub fn burning_building_by_area(area_in2: f32, settings: &FireSettings) -> Burni
     }
 }
 
-/// Burning buildings (001 "Fire Against people and animals").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BurningBuilding {
-    SmallBuilding,
-    House,
-    LargeBuilding,
+crate::rules::named_enum! {
+    /// Burning buildings (001 "Fire Against people and animals").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum BurningBuilding {
+        SmallBuilding => "small_building",
+        House => "house",
+        LargeBuilding => "large_building",
+    }
 }
 
 impl BurningBuilding {
-    pub const ALL: [BurningBuilding; 3] =
-        [BurningBuilding::SmallBuilding, BurningBuilding::House, BurningBuilding::LargeBuilding];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            BurningBuilding::SmallBuilding => "small_building",
-            BurningBuilding::House => "house",
-            BurningBuilding::LargeBuilding => "large_building",
-        }
-    }
-
     /// 001 "Fire Against people and animals": small building FV2, house FV3, large building FV4.
     pub fn fright_value(self) -> i32 {
         match self {
@@ -681,54 +573,31 @@ impl BurningBuilding {
 // Persons caught by fire
 // ---------------------------------------------------------------------------------------------
 
-/// What fire does to a person (001 "Fire Against people and animals" > "Persons").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PersonInFireOutcome {
-    /// 1 or less: "OK".
-    Unharmed,
-    /// 2.
-    SingedClothes,
-    /// 3: −1 Me & Mo.
-    MinorBurns,
-    /// 4: −2 Me & Mo.
-    BadBurns,
-    /// 5: −3 Me & Mo.
-    SevereBurns,
-    /// 6.
-    CrippledInAgony,
-    /// 7.
-    ApparentlyDead,
-    /// 8+.
-    DefinitelyDead,
+crate::rules::named_enum! {
+    /// What fire does to a person (001 "Fire Against people and animals" > "Persons").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PersonInFireOutcome {
+        /// 1 or less: "OK".
+        Unharmed => "unharmed",
+        /// 2.
+        SingedClothes => "singed_clothes",
+        /// 3: −1 Me & Mo.
+        MinorBurns => "minor_burns",
+        /// 4: −2 Me & Mo.
+        BadBurns => "bad_burns",
+        /// 5: −3 Me & Mo.
+        SevereBurns => "severe_burns",
+        /// 6.
+        CrippledInAgony => "crippled_in_agony",
+        /// 7.
+        ApparentlyDead => "apparently_dead",
+        /// 8+.
+        DefinitelyDead => "definitely_dead",
+    }
 }
 
 impl PersonInFireOutcome {
-    pub const ALL: [PersonInFireOutcome; 8] = [
-        PersonInFireOutcome::Unharmed,
-        PersonInFireOutcome::SingedClothes,
-        PersonInFireOutcome::MinorBurns,
-        PersonInFireOutcome::BadBurns,
-        PersonInFireOutcome::SevereBurns,
-        PersonInFireOutcome::CrippledInAgony,
-        PersonInFireOutcome::ApparentlyDead,
-        PersonInFireOutcome::DefinitelyDead,
-    ];
-
-    /// Stable snake_case id (equals the serde name).
-    pub fn id(self) -> &'static str {
-        match self {
-            PersonInFireOutcome::Unharmed => "unharmed",
-            PersonInFireOutcome::SingedClothes => "singed_clothes",
-            PersonInFireOutcome::MinorBurns => "minor_burns",
-            PersonInFireOutcome::BadBurns => "bad_burns",
-            PersonInFireOutcome::SevereBurns => "severe_burns",
-            PersonInFireOutcome::CrippledInAgony => "crippled_in_agony",
-            PersonInFireOutcome::ApparentlyDead => "apparently_dead",
-            PersonInFireOutcome::DefinitelyDead => "definitely_dead",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             PersonInFireOutcome::Unharmed => "OK",

@@ -36,37 +36,24 @@ pub const GRID_ESCAPE_TARGET: i32 = 5;
 /// 001 "Cattle Grids": planks take "one man 3 rounds to emplace".
 pub const PLANK_EMPLACE_ROUNDS: u32 = 3;
 
-/// The beasts these rules speak of. The bull is the text's okserk example, the wolf its
-/// chuserk example; the horse is the steed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Beast {
-    Cow,
-    Bull,
-    Sheep,
-    Goat,
-    Pig,
-    /// A steed.
-    Horse,
-    Wolf,
+crate::rules::named_enum! {
+    /// The beasts these rules speak of. The bull is the text's okserk example, the wolf its
+    /// chuserk example; the horse is the steed.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Beast {
+        Cow => "cow",
+        Bull => "bull",
+        Sheep => "sheep",
+        Goat => "goat",
+        Pig => "pig",
+        /// A steed.
+        Horse => "horse",
+        Wolf => "wolf",
+    }
 }
 
 impl Beast {
-    pub const ALL: [Beast; 7] =
-        [Beast::Cow, Beast::Bull, Beast::Sheep, Beast::Goat, Beast::Pig, Beast::Horse, Beast::Wolf];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Beast::Cow => "cow",
-            Beast::Bull => "bull",
-            Beast::Sheep => "sheep",
-            Beast::Goat => "goat",
-            Beast::Pig => "pig",
-            Beast::Horse => "horse",
-            Beast::Wolf => "wolf",
-        }
-    }
-
     /// 001 "Cattle Grids": "normal livestock" is read as cattle (bulls included), sheep, goats,
     /// pigs and horses; the wolf is not livestock.
     pub fn is_livestock(self) -> bool {
@@ -153,28 +140,20 @@ impl Default for HerdSettings {
 // Riders & animal trainers
 // ---------------------------------------------------------------------------------------------
 
-/// A figure's riding skill (000 "Riders & Animal Trainers"): riders are 1st-level animal
-/// trainers; 2nd-level trainers can break in wild horses and control dogs and other animals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Horsemanship {
-    NonRider,
-    /// A rider: a 1st-level animal trainer.
-    Rider,
-    SecondLevelTrainer,
+crate::rules::named_enum! {
+    /// A figure's riding skill (000 "Riders & Animal Trainers"): riders are 1st-level animal
+    /// trainers; 2nd-level trainers can break in wild horses and control dogs and other animals.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Horsemanship {
+        NonRider => "non_rider",
+        /// A rider: a 1st-level animal trainer.
+        Rider => "rider",
+        SecondLevelTrainer => "second_level_trainer",
+    }
 }
 
 impl Horsemanship {
-    pub const ALL: [Horsemanship; 3] = [Horsemanship::NonRider, Horsemanship::Rider, Horsemanship::SecondLevelTrainer];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Horsemanship::NonRider => "non_rider",
-            Horsemanship::Rider => "rider",
-            Horsemanship::SecondLevelTrainer => "second_level_trainer",
-        }
-    }
-
     /// 000 "Riders & Animal Trainers": "Non riders deduct 1" from moves" (when mounted).
     pub fn mounted_move_penalty_in(self) -> f32 {
         match self {
@@ -314,28 +293,19 @@ pub fn resolve_wander(heading_deg: f32, src: &mut impl DiceSource) -> Wander {
     Wander { distance_roll, direction_roll, turn_roll, step, side, distance_in, turn_degrees, new_heading }
 }
 
-/// How a steed stands to the one catching it (000 "Untethered Steeds and ruminants & herding").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MountBond {
-    Faithful,
-    Usual,
-    Trained,
-    Raw,
+crate::rules::named_enum! {
+    /// How a steed stands to the one catching it (000 "Untethered Steeds and ruminants & herding").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum MountBond {
+        Faithful => "faithful",
+        Usual => "usual",
+        Trained => "trained",
+        Raw => "raw",
+    }
 }
 
 impl MountBond {
-    pub const ALL: [MountBond; 4] = [MountBond::Faithful, MountBond::Usual, MountBond::Trained, MountBond::Raw];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            MountBond::Faithful => "faithful",
-            MountBond::Usual => "usual",
-            MountBond::Trained => "trained",
-            MountBond::Raw => "raw",
-        }
-    }
-
     /// 000 "Untethered Steeds and ruminants & herding" (RULES-NOTES "Catching steeds"): F is
     /// +4 faithful, +2 usual, +1 trained, 0 raw.
     pub fn factor(self) -> i32 {
@@ -421,26 +391,18 @@ pub fn resolve_catch(
 // Herding
 // ---------------------------------------------------------------------------------------------
 
-/// The herding rows (000 "Untethered Steeds and ruminants & herding" > "Herding").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HerdKind {
-    Cattle,
-    SheepAndGoats,
-    Pigs,
+crate::rules::named_enum! {
+    /// The herding rows (000 "Untethered Steeds and ruminants & herding" > "Herding").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum HerdKind {
+        Cattle => "cattle",
+        SheepAndGoats => "sheep_and_goats",
+        Pigs => "pigs",
+    }
 }
 
 impl HerdKind {
-    pub const ALL: [HerdKind; 3] = [HerdKind::Cattle, HerdKind::SheepAndGoats, HerdKind::Pigs];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            HerdKind::Cattle => "cattle",
-            HerdKind::SheepAndGoats => "sheep_and_goats",
-            HerdKind::Pigs => "pigs",
-        }
-    }
-
     /// 000 "Herding": "Cows 5"", "Sheep & goats 4"", "Pigs 3"", read as the rate a herded
     /// herd moves, in inches a move.
     pub fn herded_move_rate_in(self) -> f32 {

@@ -30,25 +30,20 @@ fn passed(roll: &Roll) -> bool {
 // Settings
 // ---------------------------------------------------------------------------------------------
 
-/// How the complex-trap table is rolled (RULES-NOTES "Dice": the table runs 2–12).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ComplexTableDice {
-    /// 2D6, whose 2–12 range is the table's (RULES-NOTES default).
-    #[default]
-    TwoD6,
-    /// The D12 the text names, a 1 (no row) rolled again.
-    D12RerollOne,
+crate::rules::named_enum! {
+    /// How the complex-trap table is rolled (RULES-NOTES "Dice": the table runs 2–12).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ComplexTableDice {
+        /// 2D6, whose 2–12 range is the table's (RULES-NOTES default).
+        #[default]
+        TwoD6 => "two_d6",
+        /// The D12 the text names, a 1 (no row) rolled again.
+        D12RerollOne => "d12_reroll_one",
+    }
 }
 
 impl ComplexTableDice {
-    pub fn id(self) -> &'static str {
-        match self {
-            ComplexTableDice::TwoD6 => "two_d6",
-            ComplexTableDice::D12RerollOne => "d12_reroll_one",
-        }
-    }
-
     pub fn dice(self) -> Dice {
         match self {
             ComplexTableDice::TwoD6 => Dice::TwoD6,
@@ -69,24 +64,19 @@ pub enum TrapsPerPlayer {
     Fixed(u32),
 }
 
-/// Dice for the Spot/Disarm and Set Trap tests. House rule: the text gives targets of 6+ and 8+
-/// without naming dice; an 8+ needs more than a D6, so 2D6 (the Mordheim convention) by default.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SkillDice {
-    #[default]
-    TwoD6,
-    D6,
+crate::rules::named_enum! {
+    /// Dice for the Spot/Disarm and Set Trap tests. House rule: the text gives targets of 6+ and 8+
+    /// without naming dice; an 8+ needs more than a D6, so 2D6 (the Mordheim convention) by default.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SkillDice {
+        #[default]
+        TwoD6 => "two_d6",
+        D6 => "d6",
+    }
 }
 
 impl SkillDice {
-    pub fn id(self) -> &'static str {
-        match self {
-            SkillDice::TwoD6 => "two_d6",
-            SkillDice::D6 => "d6",
-        }
-    }
-
     pub fn dice(self) -> Dice {
         match self {
             SkillDice::TwoD6 => Dice::TwoD6,
@@ -148,29 +138,21 @@ impl Default for KhemriSettings {
 // Trap types, the deck, counters and placement
 // ---------------------------------------------------------------------------------------------
 
-/// 002 "Traps": the three divisions of trap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KhemriTrap {
-    /// One S3 hit on the model that trips it.
-    Simple,
-    /// A roll on the complex-trap table.
-    Complex,
-    /// Useless with age: harmless.
-    Dud,
+crate::rules::named_enum! {
+    /// 002 "Traps": the three divisions of trap.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum KhemriTrap {
+        /// One S3 hit on the model that trips it.
+        Simple => "simple",
+        /// A roll on the complex-trap table.
+        Complex => "complex",
+        /// Useless with age: harmless.
+        Dud => "dud",
+    }
 }
 
 impl KhemriTrap {
-    pub const ALL: [KhemriTrap; 3] = [KhemriTrap::Simple, KhemriTrap::Complex, KhemriTrap::Dud];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            KhemriTrap::Simple => "simple",
-            KhemriTrap::Complex => "complex",
-            KhemriTrap::Dud => "dud",
-        }
-    }
-
     /// 002 "Traps": "The ratio of Simple:Complex:Dud traps is 3:1:1".
     pub fn deck_share(self) -> u32 {
         match self {
@@ -242,25 +224,17 @@ impl TrapDeck {
     }
 }
 
-/// Whether a counter can still go off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TrapStatus {
-    /// In play (a dud is in play but harmless).
-    Active,
-    /// A once-only trap that has gone off (a spent Pit leaves its pit).
-    Spent,
-    /// Disarmed with Spot/Disarm; Set Trap can restore it.
-    Disarmed,
-}
-
-impl TrapStatus {
-    pub fn id(self) -> &'static str {
-        match self {
-            TrapStatus::Active => "active",
-            TrapStatus::Spent => "spent",
-            TrapStatus::Disarmed => "disarmed",
-        }
+crate::rules::named_enum! {
+    /// Whether a counter can still go off.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TrapStatus {
+        /// In play (a dud is in play but harmless).
+        Active => "active",
+        /// A once-only trap that has gone off (a spent Pit leaves its pit).
+        Spent => "spent",
+        /// Disarmed with Spot/Disarm; Set Trap can restore it.
+        Disarmed => "disarmed",
     }
 }
 
@@ -426,28 +400,19 @@ pub fn save_target(save: Option<i32>, strength: i32) -> Option<i32> {
     if target > 6 { None } else { Some(target) }
 }
 
-/// How one hit ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HitOutcome {
-    /// The figure has no Mordheim profile: the hit is reported with its strength.
-    NoProfile,
-    /// The to-wound roll failed, or the chart allows no roll (T four or more above S).
-    NoWound,
-    /// Wounded, but the armour save held.
-    Saved,
-    /// One wound.
-    Wounded,
-}
-
-impl HitOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            HitOutcome::NoProfile => "no_profile",
-            HitOutcome::NoWound => "no_wound",
-            HitOutcome::Saved => "saved",
-            HitOutcome::Wounded => "wounded",
-        }
+crate::rules::named_enum! {
+    /// How one hit ended.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum HitOutcome {
+        /// The figure has no Mordheim profile: the hit is reported with its strength.
+        NoProfile => "no_profile",
+        /// The to-wound roll failed, or the chart allows no roll (T four or more above S).
+        NoWound => "no_wound",
+        /// Wounded, but the armour save held.
+        Saved => "saved",
+        /// One wound.
+        Wounded => "wounded",
     }
 }
 
@@ -591,66 +556,39 @@ pub struct BystanderHit {
 // The complex-trap table
 // ---------------------------------------------------------------------------------------------
 
-/// 002 "Traps": the complex-trap table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ComplexTrap {
-    /// 2
-    Boulder,
-    /// 3–4
-    Pit,
-    /// 5–6
-    Arrows,
-    /// 7
-    SwingingBlades,
-    /// 8–9
-    PoisonGas,
-    /// 10–11
-    FireTrap,
-    /// 12
-    CollapsingWalls,
+crate::rules::named_enum! {
+    /// 002 "Traps": the complex-trap table.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ComplexTrap {
+        /// 2
+        Boulder => "boulder",
+        /// 3–4
+        Pit => "pit",
+        /// 5–6
+        Arrows => "arrows",
+        /// 7
+        SwingingBlades => "swinging_blades",
+        /// 8–9
+        PoisonGas => "poison_gas",
+        /// 10–11
+        FireTrap => "fire_trap",
+        /// 12
+        CollapsingWalls => "collapsing_walls",
+    }
 }
 
-/// Whether a trap works once or each time it is triggered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TrapReuse {
-    OnceOnly,
-    EveryTime,
-}
-
-impl TrapReuse {
-    pub fn id(self) -> &'static str {
-        match self {
-            TrapReuse::OnceOnly => "once_only",
-            TrapReuse::EveryTime => "every_time",
-        }
+crate::rules::named_enum! {
+    /// Whether a trap works once or each time it is triggered.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TrapReuse {
+        OnceOnly => "once_only",
+        EveryTime => "every_time",
     }
 }
 
 impl ComplexTrap {
-    pub const ALL: [ComplexTrap; 7] = [
-        ComplexTrap::Boulder,
-        ComplexTrap::Pit,
-        ComplexTrap::Arrows,
-        ComplexTrap::SwingingBlades,
-        ComplexTrap::PoisonGas,
-        ComplexTrap::FireTrap,
-        ComplexTrap::CollapsingWalls,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            ComplexTrap::Boulder => "boulder",
-            ComplexTrap::Pit => "pit",
-            ComplexTrap::Arrows => "arrows",
-            ComplexTrap::SwingingBlades => "swinging_blades",
-            ComplexTrap::PoisonGas => "poison_gas",
-            ComplexTrap::FireTrap => "fire_trap",
-            ComplexTrap::CollapsingWalls => "collapsing_walls",
-        }
-    }
-
     /// 002 complex table: Boulder "will only work once"; Pit "will work only once" (the pit
     /// remains); Arrows "will work multiple times"; Swinging Blades "will strike any model that
     /// passes over it"; Collapsing Walls "immediately open up again". Poison Gas and Fire Trap:
@@ -843,20 +781,13 @@ pub fn resolve_pit(victim: &TrapVictim, nearby: &[Bystander], src: &mut impl Dic
     PitReport { depth, fall, edge }
 }
 
-/// One arrow's D6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ArrowResult {
-    Hit,
-    Miss,
-}
-
-impl ArrowResult {
-    pub fn id(self) -> &'static str {
-        match self {
-            ArrowResult::Hit => "hit",
-            ArrowResult::Miss => "miss",
-        }
+crate::rules::named_enum! {
+    /// One arrow's D6.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ArrowResult {
+        Hit => "hit",
+        Miss => "miss",
     }
 }
 
@@ -1162,28 +1093,19 @@ pub fn trigger_trap(
     }
 }
 
-/// A model moving over a counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CrossingOutcome {
-    /// Spent, disarmed, or a revealed dud: nothing to test.
-    Inactive,
-    /// The model has Spot/Disarm trap: it "will never set off traps himself".
-    Spotted,
-    /// Passed its I test.
-    Avoided,
-    /// Failed its I test: the counter is turned over.
-    Triggered,
-}
-
-impl CrossingOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            CrossingOutcome::Inactive => "inactive",
-            CrossingOutcome::Spotted => "spotted",
-            CrossingOutcome::Avoided => "avoided",
-            CrossingOutcome::Triggered => "triggered",
-        }
+crate::rules::named_enum! {
+    /// A model moving over a counter.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum CrossingOutcome {
+        /// Spent, disarmed, or a revealed dud: nothing to test.
+        Inactive => "inactive",
+        /// The model has Spot/Disarm trap: it "will never set off traps himself".
+        Spotted => "spotted",
+        /// Passed its I test.
+        Avoided => "avoided",
+        /// Failed its I test: the counter is turned over.
+        Triggered => "triggered",
     }
 }
 
@@ -1298,27 +1220,18 @@ fn skill_roll(
         .at_least(trap_base)
 }
 
-/// How a disarm attempt ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DisarmOutcome {
-    /// Spent, already disarmed, or a dud: no roll.
-    NothingToDisarm,
-    Disarmed,
-    /// Failed, but passed the I test: nothing happens.
-    Failed,
-    /// Failed and failed the I test: "he has inadvertently set off the trap himself".
-    SetOff,
-}
-
-impl DisarmOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            DisarmOutcome::NothingToDisarm => "nothing_to_disarm",
-            DisarmOutcome::Disarmed => "disarmed",
-            DisarmOutcome::Failed => "failed",
-            DisarmOutcome::SetOff => "set_off",
-        }
+crate::rules::named_enum! {
+    /// How a disarm attempt ended.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum DisarmOutcome {
+        /// Spent, already disarmed, or a dud: no roll.
+        NothingToDisarm => "nothing_to_disarm",
+        Disarmed => "disarmed",
+        /// Failed, but passed the I test: nothing happens.
+        Failed => "failed",
+        /// Failed and failed the I test: "he has inadvertently set off the trap himself".
+        SetOff => "set_off",
     }
 }
 
@@ -1395,22 +1308,15 @@ pub fn dud_restore_band(total: i32) -> KhemriTrap {
     if total <= 4 { KhemriTrap::Simple } else { KhemriTrap::Complex }
 }
 
-/// How a Set Trap attempt ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SetTrapOutcome {
-    /// "a success means that it will work".
-    Armed,
-    /// "the trap has failed to activate": the counter stays as it was.
-    Failed,
-}
-
-impl SetTrapOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            SetTrapOutcome::Armed => "armed",
-            SetTrapOutcome::Failed => "failed",
-        }
+crate::rules::named_enum! {
+    /// How a Set Trap attempt ended.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SetTrapOutcome {
+        /// "a success means that it will work".
+        Armed => "armed",
+        /// "the trap has failed to activate": the counter stays as it was.
+        Failed => "failed",
     }
 }
 

@@ -1,6 +1,52 @@
 //! The rules as pure functions: inputs and a dice source in, an outcome with every roll out.
 //! One file per source topic; no ECS types here. Each rule function cites its source.
 
+/// Declares a fieldless enum whose variants each carry their id: the name serde writes (the
+/// enum's `#[serde(rename_all = "snake_case")]`, or a variant's own `#[serde(rename)]`), which
+/// the log, the report and the view use too. The enum comes out as written, its attributes and
+/// doc comments kept, with `ALL` (every variant, in order) and `id()` generated from the same
+/// list, so neither can miss a variant. `tests::ids_are_serde_names` checks each id against
+/// serde.
+///
+/// ```ignore
+/// crate::rules::named_enum! {
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///     #[serde(rename_all = "snake_case")]
+///     pub enum Shelter {
+///         Open => "open",
+///         /// Under canvas.
+///         Tent => "tent",
+///     }
+/// }
+/// ```
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident => $id:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        #[allow(dead_code)]
+        impl $name {
+            /// Every variant, in the order of the enum.
+            pub const ALL: [$name; [$(stringify!($variant)),+].len()] = [$($name::$variant),+];
+
+            /// The stable snake_case id (equals the serde name).
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $id, )+
+                }
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
 pub mod character;
 pub mod dice;
 pub mod fire;
@@ -9,6 +55,93 @@ pub mod khemri_traps;
 pub mod lighting;
 pub mod morval_traps;
 pub mod movement;
+pub mod outcome;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod stats;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::fmt::Debug;
+
+    use serde::Serialize;
+
+    use super::character::Armour;
+    use super::fire::{BurningBuilding, Fuel, HeldIgniter, IgnitionOutcome, PersonInFireOutcome, ThrownIgniter};
+    use super::herds::{Beast, HerdKind, Horsemanship, MountBond};
+    use super::khemri_traps::{
+        ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
+        SetTrapOutcome, SkillDice, TrapReuse, TrapStatus,
+    };
+    use super::morval_traps::{
+        Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
+        PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
+    };
+    use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
+    use crate::scene::Material;
+    use crate::sim::fire_front::CellState;
+
+    fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
+        assert!(!all.is_empty());
+        let mut seen = HashSet::new();
+        for &v in all {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::from(id(v)), "{v:?}");
+            assert!(seen.insert(id(v)), "{v:?}: id {} repeated", id(v));
+        }
+    }
+
+    /// Every enum declared with [`named_enum!`]: each id is the name serde writes, once.
+    #[test]
+    fn ids_are_serde_names() {
+        macro_rules! check_all {
+            ($($t:ty),+ $(,)?) => { $( check(&<$t>::ALL, <$t>::id); )+ };
+        }
+        check_all!(
+            Armour,
+            Fuel,
+            HeldIgniter,
+            ThrownIgniter,
+            IgnitionOutcome,
+            BurningBuilding,
+            PersonInFireOutcome,
+            Beast,
+            Horsemanship,
+            MountBond,
+            HerdKind,
+            ComplexTableDice,
+            SkillDice,
+            KhemriTrap,
+            TrapStatus,
+            HitOutcome,
+            ComplexTrap,
+            TrapReuse,
+            ArrowResult,
+            CrossingOutcome,
+            DisarmOutcome,
+            SetTrapOutcome,
+            Concealment,
+            TrapKind,
+            VictimStatus,
+            DurationUnit,
+            InjuryKind,
+            NoiseKind,
+            TripCordOutcome,
+            PayloadKind,
+            SafetyLock,
+            LifterAction,
+            PitBottom,
+            PitOutcome,
+            LoopOutcome,
+            Noise,
+            Shelter,
+            Hearing,
+            Rank,
+            Dresser,
+            WakingOutcome,
+            ResponseOutcome,
+            Material,
+            CellState,
+        );
+    }
+}

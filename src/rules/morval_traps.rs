@@ -281,27 +281,18 @@ fn add_mover_factors(roll: &mut Roll, traits: &Traits, gait: Gait, speed_inches:
 // ---------------------------------------------------------------------------------------------
 // Concealment and spotting
 
-/// Concealment classes (000 "Triggering Traps", "Spotting Traps"), least hidden first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Concealment {
-    LooselyConcealed,
-    NormallyConcealed,
-    WellConcealed,
+crate::rules::named_enum! {
+    /// Concealment classes (000 "Triggering Traps", "Spotting Traps"), least hidden first.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Concealment {
+        LooselyConcealed => "loosely_concealed",
+        NormallyConcealed => "normally_concealed",
+        WellConcealed => "well_concealed",
+    }
 }
 
 impl Concealment {
-    pub const ALL: [Concealment; 3] =
-        [Concealment::LooselyConcealed, Concealment::NormallyConcealed, Concealment::WellConcealed];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Concealment::LooselyConcealed => "loosely_concealed",
-            Concealment::NormallyConcealed => "normally_concealed",
-            Concealment::WellConcealed => "well_concealed",
-        }
-    }
-
     /// The text's abbreviation.
     pub fn code(self) -> &'static str {
         match self {
@@ -321,42 +312,22 @@ impl Concealment {
     }
 }
 
-/// The kinds of trap in 000 "Characters and Traps".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TrapKind {
-    TripCord,
-    Treadle,
-    Lifter,
-    FallingFloor,
-    SpecimenPit,
-    Loop,
-    Leydonic,
+crate::rules::named_enum! {
+    /// The kinds of trap in 000 "Characters and Traps".
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TrapKind {
+        TripCord => "trip_cord",
+        Treadle => "treadle",
+        Lifter => "lifter",
+        FallingFloor => "falling_floor",
+        SpecimenPit => "specimen_pit",
+        Loop => "loop",
+        Leydonic => "leydonic",
+    }
 }
 
 impl TrapKind {
-    pub const ALL: [TrapKind; 7] = [
-        TrapKind::TripCord,
-        TrapKind::Treadle,
-        TrapKind::Lifter,
-        TrapKind::FallingFloor,
-        TrapKind::SpecimenPit,
-        TrapKind::Loop,
-        TrapKind::Leydonic,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            TrapKind::TripCord => "trip_cord",
-            TrapKind::Treadle => "treadle",
-            TrapKind::Lifter => "lifter",
-            TrapKind::FallingFloor => "falling_floor",
-            TrapKind::SpecimenPit => "specimen_pit",
-            TrapKind::Loop => "loop",
-            TrapKind::Leydonic => "leydonic",
-        }
-    }
-
     /// 000 "Characters and Traps" > "Triggering Traps", "Specimen Pit Trap", "Loop Traps": the
     /// best concealment the kind allows (trip cords LC, specimen pits and loops NC).
     pub fn concealment_cap(self) -> Concealment {
@@ -446,85 +417,48 @@ pub fn spot_trap(
 // ---------------------------------------------------------------------------------------------
 // Injuries, statuses and noises
 
-/// How a trap leaves its victim (000 "Trip cords").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VictimStatus {
-    Demoralised,
-    Dazed,
-    Fainted,
-}
-
-impl VictimStatus {
-    pub const ALL: [VictimStatus; 3] = [VictimStatus::Demoralised, VictimStatus::Dazed, VictimStatus::Fainted];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            VictimStatus::Demoralised => "demoralised",
-            VictimStatus::Dazed => "dazed",
-            VictimStatus::Fainted => "fainted",
-        }
+crate::rules::named_enum! {
+    /// How a trap leaves its victim (000 "Trip cords").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum VictimStatus {
+        Demoralised => "demoralised",
+        Dazed => "dazed",
+        Fainted => "fainted",
     }
 }
 
-/// What an injury's duration counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DurationUnit {
-    Moves,
-    Days,
-}
-
-impl DurationUnit {
-    pub const ALL: [DurationUnit; 2] = [DurationUnit::Moves, DurationUnit::Days];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            DurationUnit::Moves => "moves",
-            DurationUnit::Days => "days",
-        }
+crate::rules::named_enum! {
+    /// What an injury's duration counts.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum DurationUnit {
+        Moves => "moves",
+        Days => "days",
     }
 }
 
-/// Lasting injuries from trip cords and loops (000 "Trip cords", "Loop Traps").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InjuryKind {
-    /// Trip cord 5+: -2" to moves for D6 x20 moves.
-    StrainedAnkle,
-    /// Trip cord 7+: -3" to moves, heals in D6 days.
-    SprainedAnkle,
-    /// Trip cord 9+: -4" to moves, heals in D6 +4 days.
-    BrokenAnkle,
-    /// Trip cord 11+: -5" to moves, heals in D6 + 11 days.
-    BrokenLeg,
-    /// Loop 2+: -1" to moves for D6 x 5 moves.
-    StrainedFoot,
-    /// Loop 1-: sprained on release, -2" to moves for D6 x20 moves.
-    SprainedFoot,
+crate::rules::named_enum! {
+    /// Lasting injuries from trip cords and loops (000 "Trip cords", "Loop Traps").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum InjuryKind {
+        /// Trip cord 5+: -2" to moves for D6 x20 moves.
+        StrainedAnkle => "strained_ankle",
+        /// Trip cord 7+: -3" to moves, heals in D6 days.
+        SprainedAnkle => "sprained_ankle",
+        /// Trip cord 9+: -4" to moves, heals in D6 +4 days.
+        BrokenAnkle => "broken_ankle",
+        /// Trip cord 11+: -5" to moves, heals in D6 + 11 days.
+        BrokenLeg => "broken_leg",
+        /// Loop 2+: -1" to moves for D6 x 5 moves.
+        StrainedFoot => "strained_foot",
+        /// Loop 1-: sprained on release, -2" to moves for D6 x20 moves.
+        SprainedFoot => "sprained_foot",
+    }
 }
 
 impl InjuryKind {
-    pub const ALL: [InjuryKind; 6] = [
-        InjuryKind::StrainedAnkle,
-        InjuryKind::SprainedAnkle,
-        InjuryKind::BrokenAnkle,
-        InjuryKind::BrokenLeg,
-        InjuryKind::StrainedFoot,
-        InjuryKind::SprainedFoot,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            InjuryKind::StrainedAnkle => "strained_ankle",
-            InjuryKind::SprainedAnkle => "sprained_ankle",
-            InjuryKind::BrokenAnkle => "broken_ankle",
-            InjuryKind::BrokenLeg => "broken_leg",
-            InjuryKind::StrainedFoot => "strained_foot",
-            InjuryKind::SprainedFoot => "sprained_foot",
-        }
-    }
-
     /// 000 "Characters and Traps" > "Trip cords", "Loop Traps": inches off every move while
     /// the injury lasts.
     pub fn move_penalty_inches(self) -> i32 {
@@ -617,25 +551,15 @@ pub fn roll_injury(kind: InjuryKind, src: &mut impl DiceSource) -> LastingInjury
     }
 }
 
-/// Kinds of noise a trap or its victim makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NoiseKind {
-    Cursing,
-    Screaming,
-    /// A gong, bell or trumpet (000 "Treadle Traps").
-    Alarm,
-}
-
-impl NoiseKind {
-    pub const ALL: [NoiseKind; 3] = [NoiseKind::Cursing, NoiseKind::Screaming, NoiseKind::Alarm];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            NoiseKind::Cursing => "cursing",
-            NoiseKind::Screaming => "screaming",
-            NoiseKind::Alarm => "alarm",
-        }
+crate::rules::named_enum! {
+    /// Kinds of noise a trap or its victim makes.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum NoiseKind {
+        Cursing => "cursing",
+        Screaming => "screaming",
+        /// A gong, bell or trumpet (000 "Treadle Traps").
+        Alarm => "alarm",
     }
 }
 
@@ -652,45 +576,27 @@ pub struct Noise {
 // ---------------------------------------------------------------------------------------------
 // Trip cords
 
-/// 000 "Characters and Traps" > "Trip cords": the results, mildest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TripCordOutcome {
-    /// 2-: break cord, lose 1".
-    BreakCord,
-    /// 3+: break cord, lose 3" and curse loudly.
-    BreakCordCursing,
-    /// 5+: fall, demoralised, strained ankle.
-    FallStrainedAnkle,
-    /// 7+: fall, dazed, sprained ankle.
-    FallSprainedAnkle,
-    /// 9+: fainted, broken ankle.
-    FaintBrokenAnkle,
-    /// 11+: fainted, broken leg.
-    FaintBrokenLeg,
+crate::rules::named_enum! {
+    /// 000 "Characters and Traps" > "Trip cords": the results, mildest first.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TripCordOutcome {
+        /// 2-: break cord, lose 1".
+        BreakCord => "break_cord",
+        /// 3+: break cord, lose 3" and curse loudly.
+        BreakCordCursing => "break_cord_cursing",
+        /// 5+: fall, demoralised, strained ankle.
+        FallStrainedAnkle => "fall_strained_ankle",
+        /// 7+: fall, dazed, sprained ankle.
+        FallSprainedAnkle => "fall_sprained_ankle",
+        /// 9+: fainted, broken ankle.
+        FaintBrokenAnkle => "faint_broken_ankle",
+        /// 11+: fainted, broken leg.
+        FaintBrokenLeg => "faint_broken_leg",
+    }
 }
 
 impl TripCordOutcome {
-    pub const ALL: [TripCordOutcome; 6] = [
-        TripCordOutcome::BreakCord,
-        TripCordOutcome::BreakCordCursing,
-        TripCordOutcome::FallStrainedAnkle,
-        TripCordOutcome::FallSprainedAnkle,
-        TripCordOutcome::FaintBrokenAnkle,
-        TripCordOutcome::FaintBrokenLeg,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            TripCordOutcome::BreakCord => "break_cord",
-            TripCordOutcome::BreakCordCursing => "break_cord_cursing",
-            TripCordOutcome::FallStrainedAnkle => "fall_strained_ankle",
-            TripCordOutcome::FallSprainedAnkle => "fall_sprained_ankle",
-            TripCordOutcome::FaintBrokenAnkle => "faint_broken_ankle",
-            TripCordOutcome::FaintBrokenLeg => "faint_broken_leg",
-        }
-    }
-
     /// Inches lost this move where the text gives them (the cord-breaking rows).
     pub fn move_lost_inches(self) -> Option<i32> {
         match self {
@@ -810,49 +716,29 @@ pub fn resolve_trip_cord(
 // ---------------------------------------------------------------------------------------------
 // Treadle and lifter traps, payloads, the silent alarm
 
-/// What a treadle or lifter trap sets off (000 "Treadle Traps"; RULES-NOTES "Treadle payloads").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PayloadKind {
-    /// "As a Silent alarm system": the alarm is given elsewhere; the victim may realise.
-    SilentAlarm,
-    /// "a gong/bell/trumpet sounds".
-    SoundingAlarm,
-    /// "a hail of stones, arrows and javelins rains down".
-    HailOfMissiles,
-    /// "a giant boulder".
-    Boulder,
-    /// "cloud of gas".
-    Gas,
-    /// "bucket of acid".
-    Acid,
-    /// "gout of flame": also starts a fire through the fire rules (RULES-NOTES).
-    Flame,
+crate::rules::named_enum! {
+    /// What a treadle or lifter trap sets off (000 "Treadle Traps"; RULES-NOTES "Treadle payloads").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PayloadKind {
+        /// "As a Silent alarm system": the alarm is given elsewhere; the victim may realise.
+        SilentAlarm => "silent_alarm",
+        /// "a gong/bell/trumpet sounds".
+        SoundingAlarm => "sounding_alarm",
+        /// "a hail of stones, arrows and javelins rains down".
+        HailOfMissiles => "hail_of_missiles",
+        /// "a giant boulder".
+        Boulder => "boulder",
+        /// "cloud of gas".
+        Gas => "gas",
+        /// "bucket of acid".
+        Acid => "acid",
+        /// "gout of flame": also starts a fire through the fire rules (RULES-NOTES).
+        Flame => "flame",
+    }
 }
 
 impl PayloadKind {
-    pub const ALL: [PayloadKind; 7] = [
-        PayloadKind::SilentAlarm,
-        PayloadKind::SoundingAlarm,
-        PayloadKind::HailOfMissiles,
-        PayloadKind::Boulder,
-        PayloadKind::Gas,
-        PayloadKind::Acid,
-        PayloadKind::Flame,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            PayloadKind::SilentAlarm => "silent_alarm",
-            PayloadKind::SoundingAlarm => "sounding_alarm",
-            PayloadKind::HailOfMissiles => "hail_of_missiles",
-            PayloadKind::Boulder => "boulder",
-            PayloadKind::Gas => "gas",
-            PayloadKind::Acid => "acid",
-            PayloadKind::Flame => "flame",
-        }
-    }
-
     /// Whether it strikes the victim (alarms do not).
     pub fn strikes(self) -> bool {
         !matches!(self, PayloadKind::SilentAlarm | PayloadKind::SoundingAlarm)
@@ -872,28 +758,18 @@ pub struct Payload {
     pub heard_to_inches: Option<i32>,
 }
 
-/// A treadle's safety device (000 "Triggering Traps", "Treadle Traps").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SafetyLock {
-    /// No safety device: it works for everyone.
-    #[default]
-    NoDevice,
-    /// A device, not engaged: friends who work its concealed lever pass safely.
-    Armed,
-    /// "locked into a safe mode": nobody sets it off.
-    Locked,
-}
-
-impl SafetyLock {
-    pub const ALL: [SafetyLock; 3] = [SafetyLock::NoDevice, SafetyLock::Armed, SafetyLock::Locked];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            SafetyLock::NoDevice => "no_device",
-            SafetyLock::Armed => "armed",
-            SafetyLock::Locked => "locked",
-        }
+crate::rules::named_enum! {
+    /// A treadle's safety device (000 "Triggering Traps", "Treadle Traps").
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SafetyLock {
+        /// No safety device: it works for everyone.
+        #[default]
+        NoDevice => "no_device",
+        /// A device, not engaged: friends who work its concealed lever pass safely.
+        Armed => "armed",
+        /// "locked into a safe mode": nobody sets it off.
+        Locked => "locked",
     }
 }
 
@@ -922,27 +798,17 @@ pub fn treadle_triggers(trap: &TreadleTrap, creature_weight: f32, works_safety_l
     heavy_enough && !safe
 }
 
-/// What sets a lifter trap off (000 "Lifter Traps").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LifterAction {
-    /// "a weight (gold idol, casket, book etc) is lifted upwards".
-    LiftObject,
-    /// "a door ... is opened".
-    OpenDoor,
-    /// "a ... trapdoor is opened".
-    OpenTrapdoor,
-}
-
-impl LifterAction {
-    pub const ALL: [LifterAction; 3] = [LifterAction::LiftObject, LifterAction::OpenDoor, LifterAction::OpenTrapdoor];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            LifterAction::LiftObject => "lift_object",
-            LifterAction::OpenDoor => "open_door",
-            LifterAction::OpenTrapdoor => "open_trapdoor",
-        }
+crate::rules::named_enum! {
+    /// What sets a lifter trap off (000 "Lifter Traps").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum LifterAction {
+        /// "a weight (gold idol, casket, book etc) is lifted upwards".
+        LiftObject => "lift_object",
+        /// "a door ... is opened".
+        OpenDoor => "open_door",
+        /// "a ... trapdoor is opened".
+        OpenTrapdoor => "open_trapdoor",
     }
 }
 
@@ -1042,26 +908,18 @@ pub fn floor_gives_way(weights_on_it: &[f32], gives_way_at: Option<f32>) -> bool
     }
 }
 
-/// A pit's bottom (000 "Specimen Pit Trap").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PitBottom {
-    Earth,
-    Rocky,
-    Spiked,
+crate::rules::named_enum! {
+    /// A pit's bottom (000 "Specimen Pit Trap").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PitBottom {
+        Earth => "earth",
+        Rocky => "rocky",
+        Spiked => "spiked",
+    }
 }
 
 impl PitBottom {
-    pub const ALL: [PitBottom; 3] = [PitBottom::Earth, PitBottom::Rocky, PitBottom::Spiked];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            PitBottom::Earth => "earth",
-            PitBottom::Rocky => "rocky",
-            PitBottom::Spiked => "spiked",
-        }
-    }
-
     /// As the text words it.
     pub fn label(self) -> &'static str {
         match self {
@@ -1108,49 +966,29 @@ impl Pit {
     }
 }
 
-/// 000 "Characters and Traps" > "Specimen Pit Trap": the results, best first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PitOutcome {
-    /// 9+: jump over unscathed.
-    JumpOver,
-    /// 7+ (7-8): jump back unscathed.
-    JumpBack,
-    /// 6: hanging on far edge.
-    HangingOnFarEdge,
-    /// 5: hanging on near edge.
-    HangingOnNearEdge,
-    /// 4: retarded fall, -2 to strike.
-    RetardedFallMinusTwo,
-    /// 3: retarded fall, -1 to strike.
-    RetardedFallMinusOne,
-    /// 2-: fall unimpeded.
-    FallUnimpeded,
+crate::rules::named_enum! {
+    /// 000 "Characters and Traps" > "Specimen Pit Trap": the results, best first.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PitOutcome {
+        /// 9+: jump over unscathed.
+        JumpOver => "jump_over",
+        /// 7+ (7-8): jump back unscathed.
+        JumpBack => "jump_back",
+        /// 6: hanging on far edge.
+        HangingOnFarEdge => "hanging_on_far_edge",
+        /// 5: hanging on near edge.
+        HangingOnNearEdge => "hanging_on_near_edge",
+        /// 4: retarded fall, -2 to strike.
+        RetardedFallMinusTwo => "retarded_fall_minus_two",
+        /// 3: retarded fall, -1 to strike.
+        RetardedFallMinusOne => "retarded_fall_minus_one",
+        /// 2-: fall unimpeded.
+        FallUnimpeded => "fall_unimpeded",
+    }
 }
 
 impl PitOutcome {
-    pub const ALL: [PitOutcome; 7] = [
-        PitOutcome::JumpOver,
-        PitOutcome::JumpBack,
-        PitOutcome::HangingOnFarEdge,
-        PitOutcome::HangingOnNearEdge,
-        PitOutcome::RetardedFallMinusTwo,
-        PitOutcome::RetardedFallMinusOne,
-        PitOutcome::FallUnimpeded,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            PitOutcome::JumpOver => "jump_over",
-            PitOutcome::JumpBack => "jump_back",
-            PitOutcome::HangingOnFarEdge => "hanging_on_far_edge",
-            PitOutcome::HangingOnNearEdge => "hanging_on_near_edge",
-            PitOutcome::RetardedFallMinusTwo => "retarded_fall_minus_two",
-            PitOutcome::RetardedFallMinusOne => "retarded_fall_minus_one",
-            PitOutcome::FallUnimpeded => "fall_unimpeded",
-        }
-    }
-
     /// The victim falls in (and is struck).
     pub fn falls(self) -> bool {
         matches!(self, PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded)
@@ -1224,41 +1062,25 @@ pub fn resolve_pit(agility: i32, speed_inches: f32, pit: Pit, src: &mut impl Dic
 // ---------------------------------------------------------------------------------------------
 // Loop traps
 
-/// 000 "Characters and Traps" > "Loop Traps": the results, best first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LoopOutcome {
-    /// 8+: spring but not caught.
-    SprungNotCaught,
-    /// 6+: missed trap, not sprung this time.
-    MissedNotSprung,
-    /// 4+: caught but keep hand-held items.
-    CaughtKeepsItems,
-    /// 2+: caught, dropping items, cursing heard to 8", strained foot.
-    CaughtCursing,
-    /// 1-: caught, dropping items, screaming heard to 18", sprained foot on release.
-    CaughtScreaming,
+crate::rules::named_enum! {
+    /// 000 "Characters and Traps" > "Loop Traps": the results, best first.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum LoopOutcome {
+        /// 8+: spring but not caught.
+        SprungNotCaught => "sprung_not_caught",
+        /// 6+: missed trap, not sprung this time.
+        MissedNotSprung => "missed_not_sprung",
+        /// 4+: caught but keep hand-held items.
+        CaughtKeepsItems => "caught_keeps_items",
+        /// 2+: caught, dropping items, cursing heard to 8", strained foot.
+        CaughtCursing => "caught_cursing",
+        /// 1-: caught, dropping items, screaming heard to 18", sprained foot on release.
+        CaughtScreaming => "caught_screaming",
+    }
 }
 
 impl LoopOutcome {
-    pub const ALL: [LoopOutcome; 5] = [
-        LoopOutcome::SprungNotCaught,
-        LoopOutcome::MissedNotSprung,
-        LoopOutcome::CaughtKeepsItems,
-        LoopOutcome::CaughtCursing,
-        LoopOutcome::CaughtScreaming,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            LoopOutcome::SprungNotCaught => "sprung_not_caught",
-            LoopOutcome::MissedNotSprung => "missed_not_sprung",
-            LoopOutcome::CaughtKeepsItems => "caught_keeps_items",
-            LoopOutcome::CaughtCursing => "caught_cursing",
-            LoopOutcome::CaughtScreaming => "caught_screaming",
-        }
-    }
-
     /// Left swinging by one foot.
     pub fn caught(self) -> bool {
         matches!(self, LoopOutcome::CaughtKeepsItems | LoopOutcome::CaughtCursing | LoopOutcome::CaughtScreaming)

@@ -37,63 +37,33 @@ impl D6OrMd {
     }
 }
 
-/// A noise that may wake sleepers or that a woken sleeper hears. The two tables list mostly the
-/// same noises with different factors; where a table lacks a noise a house rule supplies it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Noise {
-    FurtiveMovement,
-    #[default]
-    Movement,
-    Whispers,
-    Speech,
-    /// Movement in heavy armour.
-    HeavyMovement,
-    /// Movement in plate armour.
-    PlateMovement,
-    Screech,
-    ClashOfWeapons,
-    Shout,
-    Scream,
-    /// The alarm called.
-    Alarm,
-    /// Cursing (000 mentions wounded characters "screeching or cursing").
-    Cursing,
+crate::rules::named_enum! {
+    /// A noise that may wake sleepers or that a woken sleeper hears. The two tables list mostly the
+    /// same noises with different factors; where a table lacks a noise a house rule supplies it.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Noise {
+        FurtiveMovement => "furtive_movement",
+        #[default]
+        Movement => "movement",
+        Whispers => "whispers",
+        Speech => "speech",
+        /// Movement in heavy armour.
+        HeavyMovement => "heavy_movement",
+        /// Movement in plate armour.
+        PlateMovement => "plate_movement",
+        Screech => "screech",
+        ClashOfWeapons => "clash_of_weapons",
+        Shout => "shout",
+        Scream => "scream",
+        /// The alarm called.
+        Alarm => "alarm",
+        /// Cursing (000 mentions wounded characters "screeching or cursing").
+        Cursing => "cursing",
+    }
 }
 
 impl Noise {
-    pub const ALL: [Noise; 12] = [
-        Noise::FurtiveMovement,
-        Noise::Movement,
-        Noise::Whispers,
-        Noise::Speech,
-        Noise::HeavyMovement,
-        Noise::PlateMovement,
-        Noise::Screech,
-        Noise::ClashOfWeapons,
-        Noise::Shout,
-        Noise::Scream,
-        Noise::Alarm,
-        Noise::Cursing,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Noise::FurtiveMovement => "furtive_movement",
-            Noise::Movement => "movement",
-            Noise::Whispers => "whispers",
-            Noise::Speech => "speech",
-            Noise::HeavyMovement => "heavy_movement",
-            Noise::PlateMovement => "plate_movement",
-            Noise::Screech => "screech",
-            Noise::ClashOfWeapons => "clash_of_weapons",
-            Noise::Shout => "shout",
-            Noise::Scream => "scream",
-            Noise::Alarm => "alarm",
-            Noise::Cursing => "cursing",
-        }
-    }
-
     /// The words the tables use; also the modifier's reason in the log.
     pub fn label(self) -> &'static str {
         match self {
@@ -157,28 +127,20 @@ impl Noise {
     }
 }
 
-/// Where the sleepers lie, which sets how near a noise must be to be diced for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Shelter {
-    #[default]
-    Open,
-    Tent,
-    /// Within a building, or the noise is in the next room.
-    Building,
+crate::rules::named_enum! {
+    /// Where the sleepers lie, which sets how near a noise must be to be diced for.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Shelter {
+        #[default]
+        Open => "open",
+        Tent => "tent",
+        /// Within a building, or the noise is in the next room.
+        Building => "building",
+    }
 }
 
 impl Shelter {
-    pub const ALL: [Shelter; 3] = [Shelter::Open, Shelter::Tent, Shelter::Building];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Shelter::Open => "open",
-            Shelter::Tent => "tent",
-            Shelter::Building => "building",
-        }
-    }
-
     /// 000 "Awaking groups asleep": "within 6" in the open, 4" in tent, 2" within building or next room".
     pub fn earshot_inches(self) -> f32 {
         match self {
@@ -194,25 +156,19 @@ impl Shelter {
     }
 }
 
-/// How well the sleepers hear.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Hearing {
-    #[default]
-    Normal,
-    Acute,
-    Obtuse,
+crate::rules::named_enum! {
+    /// How well the sleepers hear.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Hearing {
+        #[default]
+        Normal => "normal",
+        Acute => "acute",
+        Obtuse => "obtuse",
+    }
 }
 
 impl Hearing {
-    pub fn id(self) -> &'static str {
-        match self {
-            Hearing::Normal => "normal",
-            Hearing::Acute => "acute",
-            Hearing::Obtuse => "obtuse",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Hearing::Normal => "normal hearer",
@@ -243,29 +199,20 @@ pub enum WallStacking {
     Worst,
 }
 
-/// A woken sleeper's standing, which sets how readily they act.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Rank {
-    Officer,
-    #[default]
-    Independent,
-    Follower,
-    Nidderling,
+crate::rules::named_enum! {
+    /// A woken sleeper's standing, which sets how readily they act.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Rank {
+        Officer => "officer",
+        #[default]
+        Independent => "independent",
+        Follower => "follower",
+        Nidderling => "nidderling",
+    }
 }
 
 impl Rank {
-    pub const ALL: [Rank; 4] = [Rank::Officer, Rank::Independent, Rank::Follower, Rank::Nidderling];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Rank::Officer => "officer",
-            Rank::Independent => "independent",
-            Rank::Follower => "follower",
-            Rank::Nidderling => "nidderling",
-        }
-    }
-
     /// 000 "Woken sleepers response": "Officer +1, Independent 0, Follower −1, Nidderling −2".
     pub fn factor(self) -> i32 {
         match self {
@@ -277,35 +224,23 @@ impl Rank {
     }
 }
 
-/// Who is dressing, for the extra rounds of full dressing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Dresser {
-    /// Anyone not in a category below: only the "All +1".
-    #[default]
-    Ordinary,
-    Woman,
-    Lady,
-    Child,
-    Merchant,
-    Courtier,
+crate::rules::named_enum! {
+    /// Who is dressing, for the extra rounds of full dressing.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Dresser {
+        /// Anyone not in a category below: only the "All +1".
+        #[default]
+        Ordinary => "ordinary",
+        Woman => "woman",
+        Lady => "lady",
+        Child => "child",
+        Merchant => "merchant",
+        Courtier => "courtier",
+    }
 }
 
 impl Dresser {
-    pub const ALL: [Dresser; 6] =
-        [Dresser::Ordinary, Dresser::Woman, Dresser::Lady, Dresser::Child, Dresser::Merchant, Dresser::Courtier];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Dresser::Ordinary => "ordinary",
-            Dresser::Woman => "woman",
-            Dresser::Lady => "lady",
-            Dresser::Child => "child",
-            Dresser::Merchant => "merchant",
-            Dresser::Courtier => "courtier",
-        }
-    }
-
     /// 000 "Dressing & Undressing": "women +2, Ladies +4, children +3, Merchants +1, Courtiers +2"
     /// (on top of "All +1"; a person counts in one category, the caller picks it).
     pub fn category_extra_rounds(self) -> u32 {
@@ -501,33 +436,25 @@ fn add_wall_modifiers(roll: &mut Roll, inner_walls: u8, outer_walls: u8, stackin
     }
 }
 
-/// How many of a sleeping group wake.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WakingOutcome {
-    /// 4 or less.
-    NoneWake,
-    /// 5: one wakes.
-    OneWakes,
-    /// 6: two wake.
-    TwoWake,
-    /// 7: three wake.
-    ThreeWake,
-    /// 8 or more: all wake.
-    AllWake,
+crate::rules::named_enum! {
+    /// How many of a sleeping group wake.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum WakingOutcome {
+        /// 4 or less.
+        NoneWake => "none_wake",
+        /// 5: one wakes.
+        OneWakes => "one_wakes",
+        /// 6: two wake.
+        TwoWake => "two_wake",
+        /// 7: three wake.
+        ThreeWake => "three_wake",
+        /// 8 or more: all wake.
+        AllWake => "all_wake",
+    }
 }
 
 impl WakingOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            WakingOutcome::NoneWake => "none_wake",
-            WakingOutcome::OneWakes => "one_wakes",
-            WakingOutcome::TwoWake => "two_wake",
-            WakingOutcome::ThreeWake => "three_wake",
-            WakingOutcome::AllWake => "all_wake",
-        }
-    }
-
     /// 000 "Awaking groups asleep": how many of `asleep` sleepers wake (never more than are asleep).
     pub fn woken(self, asleep: u32) -> u32 {
         let wanted = match self {
@@ -601,28 +528,19 @@ pub fn resolve_waking(
     WakingResult { roll, outcome, woken }
 }
 
-/// What one woken sleeper does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResponseOutcome {
-    /// 2 or less.
-    BackToSleep,
-    /// 3: listens awake for D6 moves.
-    ListenAwake,
-    /// 4: investigates.
-    Investigate,
-    /// 5 or more: raises the alarm.
-    RaiseAlarm,
-}
-
-impl ResponseOutcome {
-    pub fn id(self) -> &'static str {
-        match self {
-            ResponseOutcome::BackToSleep => "back_to_sleep",
-            ResponseOutcome::ListenAwake => "listen_awake",
-            ResponseOutcome::Investigate => "investigate",
-            ResponseOutcome::RaiseAlarm => "raise_alarm",
-        }
+crate::rules::named_enum! {
+    /// What one woken sleeper does.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ResponseOutcome {
+        /// 2 or less.
+        BackToSleep => "back_to_sleep",
+        /// 3: listens awake for D6 moves.
+        ListenAwake => "listen_awake",
+        /// 4: investigates.
+        Investigate => "investigate",
+        /// 5 or more: raises the alarm.
+        RaiseAlarm => "raise_alarm",
     }
 }
 

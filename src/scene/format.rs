@@ -121,54 +121,34 @@ impl Default for RulesSettings {
     }
 }
 
-/// What the ground is made of. It sets the going for movement and, for the fuels, how fire
-/// takes and spreads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Material {
-    Grass,
-    Earth,
-    StoneFloor,
-    Paved,
-    BadGround,
-    Rock,
-    Water,
-    Thatch,
-    Hay,
-    StandingCorn,
-    LooseTimber,
-    Brushwood,
-    Bushes,
-    Trees,
-    Cloth,
-    Oil,
-    SolidTimber,
-    HalfTimbered,
+crate::rules::named_enum! {
+    /// What the ground is made of. It sets the going for movement and, for the fuels, how fire
+    /// takes and spreads.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Material {
+        Grass => "grass",
+        Earth => "earth",
+        StoneFloor => "stone_floor",
+        Paved => "paved",
+        BadGround => "bad_ground",
+        Rock => "rock",
+        Water => "water",
+        Thatch => "thatch",
+        Hay => "hay",
+        StandingCorn => "standing_corn",
+        LooseTimber => "loose_timber",
+        Brushwood => "brushwood",
+        Bushes => "bushes",
+        Trees => "trees",
+        Cloth => "cloth",
+        Oil => "oil",
+        SolidTimber => "solid_timber",
+        HalfTimbered => "half_timbered",
+    }
 }
 
 impl Material {
-    /// Every material, in the order of the enum.
-    pub const ALL: [Material; 18] = [
-        Material::Grass,
-        Material::Earth,
-        Material::StoneFloor,
-        Material::Paved,
-        Material::BadGround,
-        Material::Rock,
-        Material::Water,
-        Material::Thatch,
-        Material::Hay,
-        Material::StandingCorn,
-        Material::LooseTimber,
-        Material::Brushwood,
-        Material::Bushes,
-        Material::Trees,
-        Material::Cloth,
-        Material::Oil,
-        Material::SolidTimber,
-        Material::HalfTimbered,
-    ];
-
     /// The going underfoot. House rule: undergrowth, trees and corn are bad ground; a paved
     /// road is paved; a dungeon's stone floor is good going like open grass.
     pub fn going(self) -> Going {

@@ -35,7 +35,7 @@ fn expire_conditions(
             log.push(
                 &clock,
                 LogEvent::new("bookkeeping", "condition_expired", name.as_str())
-                    .outcome("expired")
+                    .outcome(super::outcome::BookkeepingOutcome::Expired)
                     .field("condition", condition),
             );
         }

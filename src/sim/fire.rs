@@ -18,6 +18,7 @@
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
+use super::outcome::FireOutcome;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
@@ -593,10 +594,10 @@ fn fire_round(
                         radius: fire.diameter / 2.0,
                         source: name.to_string(),
                     });
-                    event = event.outcome("burning").field("region", region);
+                    event = event.outcome(FireOutcome::Burning).field("region", region);
                 } else {
                     fire.out = true;
-                    event = event.outcome("nothing_to_burn");
+                    event = event.outcome(FireOutcome::NothingToBurn);
                 }
                 ignitions.log.push(&clock, event);
             }
@@ -697,7 +698,7 @@ fn fire_round(
             &clock,
             LogEvent::new("fire", "person_in_fire", name.as_str())
                 .roll(result.roll)
-                .outcome(result.outcome.id())
+                .outcome(result.outcome)
                 .field("how", how)
                 .field("at", point_to_thousandths(at))
                 .field("fire_diameter", round_to_thousandths(diameter))
@@ -721,11 +722,11 @@ fn fire_round(
         let burning = reached - front.spent[i];
         let cell_area = front.grid.as_ref().map_or(0.0, |g| g.cell_size_in().powi(2));
         let outcome = if new > 0 && reached == new {
-            "caught"
+            FireOutcome::Caught
         } else if burning == 0 {
-            "burnt_out"
+            FireOutcome::BurntOut
         } else {
-            "spreading"
+            FireOutcome::Spreading
         };
         log.push(
             &clock,
@@ -743,7 +744,7 @@ fn fire_round(
         log.push(
             &clock,
             LogEvent::new("fire", "fire_burning", fire.name.clone())
-                .outcome("burning")
+                .outcome(FireOutcome::Burning)
                 .field("regions", &fire.regions)
                 .field("area_in2", round_to_thousandths(fire.area_in2))
                 .field("diameter_in", round_to_thousandths(fire.diameter_in))
@@ -755,7 +756,7 @@ fn fire_round(
         );
     }
     if fires_before > 0 && front.fires.is_empty() {
-        log.push(&clock, LogEvent::new("fire", "fires_out", "fire").outcome("out"));
+        log.push(&clock, LogEvent::new("fire", "fires_out", "fire").outcome(FireOutcome::Out));
     }
     if changed || fires_before != front.fires.len() {
         front.generation += 1;
@@ -783,7 +784,11 @@ impl Ignitions<'_> {
         let region = cell.and_then(|c| self.front.region_at(c));
         let event = LogEvent::new("fire", "ignition", source).field("position", point(at)).field("source", source);
         let (Some(region), Some(CellState::Unburnt)) = (region, state) else {
-            let why = if state == Some(CellState::Burning) { "already_burning" } else { "nothing_to_burn" };
+            let why = if state == Some(CellState::Burning) {
+                FireOutcome::AlreadyBurning
+            } else {
+                FireOutcome::NothingToBurn
+            };
             self.log.push(self.clock, event.outcome(why));
             return None;
         };
@@ -795,7 +800,7 @@ impl Ignitions<'_> {
             self.clock,
             event
                 .roll(result.roll)
-                .outcome(outcome.id())
+                .outcome(outcome)
                 .field("region", &region_name)
                 .field("material", fuel.id())
                 .field("wet", wet)
@@ -856,7 +861,7 @@ impl Ignitions<'_> {
                 self.clock,
                 LogEvent::new("fire", "ignition", to_region.name.clone())
                     .roll(result.roll)
-                    .outcome(result.outcome.id())
+                    .outcome(result.outcome)
                     .field("source", &source)
                     .field("from_region", &from_region.name)
                     .field("region", &to_region.name)

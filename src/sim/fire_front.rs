@@ -87,22 +87,14 @@ pub struct Cell {
     pub y: u32,
 }
 
-/// What a cell is doing at a given time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CellState {
-    Unburnt,
-    Burning,
-    Spent,
-}
-
-impl CellState {
-    pub fn id(self) -> &'static str {
-        match self {
-            CellState::Unburnt => "unburnt",
-            CellState::Burning => "burning",
-            CellState::Spent => "spent",
-        }
+crate::rules::named_enum! {
+    /// What a cell is doing at a given time.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum CellState {
+        Unburnt => "unburnt",
+        Burning => "burning",
+        Spent => "spent",
     }
 }
 

@@ -11,6 +11,7 @@ pub mod spatial;
 use super::clock::{MoveClock, SimDice};
 use super::geometry::{first_wall_hit, segment_enters_circle, segments_cross};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::outcome::HerdOutcome;
 use super::world::{
     Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Walls, Waypoints, placed_bundle, point,
     sorted, vec2,
@@ -23,6 +24,7 @@ use crate::rules::herds::{
     resolve_grid_escapes_this_move, resolve_running_grid, resolve_stampede_grid, resolve_wander,
     resolve_zone_strangers, walking_grid_loss_in,
 };
+use crate::rules::outcome::{Meaning, Outcome};
 use crate::scene::{self, GridHold, GridHoldState, Scene, Skill};
 use bevy::prelude::*;
 use spatial::SpatialGrid;
@@ -299,6 +301,15 @@ enum Blocker {
     Grid(usize, Vec2),
     /// A fire: its centre and fright value.
     Fire(Vec2, i32),
+}
+
+impl crate::rules::outcome::Outcome for Blocker {
+    fn id(self) -> &'static str {
+        Blocker::id(self)
+    }
+    fn meaning(self) -> Meaning {
+        Meaning::NONE
+    }
 }
 
 impl Blocker {
@@ -601,7 +612,7 @@ fn figures_cross_cattle_grids(
                 .field("at", point(where_))
                 .field("gait", figure.0.gait);
             if grid.planks {
-                events.push(base.outcome("crossed_on_planks"));
+                events.push(base.outcome(HerdOutcome::CrossedOnPlanks));
             } else if figure.0.gait == Gait::Running {
                 let r = resolve_running_grid(&rules.0, &mut *dice);
                 if r.move_penalty_in > 0.0 {
@@ -616,7 +627,7 @@ fn figures_cross_cattle_grids(
                 }
                 events.push(
                     base.roll(r.roll.clone())
-                        .outcome(r.outcome.id())
+                        .outcome(r.outcome)
                         .field("move_penalty", r.move_penalty_in)
                         .field("lasts_moves", r.lasts_moves),
                 );
@@ -624,7 +635,7 @@ fn figures_cross_cattle_grids(
                 let l = walking_grid_loss_in(figure.0.sex);
                 loss += l;
                 floor = at;
-                events.push(base.outcome("walked").field("sex", figure.0.sex).field("loss", l));
+                events.push(base.outcome(HerdOutcome::Walked).field("sex", figure.0.sex).field("loss", l));
             }
         }
         if loss > 0.0 {
@@ -635,7 +646,7 @@ fn figures_cross_cattle_grids(
                 position.0 = at;
                 swept.segments = kept;
             }
-            if let Some(last) = events.iter_mut().rev().find(|e| e.outcome == "walked") {
+            if let Some(last) = events.iter_mut().rev().find(|e| e.outcome == HerdOutcome::Walked.id()) {
                 last.fields.insert("moved_back_from".into(), serde_json::json!(point(from)));
                 last.fields.insert("to".into(), serde_json::json!(point(position.0)));
             }
@@ -672,11 +683,7 @@ fn free_held_beasts(
                     let tries = resolve_grid_escapes_this_move(&rules.0, &mut *dice);
                     let escaped = tries.iter().any(|t| t.outcome == GridEscapeOutcome::Escaped);
                     let mut e = LogEvent::new("herds", "grid_escape", name.as_str())
-                        .outcome(if escaped {
-                            GridEscapeOutcome::Escaped.id()
-                        } else {
-                            GridEscapeOutcome::StillTrapped.id()
-                        })
+                        .outcome(if escaped { GridEscapeOutcome::Escaped } else { GridEscapeOutcome::StillTrapped })
                         .field("beast", i)
                         .field("at", point(at));
                     for t in tries {
@@ -696,7 +703,7 @@ fn free_held_beasts(
                         log.push(
                             &clock,
                             LogEvent::new("herds", "grid_freed", name.as_str())
-                                .outcome("freed")
+                                .outcome(HerdOutcome::Freed)
                                 .field("beast", i)
                                 .field("helper", &helper.name)
                                 .field("at", point(at)),
@@ -760,7 +767,7 @@ fn catch_steeds(
             tried[f] = true;
             let attempt = resolve_catch(distance, herd.0.bond, figure.horsemanship, &rules.0, &mut *dice);
             let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())
-                .outcome(attempt.outcome.id())
+                .outcome(attempt.outcome)
                 .field("catcher", &figure.name)
                 .field("distance", round_to_thousandths_f32(distance))
                 .field("bond", herd.0.bond)
@@ -806,7 +813,7 @@ fn move_herds(
         let before = beasts.positions.clone();
         let free: Vec<usize> = (0..beasts.positions.len()).filter(|&i| beasts.is_free(i)).collect();
         if herd.tethered {
-            log.push(&clock, LogEvent::new("herds", "wandered", name).outcome("tethered"));
+            log.push(&clock, LogEvent::new("herds", "wandered", name).outcome(HerdOutcome::Tethered));
             continue;
         }
         if free.is_empty() {
@@ -860,7 +867,10 @@ fn move_herds(
         let all = &mut *beasts;
         let pushes = spread_out(&mut all.positions, &all.held, herd.spacing, &obstacles);
         if pushes > 0 {
-            log.push(&clock, LogEvent::new("herds", "spread_out", name).outcome("spread_out").field("pushes", pushes));
+            log.push(
+                &clock,
+                LogEvent::new("herds", "spread_out", name).outcome(HerdOutcome::SpreadOut).field("pushes", pushes),
+            );
         }
         if beasts.positions != before {
             position.0 = beasts.centroid();
@@ -892,7 +902,7 @@ fn wander(
         Some(b) => heading_of(b.turn(d, to)),
         None => heading,
     };
-    let outcome = blocker.map_or(w.step.id(), Blocker::id);
+    let outcome = blocker.map_or(w.step.classified(), Outcome::classified);
     let mut e = LogEvent::new("herds", "wandered", name)
         .roll(w.distance_roll)
         .roll(w.direction_roll)
@@ -956,7 +966,7 @@ fn herd_beasts(
         log.push(
             clock,
             LogEvent::new("herds", "herded", name)
-                .outcome("herders_out_of_reach")
+                .outcome(HerdOutcome::HerdersOutOfReach)
                 .field("herders", &herd.herders)
                 .field("reach", settings.herding_reach_in),
         );
@@ -984,7 +994,7 @@ fn herd_beasts(
     if went > 0.0 && stragglers.is_empty() {
         facing.0 = heading_of(d);
     }
-    let outcome = if stragglers.is_empty() { "herded" } else { "partly_herded" };
+    let outcome = if stragglers.is_empty() { HerdOutcome::Herded } else { HerdOutcome::PartlyHerded };
     let mut e = LogEvent::new("herds", "herded", name)
         .outcome(outcome)
         .field("herders", present.iter().map(|f| f.name.as_str()).collect::<Vec<_>>())
@@ -1052,7 +1062,7 @@ fn stampede(
                 clock,
                 LogEvent::new("herds", "grid_stampede", name)
                     .roll(r.roll.clone())
-                    .outcome(r.outcome.id())
+                    .outcome(r.outcome)
                     .field("beast", i)
                     .field("grid", &grids[gi].name)
                     .field("at", point(at)),
@@ -1077,7 +1087,7 @@ fn stampede(
     }
     herd.stampede = herd.stampede.saturating_sub(1);
     let mut e = LogEvent::new("herds", "stampeded", name)
-        .outcome(blocker.map_or("ran", Blocker::id))
+        .outcome(blocker.map_or(HerdOutcome::Ran.classified(), Outcome::classified))
         .field("travelled", round_to_thousandths_f32(step.length()))
         .field("from", point(from))
         .field("to", point(group_centre(&beasts.positions, free)))
@@ -1132,7 +1142,7 @@ fn check_zones(
         }
         let decision = resolve_zone_strangers(&creature, strangers.len() as u32, &mut *dice);
         let mut e = LogEvent::new("herds", "zone", name.as_str())
-            .outcome(decision.response.id())
+            .outcome(decision.response)
             .field("temper", creature.temper.id())
             .field("zone", creature.zone_in)
             .field("strangers_in_zone", decision.strangers_in_zone)

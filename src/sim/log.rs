@@ -2,6 +2,7 @@
 //! happened. Written as JSON Lines by `tabula sim --events`.
 
 use crate::rules::dice::Roll;
+use crate::rules::outcome::{Meaning, Outcome};
 use bevy::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -27,6 +28,9 @@ pub struct LogEvent {
     pub rolls: Vec<Roll>,
     /// A stable snake_case outcome id.
     pub outcome: String,
+    /// What the outcome means (trap sprung, harm, ...), for the play-test report; not written.
+    #[serde(skip)]
+    pub meaning: Meaning,
     #[serde(flatten)]
     pub fields: Map<String, Value>,
 }
@@ -41,6 +45,7 @@ impl LogEvent {
             subject: subject.into(),
             rolls: Vec::new(),
             outcome: event.to_string(),
+            meaning: Meaning::NONE,
             fields: Map::new(),
         }
     }
@@ -50,8 +55,10 @@ impl LogEvent {
         self
     }
 
-    pub fn outcome(mut self, outcome: impl Into<String>) -> Self {
-        self.outcome = outcome.into();
+    /// The outcome: its id is written, its meaning kept for the report.
+    pub fn outcome(mut self, outcome: impl Outcome) -> Self {
+        self.outcome = outcome.id().to_string();
+        self.meaning = outcome.meaning();
         self
     }
 

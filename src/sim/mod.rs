@@ -14,6 +14,7 @@ pub mod log;
 pub mod movement;
 pub mod noise;
 pub mod run;
+pub mod outcome;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod testing;

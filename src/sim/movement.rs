@@ -4,6 +4,7 @@
 use super::clock::MoveClock;
 use super::geometry::first_wall_hit;
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::outcome::MoveOutcome;
 use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point};
 use super::{Move, MoveSystems};
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
@@ -114,7 +115,7 @@ fn move_figures(
             log.push(
                 &clock,
                 LogEvent::new("movement", "moved", name.as_str())
-                    .outcome("held")
+                    .outcome(MoveOutcome::Held)
                     .field("condition", &held.name)
                     .field("waypoints_left", waypoints.0.len()),
             );
@@ -135,13 +136,13 @@ fn move_figures(
         swept.segments = segments;
         swept.speed = allowance.inches;
         let outcome = if blocked {
-            "blocked_by_wall"
+            MoveOutcome::BlockedByWall
         } else if distance <= 0.0 {
-            "held_up"
+            MoveOutcome::HeldUp
         } else if waypoints.0.is_empty() {
-            "arrived"
+            MoveOutcome::Arrived
         } else {
-            "moved"
+            MoveOutcome::Moved
         };
         log.push(
             &clock,

@@ -37,7 +37,7 @@ pub fn make_noise_in(messages: &mut Messages<NoiseMade>, log: &mut EventLog, clo
 
 fn noise_event(noise: &NoiseMade) -> LogEvent {
     LogEvent::new("noise", "noise_made", noise.source.clone())
-        .outcome(noise.noise.id())
+        .outcome(noise.noise)
         .field("noise", noise.noise.id())
         .field("position", (noise.position.x, noise.position.y))
         .field("heard_to", noise.heard_to)

@@ -14,6 +14,7 @@ use super::geometry::{WallsBetween, walls_between};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
 use super::noise::{NoiseMade, make_noise_in};
+use super::outcome::SleeperOutcome;
 use super::world::{
     Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point, sorted, vec2,
 };
@@ -21,6 +22,7 @@ use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
 use crate::rules::dice::Roll;
 use crate::rules::movement::move_allowance;
+use crate::rules::outcome::{Classified, Outcome};
 use crate::rules::sleepers::{
     Noise, ResponseConditions, ResponseOutcome, SleepersSettings, WakingChecks, WakingConditions, armour_after_rounds,
     full_dressing, hasty_dressing, movement_noise, resolve_response, resolve_waking,
@@ -187,12 +189,15 @@ fn walk_investigators(
                 })
                 .flatten();
             let (outcome, state) = match (spotted, arrived, returning) {
-                (Some(_), _, _) => ("found_intruder", SleeperState::Alarm),
-                (None, true, false) => {
-                    ("found_nothing", SleeperState::Investigating { at: point(now), toward, returning: true })
+                (Some(_), _, _) => (SleeperOutcome::FoundIntruder, SleeperState::Alarm),
+                (None, true, false) => (
+                    SleeperOutcome::FoundNothing,
+                    SleeperState::Investigating { at: point(now), toward, returning: true },
+                ),
+                (None, true, true) => (SleeperOutcome::BackToSleep, SleeperState::Asleep),
+                (None, false, _) => {
+                    (SleeperOutcome::Walking, SleeperState::Investigating { at: point(now), toward, returning })
                 }
-                (None, true, true) => ("back_to_sleep", SleeperState::Asleep),
-                (None, false, _) => ("walking", SleeperState::Investigating { at: point(now), toward, returning }),
             };
             sheet.state = state;
             roused.0[i] = true;
@@ -216,7 +221,7 @@ fn walk_investigators(
                 log.push(
                     &clock,
                     LogEvent::new("sleepers", "alarm_raised", group_name.as_str())
-                        .outcome("alarm")
+                        .outcome(SleeperOutcome::Alarm)
                         .field("members", [&sheet.name])
                         .field("position", point(now)),
                 );
@@ -358,7 +363,7 @@ fn hear_noises(
                 log.push(
                     &clock,
                     LogEvent::new("sleepers", "noise_heard", name.as_str())
-                        .outcome("heard")
+                        .outcome(SleeperOutcome::Heard)
                         .field("source", &h.source)
                         .field("noise", h.noise.id())
                         .field("position", point(h.position))
@@ -407,7 +412,7 @@ fn hear_noises(
                     &clock,
                     LogEvent::new("sleepers", "waking_roll", name.as_str())
                         .roll(result.roll)
-                        .outcome(result.outcome.id())
+                        .outcome(result.outcome)
                         .field("source", &h.source)
                         .field("noise", h.noise.id())
                         .field("asleep", asleep.len())
@@ -460,7 +465,7 @@ fn hear_noises(
                 log.push(
                     &clock,
                     LogEvent::new("sleepers", "alarm_raised", name.as_str())
-                        .outcome("alarm")
+                        .outcome(SleeperOutcome::Alarm)
                         .field("members", &raisers)
                         .field("position", group.0.position)
                         .field("wave", wave_number),
@@ -486,19 +491,20 @@ fn respond_state(
     heard: &Heard,
     home: scene::Point,
     keeps_watch: bool,
-) -> (&'static str, SleeperState) {
+) -> (Classified, SleeperState) {
     match outcome {
         // A watch kept in the group thinks nothing of it and stays awake.
-        ResponseOutcome::BackToSleep if keeps_watch => ("stays_awake", SleeperState::Awake),
-        ResponseOutcome::BackToSleep => (outcome.id(), SleeperState::Asleep),
+        ResponseOutcome::BackToSleep if keeps_watch => (SleeperOutcome::StaysAwake.classified(), SleeperState::Awake),
+        ResponseOutcome::BackToSleep => (outcome.classified(), SleeperState::Asleep),
         ResponseOutcome::ListenAwake => {
             let moves = listen_moves.map_or(1, |r| r.total.max(1) as u32);
-            (outcome.id(), SleeperState::Listening { moves_left: moves })
+            (outcome.classified(), SleeperState::Listening { moves_left: moves })
         }
-        ResponseOutcome::Investigate => {
-            (outcome.id(), SleeperState::Investigating { at: home, toward: point(heard.position), returning: false })
-        }
-        ResponseOutcome::RaiseAlarm => (outcome.id(), SleeperState::Alarm),
+        ResponseOutcome::Investigate => (
+            outcome.classified(),
+            SleeperState::Investigating { at: home, toward: point(heard.position), returning: false },
+        ),
+        ResponseOutcome::RaiseAlarm => (outcome.classified(), SleeperState::Alarm),
     }
 }
 
@@ -528,7 +534,7 @@ fn tick_members(
                         log.push(
                             &clock,
                             LogEvent::new("sleepers", "listening_ended", name.as_str())
-                                .outcome("back_to_sleep")
+                                .outcome(SleeperOutcome::BackToSleep)
                                 .field("member", &sheet.name),
                         );
                     } else {
@@ -553,7 +559,7 @@ fn tick_members(
                     log.push(
                         &clock,
                         LogEvent::new("sleepers", "dressing", name.as_str())
-                            .outcome(if p.done { "dressed" } else { "dressing" })
+                            .outcome(if p.done { SleeperOutcome::Dressed } else { SleeperOutcome::Dressing })
                             .field("member", &sheet.name)
                             .field("full_dressing", full)
                             .field("rounds_taken", p.rounds_taken)

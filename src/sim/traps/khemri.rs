@@ -13,6 +13,7 @@ use crate::scene::{self, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
 use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
+use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -99,7 +100,7 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
         }
         events.push(
             LogEvent::new("traps", "khemri_deal", side_name)
-                .outcome(if left_out.is_empty() { "dealt" } else { "counters_left_out" })
+                .outcome(if left_out.is_empty() { TrapOutcome::Dealt } else { TrapOutcome::CountersLeftOut })
                 .field("allowed", allowed)
                 .field("placed", indices.len())
                 .field("left_out", left_out),
@@ -209,7 +210,7 @@ impl Pass {
         let report =
             cross_trap(&mut kc.counter, &victim, stopped_on, &surroundings, &self.settings.khemri, &mut self.dice);
         let event = with_rolls(self.new_event("khemri_crossing", m, t, c.time), report.test.clone())
-            .outcome(report.outcome.id())
+            .outcome(report.outcome)
             .field("initiative", victim.initiative)
             .field("stopped_on_counter", stopped_on);
         self.event(event);
@@ -253,7 +254,7 @@ impl Pass {
         };
         let rolls = report.roll.iter().chain(report.initiative_test.iter()).cloned().collect::<Vec<_>>();
         let event = with_rolls(self.new_event("khemri_disarm", m, t, c.time), rolls)
-            .outcome(report.outcome.id())
+            .outcome(report.outcome)
             .field("counter", kc.counter.trap.id())
             .field("spot_disarm", victim.spot_disarm);
         self.event(event);
@@ -280,7 +281,7 @@ impl Pass {
         };
         let rolls = report.dud_roll.iter().chain(std::iter::once(&report.roll)).cloned().collect::<Vec<_>>();
         let event = with_rolls(self.new_event("khemri_set_trap", m, t, c.time), rolls)
-            .outcome(report.outcome.id())
+            .outcome(report.outcome)
             .field("becomes", report.becomes.id());
         self.event(event);
         if report.outcome == rules::SetTrapOutcome::Armed {
@@ -300,7 +301,7 @@ impl Pass {
             LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name.clone()),
             Self::rolls_in(&report),
         )
-        .outcome(if report.hits.is_some() { "struck" } else { "dodged" })
+        .outcome(if report.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged })
         .field("condition", &condition.name);
         let event = Self::hits_fields(event, report.hits.as_ref());
         self.event(event);
@@ -314,17 +315,17 @@ impl Pass {
         let base = |pass: &Pass, event: &'static str, who: usize| pass.new_event(event, who, t, time);
         match effect {
             TrapEffect::Dud => {
-                let e = base(self, "khemri_trap", m).outcome("dud");
+                let e = base(self, "khemri_trap", m).outcome(TrapOutcome::Dud);
                 self.event(e);
             }
             TrapEffect::Simple(hits) => {
-                let e = with_rolls(base(self, "khemri_trap", m), Self::rolls_in(&hits)).outcome("simple");
+                let e = with_rolls(base(self, "khemri_trap", m), Self::rolls_in(&hits)).outcome(TrapOutcome::Simple);
                 self.event(Self::hits_fields(e, Some(&hits)));
                 self.apply_hits(m, &hits);
             }
             TrapEffect::Complex { table, effect } => {
                 let table_rolls = table.as_ref().map(|t| t.rolls.clone()).unwrap_or_default();
-                let trap_id = effect.trap().id();
+                let trap_id = effect.trap();
                 let reuse = effect.trap().reuse(&self.settings.khemri).id();
                 let head = |pass: &Pass, victim_report: &dyn erased::Rolls| {
                     with_rolls(base(pass, "khemri_trap", m), table_rolls.iter().cloned().chain(victim_report.rolls()))
@@ -358,8 +359,9 @@ impl Pass {
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
-                            let e = with_rolls(base(self, "khemri_pit_edge", o), Self::rolls_in(edge))
-                                .outcome(if edge.fall.is_some() { "fell_in" } else { "kept_footing" });
+                            let e = with_rolls(base(self, "khemri_pit_edge", o), Self::rolls_in(edge)).outcome(
+                                if edge.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting },
+                            );
                             self.event(Self::hits_fields(e, edge.fall.as_ref().map(|f| &f.hits)));
                             if let Some(fall) = &edge.fall {
                                 let mover = &self.movers[o];
@@ -380,7 +382,11 @@ impl Pass {
                         for stray in &r.strays {
                             let o = stray.id as usize;
                             let e = with_rolls(base(self, "khemri_stray_arrows", o), Self::rolls_in(&stray.volley))
-                                .outcome(if stray.volley.hits.hits.is_empty() { "missed" } else { "hit" })
+                                .outcome(if stray.volley.hits.hits.is_empty() {
+                                    TrapOutcome::Missed
+                                } else {
+                                    TrapOutcome::Hit
+                                })
                                 .field("arrows", stray.volley.rolls.len());
                             self.event(Self::hits_fields(e, Some(&stray.volley.hits)));
                             self.apply_hits(o, &stray.volley.hits);
@@ -406,9 +412,9 @@ impl Pass {
                         for b in &r.nearby {
                             let o = b.id as usize;
                             let e = with_rolls(base(self, "khemri_gas", o), Self::rolls_in(b)).outcome(if b.immune {
-                                "immune"
+                                TrapOutcome::Immune
                             } else {
-                                "gassed"
+                                TrapOutcome::Gassed
                             });
                             self.event(Self::hits_fields(e, b.hits.as_ref()));
                             if let Some(h) = &b.hits {
@@ -428,7 +434,7 @@ impl Pass {
                             let o = b.id as usize;
                             let e = base(self, "khemri_fire_nearby", o)
                                 .roll(b.fire_roll.clone())
-                                .outcome(if b.on_fire { "on_fire" } else { "not_on_fire" });
+                                .outcome(if b.on_fire { TrapOutcome::OnFire } else { TrapOutcome::NotOnFire });
                             self.event(e);
                             if b.on_fire {
                                 burning.push(self.movers[o].name.clone());
@@ -489,16 +495,13 @@ impl Pass {
         in_way.sort_by(|a, b| a.0.total_cmp(&b.0).then(self.movers[a.1].order.cmp(&self.movers[b.1].order)));
         let e = self
             .new_event("khemri_boulder_rolls", m, t, time)
-            .outcome(if in_way.is_empty() { "clear" } else { "models_in_way" })
-            .field("from", point_to_thousandths(from))
-            .field("to", point_to_thousandths(to))
             .field("in_way", in_way.iter().map(|&(_, o)| self.movers[o].name.clone()).collect::<Vec<_>>());
         self.event(e);
         for (distance, o) in in_way {
             let bystander = Bystander { id: o as u32, distance: f64::from(distance), victim: self.victim(o) };
             let hit = boulder_path_model(&bystander, &self.settings.khemri, &mut self.dice);
             let e = with_rolls(self.new_event("khemri_boulder_path", o, t, time), Self::rolls_in(&hit))
-                .outcome(if hit.hits.is_some() { "struck" } else { "dodged" });
+                .outcome(if hit.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged });
             self.event(Self::hits_fields(e, hit.hits.as_ref()));
             if let Some(h) = &hit.hits {
                 self.apply_hits(o, h);
@@ -521,8 +524,6 @@ impl Pass {
         let e = self
             .new_event("khemri_step_aside", m, t, time)
             .roll(roll)
-            .outcome(if choice.is_some() { "stepped_aside" } else { "walls_both_sides" })
-            .field("to", choice.map(point_to_thousandths));
         self.event(e);
         if let Some(p) = choice {
             let d = self.movers[m].cap;

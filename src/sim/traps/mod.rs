@@ -887,7 +887,7 @@ fn write_back(world: &mut World, pass: Pass) {
                     log.push(
                         &clock,
                         LogEvent::new("traps", "trap_flame", f.trap.clone())
-                            .outcome("flame")
+                            .outcome(crate::sim::outcome::TrapOutcome::Flame)
                             .field("position", point_to_thousandths(f.position))
                             .field("diameter", f.diameter)
                             .field("figures_on_fire", &f.figures_on_fire),

@@ -8,8 +8,10 @@ use crate::rules::morval_traps::{
     TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
     resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
+use crate::rules::outcome::Outcome;
 use crate::scene::{Material, Skill, TrapKind};
 use crate::sim::log::point_to_thousandths;
+use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 
 /// A loop victim's sprain comes "on release": its countdown waits while the figure hangs.
@@ -76,7 +78,7 @@ impl Pass {
         let result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
         let event = self
             .new_event("spot_check", m, t, c.time)
-            .outcome(if result.spotted { "spotted" } else { "not_spotted" })
+            .outcome(if result.spotted { TrapOutcome::Spotted } else { TrapOutcome::NotSpotted })
             .roll(result.roll)
             .field("kind", self.traps[t].spec.kind.id())
             .field("concealment", class.code())
@@ -166,7 +168,7 @@ impl Pass {
         rolls.extend(result.rider_fall_strike.clone());
         let at = self.movers[m].point_at(c.distance);
         let event = with_rolls(self.new_event("trip_cord", m, t, c.time), rolls)
-            .outcome(result.outcome.id())
+            .outcome(result.outcome)
             .field("agility", &agility)
             .field("victim_order", victim.victim_order)
             .field("move_lost", result.move_lost_inches)
@@ -199,9 +201,9 @@ impl Pass {
         let weight = self.movers[m].sheet.weight.unwrap_or(self.settings.table.figure_weight);
         if !treadle_triggers(&treadle, weight, friendly) {
             let outcome = match treadle.safety {
-                rules::SafetyLock::Locked => "locked_safe",
-                rules::SafetyLock::Armed if friendly => "safety_lever",
-                _ => "too_light",
+                rules::SafetyLock::Locked => TrapOutcome::LockedSafe,
+                rules::SafetyLock::Armed if friendly => TrapOutcome::SafetyLever,
+                _ => TrapOutcome::TooLight,
             };
             let event = self
                 .new_event("treadle", m, t, c.time)
@@ -213,7 +215,7 @@ impl Pass {
         }
         let event = self
             .new_event("treadle", m, t, c.time)
-            .outcome("sprung")
+            .outcome(TrapOutcome::Sprung)
             .field("safety", treadle.safety.id())
             .field("weight", weight);
         self.event(event);
@@ -233,7 +235,7 @@ impl Pass {
         if !lifter_triggers(&lifter, action) {
             return;
         }
-        let event = self.new_event("lifter", m, t, c.time).outcome("sprung").field("action", action.id());
+        let event = self.new_event("lifter", m, t, c.time).outcome(TrapOutcome::Sprung).field("action", action.id());
         self.event(event);
         // "for a lifter the victim's speed is usually 0": it has stopped.
         self.payload(m, t, c.time, payload, 0.0);
@@ -245,9 +247,9 @@ impl Pass {
         let mover = &self.movers[m];
         let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
         let outcome = match (&result.silent_alarm, payload.kind) {
-            (Some(alarm), _) if alarm.victim_realises => "victim_realises",
-            (Some(_), _) => "unnoticed",
-            (None, kind) => kind.id(),
+            (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
+            (Some(_), _) => TrapOutcome::Unnoticed.classified(),
+            (None, kind) => kind.classified(),
         };
         let noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
         let mut rolls = Vec::new();
@@ -313,7 +315,7 @@ impl Pass {
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.fall_strike.clone());
         let event = with_rolls(self.new_event("pit", m, t, time), rolls)
-            .outcome(result.outcome.id())
+            .outcome(result.outcome)
             .field("agility", &agility)
             .field("pit_strike_factor", pit.strike_factor())
             .field("fall_strike", result.fall_strike.as_ref().map(|r| r.total))
@@ -347,7 +349,7 @@ impl Pass {
         let names: Vec<&str> = on_it.iter().map(|&o| self.movers[o].name.as_str()).collect();
         let event = self
             .new_event("falling_floor", m, t, c.time)
-            .outcome(if gives_way { "gives_way" } else { "holds" })
+            .outcome(if gives_way { TrapOutcome::GivesWay } else { TrapOutcome::Holds })
             .field("weight_on_it", weights.iter().sum::<f32>())
             .field("gives_way_at", gives_way_at)
             .field("on_it", names);
@@ -390,7 +392,7 @@ impl Pass {
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
         let event = with_rolls(self.new_event("loop", m, t, c.time), rolls)
-            .outcome(result.outcome.id())
+            .outcome(result.outcome)
             .field("agility", &agility)
             .field("drops_items", result.outcome.drops_items())
             .field("injury", &result.injury)
@@ -435,7 +437,7 @@ impl Pass {
         for c in released {
             self.event(
                 crate::sim::log::LogEvent::new("traps", "injury_starts", name.clone())
-                    .outcome("released_from_loop")
+                    .outcome(TrapOutcome::ReleasedFromLoop)
                     .field("condition", &c),
             );
         }
@@ -453,7 +455,7 @@ impl Pass {
         if !leydonic_charged(&trap, since) {
             let event = self
                 .new_event("leydonic", m, t, c.time)
-                .outcome("not_charged")
+                .outcome(TrapOutcome::NotCharged)
                 .field("moves_since_discharge", since)
                 .field("recharge_moves", trap.recharge_moves);
             self.event(event);
@@ -462,7 +464,7 @@ impl Pass {
         let result = discharge_leydonic(&trap, self.movers[m].sheet.armour, &self.settings.morval, &mut self.dice);
         let event = self
             .new_event("leydonic", m, t, c.time)
-            .outcome("discharged")
+            .outcome(TrapOutcome::Discharged)
             .roll(result.strike.clone())
             .field("strike", result.strike.total)
             .field("strike_note", "Morval combat tables are not in the sources: reported")

@@ -1,0 +1,352 @@
+//! The outcomes the simulation logs that no rule reports: each system's own, typed, with what
+//! each means for the play-test report (see [`crate::rules::outcome`]).
+
+use crate::rules::named_enum;
+use crate::rules::outcome::{Mark, Meaning, impl_outcome};
+
+named_enum! {
+    /// A figure's move (`moved` events).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum MoveOutcome {
+        /// An immobile condition held it where it stood.
+        Held => "held",
+        BlockedByWall => "blocked_by_wall",
+        /// It had no distance to walk this move.
+        HeldUp => "held_up",
+        /// It reached its last waypoint.
+        Arrived => "arrived",
+        Moved => "moved",
+    }
+}
+
+named_enum! {
+    /// Trap events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum TrapOutcome {
+        /// `spot_check`: the trap was seen.
+        Spotted => "spotted",
+        NotSpotted => "not_spotted",
+        /// `treadle`: it did not go off.
+        LockedSafe => "locked_safe",
+        SafetyLever => "safety_lever",
+        TooLight => "too_light",
+        /// `treadle`, `lifter`: it went off.
+        Sprung => "sprung",
+        /// `payload`: a silent alarm, noticed or not.
+        VictimRealises => "victim_realises",
+        Unnoticed => "unnoticed",
+        /// `falling_floor`.
+        GivesWay => "gives_way",
+        Holds => "holds",
+        /// `injury_starts`: a loop's sprain starts when the victim is let down.
+        ReleasedFromLoop => "released_from_loop",
+        /// `leydonic`.
+        NotCharged => "not_charged",
+        Discharged => "discharged",
+        /// `trap_flame`: a trap's flame handed to the fire.
+        Flame => "flame",
+        /// `khemri_deal`.
+        Dealt => "dealt",
+        CountersLeftOut => "counters_left_out",
+        /// Khemri blades and boulders.
+        Struck => "struck",
+        Dodged => "dodged",
+        /// `khemri_trap`: a dud or a simple trap (a complex one logs its [`ComplexTrap`] id).
+        ///
+        /// [`ComplexTrap`]: crate::rules::khemri_traps::ComplexTrap
+        Dud => "dud",
+        Simple => "simple",
+        /// `khemri_pit_edge`.
+        FellIn => "fell_in",
+        KeptFooting => "kept_footing",
+        /// `khemri_stray_arrows`.
+        Missed => "missed",
+        Hit => "hit",
+        /// `khemri_gas`.
+        Immune => "immune",
+        Gassed => "gassed",
+        /// `khemri_fire_nearby`.
+        OnFire => "on_fire",
+        NotOnFire => "not_on_fire",
+        /// `khemri_boulder_rolls`.
+        Clear => "clear",
+        ModelsInWay => "models_in_way",
+        /// `khemri_step_aside`.
+        SteppedAside => "stepped_aside",
+        WallsBothSides => "walls_both_sides",
+    }
+}
+
+named_enum! {
+    /// Herd events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum HerdOutcome {
+        CrossedOnPlanks => "crossed_on_planks",
+        Walked => "walked",
+        Freed => "freed",
+        Tethered => "tethered",
+        SpreadOut => "spread_out",
+        HerdersOutOfReach => "herders_out_of_reach",
+        Herded => "herded",
+        PartlyHerded => "partly_herded",
+        /// A stampede that nothing stopped.
+        Ran => "ran",
+    }
+}
+
+named_enum! {
+    /// Fire events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum FireOutcome {
+        Burning => "burning",
+        NothingToBurn => "nothing_to_burn",
+        AlreadyBurning => "already_burning",
+        /// `region_burning`.
+        Caught => "caught",
+        BurntOut => "burnt_out",
+        Spreading => "spreading",
+        /// `fires_out`.
+        Out => "out",
+    }
+}
+
+named_enum! {
+    /// Sleeper events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum SleeperOutcome {
+        /// `investigator_moved`.
+        FoundIntruder => "found_intruder",
+        FoundNothing => "found_nothing",
+        BackToSleep => "back_to_sleep",
+        Walking => "walking",
+        /// `response`: a watch kept in the group stays awake.
+        StaysAwake => "stays_awake",
+        /// `alarm_raised`.
+        Alarm => "alarm",
+        /// `noise_heard`.
+        Heard => "heard",
+        /// `dressing`.
+        Dressed => "dressed",
+        Dressing => "dressing",
+    }
+}
+
+named_enum! {
+    /// Bookkeeping events.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum BookkeepingOutcome {
+        Expired => "expired",
+    }
+}
+
+impl_outcome! {
+    MoveOutcome => |o| match o {
+        MoveOutcome::Held => Meaning::NONE.mark(Mark::Held),
+        MoveOutcome::Arrived => Meaning::NONE.mark(Mark::Arrived),
+        MoveOutcome::BlockedByWall | MoveOutcome::HeldUp | MoveOutcome::Moved => Meaning::NONE,
+    };
+    TrapOutcome => |o| match o {
+        // Not a trap going off at a figure (docs/playtest.md).
+        TrapOutcome::Spotted => Meaning::NONE.mark(Mark::Spotted),
+        TrapOutcome::NotSpotted
+        | TrapOutcome::ReleasedFromLoop
+        | TrapOutcome::Flame
+        | TrapOutcome::Dealt
+        | TrapOutcome::CountersLeftOut => Meaning::NONE,
+        // A trigger that did not go off (docs/traps.md).
+        TrapOutcome::LockedSafe
+        | TrapOutcome::SafetyLever
+        | TrapOutcome::TooLight
+        | TrapOutcome::Holds
+        | TrapOutcome::NotCharged => Meaning::NOT_SPRUNG,
+        TrapOutcome::Sprung
+        | TrapOutcome::VictimRealises
+        | TrapOutcome::Unnoticed
+        | TrapOutcome::GivesWay
+        | TrapOutcome::Discharged
+        | TrapOutcome::Struck
+        | TrapOutcome::Dodged
+        | TrapOutcome::Dud
+        | TrapOutcome::Simple
+        | TrapOutcome::FellIn
+        | TrapOutcome::KeptFooting
+        | TrapOutcome::Missed
+        | TrapOutcome::Hit
+        | TrapOutcome::Immune
+        | TrapOutcome::Gassed
+        | TrapOutcome::OnFire
+        | TrapOutcome::NotOnFire
+        | TrapOutcome::Clear
+        | TrapOutcome::ModelsInWay
+        | TrapOutcome::SteppedAside
+        | TrapOutcome::WallsBothSides => Meaning::SPRUNG,
+    };
+    HerdOutcome => |o| Meaning::NONE;
+    FireOutcome => |o| Meaning::NONE;
+    SleeperOutcome => |o| Meaning::NONE;
+    BookkeepingOutcome => |o| Meaning::NONE;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fire::{IgnitionOutcome, PersonInFireOutcome};
+    use crate::rules::herds::{
+        CatchOutcome, GridEscapeOutcome, RunningGridOutcome, StampedeGridOutcome, WanderStep, ZoneResponse,
+    };
+    use crate::rules::khemri_traps::{ComplexTrap, CrossingOutcome, DisarmOutcome, SetTrapOutcome};
+    use crate::rules::morval_traps::{LoopOutcome, PayloadKind, PitOutcome, TripCordOutcome};
+    use crate::rules::outcome::{Classified, Harm, Outcome, Sprung};
+    use crate::rules::sleepers::{Noise, ResponseOutcome, WakingOutcome};
+    use std::any::type_name;
+    use std::collections::{BTreeMap, HashSet};
+
+    /// The play-test's classification as it was written before outcomes were typed: string
+    /// lists of events and outcome ids (docs/playtest.md, docs/traps.md).
+    fn expected(system: &str, event: &str, id: &str) -> Meaning {
+        const NOT_TRIGGERS: &[&str] =
+            &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
+        const NOT_SPRUNG: &[&str] = &[
+            "avoided",
+            "inactive",
+            "spotted",
+            "missed_not_sprung",
+            "holds",
+            "not_charged",
+            "locked_safe",
+            "safety_lever",
+            "too_light",
+        ];
+        let sprung = if system != "traps" || NOT_TRIGGERS.contains(&event) {
+            Sprung::NotATrigger
+        } else if NOT_SPRUNG.contains(&id) {
+            Sprung::NotSprung
+        } else {
+            Sprung::Sprung
+        };
+        let harm = match id {
+            "retarded_fall_minus_two" | "retarded_fall_minus_one" | "fall_unimpeded" => Harm::Fall,
+            "minor_burns" | "bad_burns" | "severe_burns" | "crippled_in_agony" => Harm::Burn,
+            "apparently_dead" => Harm::ApparentlyDead,
+            "definitely_dead" => Harm::DefinitelyDead,
+            _ => Harm::None,
+        };
+        let mark = match (system, event, id) {
+            ("movement", _, "arrived") => Mark::Arrived,
+            ("movement", _, "held") => Mark::Held,
+            ("traps", "spot_check" | "khemri_crossing", "spotted") => Mark::Spotted,
+            ("traps", "khemri_disarm", id) if id.contains("disarmed") => Mark::Disarmed,
+            ("sleepers", "response", "raise_alarm") => Mark::RaisesAlarm,
+            _ => Mark::None,
+        };
+        Meaning { sprung, harm, mark }
+    }
+
+    /// Which outcomes each event logs.
+    #[derive(Default)]
+    struct Table {
+        rows: Vec<(&'static str, &'static str, Vec<Classified>)>,
+        listed: HashSet<(&'static str, &'static str)>,
+    }
+
+    impl Table {
+        fn add<O: Outcome>(&mut self, system: &'static str, event: &'static str, outcomes: &[O]) {
+            for &o in outcomes {
+                self.listed.insert((type_name::<O>(), o.id()));
+            }
+            self.rows.push((system, event, outcomes.iter().map(|&o| o.classified()).collect()));
+        }
+
+        fn covers<O: Outcome>(&self, all: &[O]) {
+            for &o in all {
+                assert!(
+                    self.listed.contains(&(type_name::<O>(), o.id())),
+                    "{} {} is logged by no event",
+                    type_name::<O>(),
+                    o.id()
+                );
+            }
+        }
+    }
+
+    /// Every outcome the simulation logs, by event: each is classified as the string lists
+    /// classified it, and no event logs two outcomes with one id.
+    #[test]
+    fn every_outcome_is_classified_as_before() {
+        use TrapOutcome as T;
+        let mut t = Table::default();
+        t.add("movement", "moved", &MoveOutcome::ALL);
+        t.add("traps", "spot_check", &[T::Spotted, T::NotSpotted]);
+        t.add("traps", "trip_cord", &TripCordOutcome::ALL);
+        t.add("traps", "treadle", &[T::LockedSafe, T::SafetyLever, T::TooLight, T::Sprung]);
+        t.add("traps", "lifter", &[T::Sprung]);
+        t.add("traps", "payload", &[T::VictimRealises, T::Unnoticed]);
+        t.add("traps", "payload", &PayloadKind::ALL);
+        t.add("traps", "pit", &PitOutcome::ALL);
+        t.add("traps", "falling_floor", &[T::GivesWay, T::Holds]);
+        t.add("traps", "loop", &LoopOutcome::ALL);
+        t.add("traps", "injury_starts", &[T::ReleasedFromLoop]);
+        t.add("traps", "leydonic", &[T::NotCharged, T::Discharged]);
+        t.add("traps", "trap_flame", &[T::Flame]);
+        t.add("traps", "khemri_deal", &[T::Dealt, T::CountersLeftOut]);
+        t.add("traps", "khemri_crossing", &CrossingOutcome::ALL);
+        t.add("traps", "khemri_disarm", &DisarmOutcome::ALL);
+        t.add("traps", "khemri_set_trap", &SetTrapOutcome::ALL);
+        t.add("traps", "khemri_swinging_blades_again", &[T::Struck, T::Dodged]);
+        t.add("traps", "khemri_trap", &[T::Dud, T::Simple]);
+        t.add("traps", "khemri_trap", &ComplexTrap::ALL);
+        t.add("traps", "khemri_pit_edge", &[T::FellIn, T::KeptFooting]);
+        t.add("traps", "khemri_stray_arrows", &[T::Missed, T::Hit]);
+        t.add("traps", "khemri_gas", &[T::Immune, T::Gassed]);
+        t.add("traps", "khemri_fire_nearby", &[T::OnFire, T::NotOnFire]);
+        t.add("traps", "khemri_boulder_rolls", &[T::Clear, T::ModelsInWay]);
+        t.add("traps", "khemri_boulder_path", &[T::Struck, T::Dodged]);
+        t.add("traps", "khemri_step_aside", &[T::SteppedAside, T::WallsBothSides]);
+        t.add("herds", "cattle_grid", &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked]);
+        t.add("herds", "cattle_grid", &RunningGridOutcome::ALL);
+        t.add("herds", "grid_escape", &GridEscapeOutcome::ALL);
+        t.add("herds", "grid_freed", &[HerdOutcome::Freed]);
+        t.add("herds", "catch_attempt", &CatchOutcome::ALL);
+        // A wander a wall, edge, grid or fire stopped logs the blocker's id (sim::herds).
+        t.add("herds", "wandered", &[HerdOutcome::Tethered]);
+        t.add("herds", "wandered", &WanderStep::ALL);
+        t.add("herds", "spread_out", &[HerdOutcome::SpreadOut]);
+        t.add("herds", "herded", &[HerdOutcome::HerdersOutOfReach, HerdOutcome::Herded, HerdOutcome::PartlyHerded]);
+        t.add("herds", "grid_stampede", &StampedeGridOutcome::ALL);
+        t.add("herds", "stampeded", &[HerdOutcome::Ran]);
+        t.add("herds", "zone", &ZoneResponse::ALL);
+        t.add("fire", "fire_lit", &[FireOutcome::Burning, FireOutcome::NothingToBurn]);
+        t.add("fire", "person_in_fire", &PersonInFireOutcome::ALL);
+        t.add("fire", "region_burning", &[FireOutcome::Caught, FireOutcome::BurntOut, FireOutcome::Spreading]);
+        t.add("fire", "fire_burning", &[FireOutcome::Burning]);
+        t.add("fire", "fires_out", &[FireOutcome::Out]);
+        t.add("fire", "ignition", &[FireOutcome::AlreadyBurning, FireOutcome::NothingToBurn]);
+        t.add("fire", "ignition", &IgnitionOutcome::ALL);
+        use SleeperOutcome as S;
+        t.add("sleepers", "investigator_moved", &[S::FoundIntruder, S::FoundNothing, S::BackToSleep, S::Walking]);
+        t.add("sleepers", "alarm_raised", &[S::Alarm]);
+        t.add("sleepers", "noise_heard", &[S::Heard]);
+        t.add("sleepers", "waking_roll", &WakingOutcome::ALL);
+        t.add("sleepers", "response", &[S::StaysAwake]);
+        t.add("sleepers", "response", &ResponseOutcome::ALL);
+        t.add("sleepers", "listening_ended", &[S::BackToSleep]);
+        t.add("sleepers", "dressing", &[S::Dressed, S::Dressing]);
+        t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
+        t.add("noise", "noise_made", &Noise::ALL);
+
+        t.covers(&MoveOutcome::ALL);
+        t.covers(&TrapOutcome::ALL);
+        t.covers(&HerdOutcome::ALL);
+        t.covers(&FireOutcome::ALL);
+        t.covers(&SleeperOutcome::ALL);
+
+        let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();
+        for (system, event, outcomes) in &t.rows {
+            let (system, event) = (*system, *event);
+            for o in outcomes {
+                assert!(ids.entry((system, event)).or_default().insert(o.id()), "{system} {event}: {} twice", o.id());
+                assert_eq!(o.meaning(), expected(system, event, o.id()), "{system} {event} {}", o.id());
+            }
+        }
+    }
+}
