@@ -15,8 +15,7 @@ fn expire_conditions(
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
 ) {
-    let mut figures: Vec<_> = figures.iter_mut().collect();
-    figures.sort_by_key(|f| *f.0);
+    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, mut conditions) in figures {
         let mut expired = Vec::new();
         conditions.0.retain_mut(|c| match c.moves_left.as_mut() {

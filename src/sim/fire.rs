@@ -16,6 +16,7 @@
 //! so the front, and the dice that follow, continue exactly. See `docs/fire.md`.
 
 use super::clock::{MoveClock, SimDice};
+use super::referee::Referee;
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::outcome::FireOutcome;
@@ -536,14 +537,13 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
 /// What one round of fire does (see the module documentation for the order).
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn fire_round(
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
     mut front: ResMut<FireFront>,
     mut requests: ResMut<Messages<IgniteRequest>>,
     mut fires: Query<(&SceneOrder, &Name, &mut Fire, &mut TablePosition), Without<Figure>>,
     mut figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition, &Swept, &mut Conditions), Without<Fire>>,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let Some(round_in_move) = clock.round else { return };
     let rounds_per_move = u32::from(front.rounds_per_move.max(1));
     let round = clock.move_number.saturating_sub(1).saturating_mul(rounds_per_move) + u32::from(round_in_move);
@@ -570,8 +570,7 @@ fn fire_round(
         let at = request.position;
         ignitions.try_ignite(at, request.fire_strike, request.rounds_held, &request.source);
     }
-    let mut fires: Vec<_> = fires.iter_mut().collect();
-    fires.sort_by_key(|f| *f.0);
+    let fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
     let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
     for (_, name, fire, position) in fires.iter_mut() {
         let fire = &mut fire.0;
@@ -669,8 +668,7 @@ fn fire_round(
     // 4. Figures caught by fire. The burning patches at the round's start and end are each
     // labelled once, when first needed: a crowd in one big fire must not flood it per figure.
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
-    let mut figures: Vec<_> = figures.iter_mut().collect();
-    figures.sort_by_key(|f| *f.0);
+    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, position, swept, mut conditions) in figures {
         if conditions.0.iter().any(|c| c.name == DEAD_CONDITION) {
             continue;

@@ -9,6 +9,7 @@
 pub mod spatial;
 
 use super::clock::{MoveClock, SimDice};
+use super::referee::Referee;
 use super::geometry::{first_wall_hit, segment_enters_circle, segments_cross};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::outcome::HerdOutcome;
@@ -235,8 +236,7 @@ type FigureQuery<'w, 's> = Query<
 >;
 
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
-    let mut v: Vec<_> = figures.iter().collect();
-    v.sort_by_key(|f| *f.0);
+    let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     v.into_iter()
         .map(|(_, name, figure, position, swept)| FigureAt {
             name: name.as_str().to_string(),
@@ -573,15 +573,13 @@ fn figures_cross_cattle_grids(
     mut figures: Query<(&SceneOrder, &Name, &Figure, &mut TablePosition, &mut Waypoints, &mut Swept, &mut Conditions)>,
     grids: Res<CattleGrids>,
     rules: Res<HerdRules>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     if grids.0.is_empty() {
         return;
     }
-    let mut figures: Vec<_> = figures.iter_mut().collect();
-    figures.sort_by_key(|f| *f.0);
+    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, mut position, mut waypoints, mut swept, mut conditions) in figures {
         // Each crossing: (inches along the swept path, grid index, where).
         let mut crossings = Vec::new();
@@ -668,10 +666,9 @@ fn free_held_beasts(
     mut state: Query<(&Name, &mut Beasts, &Facing)>,
     grids: Res<CattleGrids>,
     rules: Res<HerdRules>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let figures = figures_in_order(&figures);
     for entity in herds_in_order(&herds) {
         let Ok((name, mut beasts, facing)) = state.get_mut(entity) else { continue };
@@ -738,10 +735,9 @@ fn catch_steeds(
     herds: Query<(Entity, &SceneOrder), With<Herd>>,
     mut state: Query<(&Name, &mut Herd, &Beasts)>,
     rules: Res<HerdRules>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let order = herds_in_order(&herds);
     let loose: Vec<Entity> = order
         .into_iter()
@@ -799,10 +795,9 @@ fn move_herds(
     fires: Res<FireHazards>,
     burning: Res<BurningHazards>,
     rules: Res<HerdRules>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let figures = figures_in_order(&figures);
     let settings = &rules.0;
     let all_fires: Vec<FireHazard> = fires.0.iter().chain(burning.0.iter()).cloned().collect();
@@ -1108,10 +1103,9 @@ fn check_zones(
     figures: FigureQuery,
     herds: Query<(Entity, &SceneOrder), With<Herd>>,
     state: Query<(&Name, &Herd, &Beasts)>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let zoned: Vec<Entity> = herds_in_order(&herds)
         .into_iter()
         .filter(|&e| state.get(e).is_ok_and(|(_, h, _)| h.0.zone_creature().is_some()))

@@ -13,6 +13,7 @@ pub mod herds;
 pub mod log;
 pub mod movement;
 pub mod noise;
+pub mod referee;
 pub mod run;
 pub mod outcome;
 pub mod sleepers;
@@ -26,6 +27,7 @@ use bevy::prelude::*;
 
 pub use clock::{MoveClock, SimDice};
 pub use log::{EventLog, LogEvent};
+pub use referee::Referee;
 pub use run::{Run, Simulation, run, run_log};
 
 /// One move: figure movement, traps, fire (per round), herds, sleepers, bookkeeping.

@@ -102,8 +102,7 @@ fn move_figures(
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
 ) {
-    let mut figures: Vec<_> = figures.iter_mut().collect();
-    figures.sort_by_key(|f| *f.0);
+    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
         swept.segments.clear();
         swept.speed = 0.0;

@@ -10,6 +10,7 @@
 //! 4. listening timers run down and the alarmed dress ([`tick_members`]).
 
 use super::clock::{MoveClock, SimDice};
+use super::referee::Referee;
 use super::geometry::{WallsBetween, walls_between};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
@@ -120,10 +121,8 @@ fn make_movement_noises(
     mut log: ResMut<EventLog>,
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
-    let mut groups: Vec<_> = groups.iter().collect();
-    groups.sort_by_key(|g| *g.0);
-    let mut figures: Vec<_> = figures.iter().filter(|f| !f.3.segments.is_empty()).collect();
-    figures.sort_by_key(|f| *f.0);
+    let groups: Vec<_> = groups.iter().sort::<&SceneOrder>().collect();
+    let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().filter(|f| !f.3.segments.is_empty()).collect();
     for (_, name, figure, swept) in figures {
         let noise = movement_noise(figure.0.gait, figure.0.armour, &rules.0);
         let mut at: Vec<Vec2> = Vec::new();
@@ -158,10 +157,8 @@ fn walk_investigators(
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
     let settings = &rules.0;
-    let mut figures: Vec<_> = figures.iter().collect();
-    figures.sort_by_key(|f| *f.0);
-    let mut groups: Vec<_> = groups.iter_mut().collect();
-    groups.sort_by_key(|g| *g.0);
+    let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
+    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut group, mut roused) in groups {
         let home = vec2(group.0.position);
         let group_name = group.0.name.clone();
@@ -324,11 +321,10 @@ fn hear_noises(
     figures: Query<(&Name, &Figure, &TablePosition, &Swept, &Waypoints)>,
     rules: Res<SleepersRules>,
     walls: Res<Walls>,
-    clock: Res<MoveClock>,
-    mut dice: ResMut<SimDice>,
-    mut log: ResMut<EventLog>,
+    referee: Referee,
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
+    let Referee { clock, mut dice, mut log } = referee;
     let moving: Vec<FigureNow> = figures
         .iter()
         .filter(|f| !f.3.segments.is_empty())
@@ -339,8 +335,7 @@ fn hear_noises(
             walking_on: !waypoints.0.is_empty(),
         })
         .collect();
-    let mut groups: Vec<_> = groups.iter_mut().collect();
-    groups.sort_by_key(|g| *g.0);
+    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     let mut alarmed = vec![false; groups.len()];
     let mut wave: Vec<NoiseMade> = {
         let mut cursor = messages.get_cursor();
@@ -517,8 +512,7 @@ fn tick_members(
     mut log: ResMut<EventLog>,
 ) {
     let settings = &rules.0;
-    let mut groups: Vec<_> = groups.iter_mut().collect();
-    groups.sort_by_key(|g| *g.0);
+    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut group, mut roused) in groups {
         let name = group.0.name.clone();
         let full = group.0.full_dressing;

@@ -75,8 +75,10 @@ pub struct TablePosition(pub Vec2);
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct Facing(pub f32);
 
-/// A figure: its sheet as the scene gave it (the parts that do not change in play).
+/// A figure: its sheet as the scene gave it (the parts that do not change in play). Every
+/// figure sweeps a path each move, so it comes with an empty [`Swept`].
 #[derive(Component, Debug, Clone)]
+#[require(Swept)]
 pub struct Figure(pub scene::Figure);
 
 /// Waypoints still to walk.
@@ -114,7 +116,6 @@ fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
         Facing(f.facing),
         Waypoints(f.path.iter().copied().map(vec2).collect()),
         Conditions(f.conditions.clone()),
-        Swept::default(),
         Figure(f.clone()),
     )
 }
