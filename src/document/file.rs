@@ -4,8 +4,8 @@
 //! the map. The file's modification time is kept so a change on disk can be offered for reload.
 
 use super::History;
-use crate::scene::{self, Scene, SceneError};
 use crate::scene::uvtt::UvttError;
+use crate::scene::{self, Scene, SceneError};
 use crate::sim::world::{LoadedScene, snapshot_scene};
 use bevy::prelude::*;
 use std::borrow::Cow;
@@ -17,9 +17,7 @@ pub const MAP_EXTENSIONS: [&str; 3] = ["dd2vtt", "uvtt", "df2vtt"];
 
 /// Is this a Universal VTT map rather than a scene file?
 pub fn is_map(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| MAP_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| MAP_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
 /// Where the background image comes from.

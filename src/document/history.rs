@@ -107,7 +107,6 @@ impl History {
 /// A cheap estimate of a scene's size in memory, in bytes: its structs and the lists and text
 /// they own. Counting is linear in the entities and walls, with no serializing.
 pub fn estimate_bytes(scene: &Scene) -> usize {
-    use std::mem::{size_of, size_of_val};
     let text = |s: &String| s.len();
     let mut bytes = size_of::<Scene>() + text(&scene.title);
     bytes += scene.background.as_ref().map_or(0, |b| text(&b.image));
@@ -141,7 +140,8 @@ pub fn estimate_bytes(scene: &Scene) -> usize {
         bytes += size_of_val(s) + text(&s.name) + text(&s.side);
         bytes += size_of_val(s.members.as_slice()) + s.members.iter().map(|m| text(&m.0.name)).sum::<usize>();
     }
-    bytes += size_of_val(scene.cattle_grids.as_slice()) + scene.cattle_grids.iter().map(|g| text(&g.name)).sum::<usize>();
+    bytes +=
+        size_of_val(scene.cattle_grids.as_slice()) + scene.cattle_grids.iter().map(|g| text(&g.name)).sum::<usize>();
     bytes
 }
 
