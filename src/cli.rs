@@ -234,9 +234,7 @@ fn playtest(
 
 /// Is this a Universal VTT map rather than a scene file?
 pub fn is_uvtt(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["dd2vtt", "uvtt", "df2vtt"].contains(&e.to_ascii_lowercase().as_str()))
+    crate::document::is_map(path)
 }
 
 fn import_settings(inches_per_square: f32, outer_walls: bool) -> scene::uvtt::ImportSettings {
@@ -398,30 +396,24 @@ fn open(
     measure_frames: Option<u32>,
     play: Option<f32>,
 ) -> ExitCode {
-    // A map opens directly: imported in memory, its image shown from memory.
-    let (scene, background, scene_path) = if is_uvtt(path) {
-        match scene::uvtt::read_uvtt(path, &import_settings(1.0, false)) {
-            Ok(i) => (i.scene, i.image.map(|m| (m.bytes, m.extension)), None),
-            Err(e) => return fail(&e, e.is_io()),
-        }
-    } else {
-        match scene::load_scene(path) {
-            Ok(s) => (s, None, Some(path.to_path_buf())),
-            Err(e) => return report(&e),
-        }
+    // A map opens directly: imported in memory, its image shown from memory (the document).
+    let document = match crate::document::Document::open(path) {
+        Ok(d) => d,
+        Err(e) => return fail(&e, e.is_io()),
     };
+    let Some(scene) = document.scene.clone() else { return ExitCode::from(2) };
     #[cfg(feature = "gui")]
     {
         let view = match view {
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, background, measure_frames, play };
-        crate::view::run_with(scene, scene_path, options)
+        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play };
+        crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, background, scene_path, measure_frames, play, rounds);
+        let _ = (screenshot, view, document, measure_frames, play, rounds);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1));
         ExitCode::SUCCESS

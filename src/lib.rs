@@ -3,12 +3,14 @@
 //! - [`rules`]: the rule texts as pure functions (inputs and dice in, outcome out).
 //! - [`scene`]: the scene file format, loading with located errors, atomic saving.
 //! - [`sim`]: the ECS world and the `Move` schedule that resolves a move in a fixed order.
+//! - [`document`]: the scene being worked on: its file, history, rewinds and edits (no GUI).
 //! - `view` (feature `gui`): the GM and projector windows.
 //! - [`playtest`]: many runs of a scene, one report.
 //! - [`cli`]: the `tabula` command line.
 
 pub mod app;
 pub mod cli;
+pub mod document;
 pub mod playtest;
 pub mod rules;
 pub mod scene;

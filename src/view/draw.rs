@@ -64,29 +64,15 @@ pub fn material_color(m: Material) -> Color {
     }
 }
 
-/// Read the background image: from memory, or from beside the scene file.
+/// Decode the background image the document holds or finds beside its file.
 fn background_image(
     scene: &crate::scene::Scene,
-    source: &super::BackgroundSource,
-    file: &super::files::CurrentFile,
+    document: &crate::document::Document,
 ) -> Result<Option<Image>, String> {
     use bevy::asset::RenderAssetUsages;
     use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
     let Some(bg) = &scene.background else { return Ok(None) };
-    let (bytes, ext) = match &source.bytes {
-        Some((bytes, ext)) => (bytes.clone(), ext.to_string()),
-        None => {
-            let dir = file.path.as_ref().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_default();
-            let path = dir.join(&bg.image);
-            let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            if meta.len() > crate::scene::uvtt::MAX_IMAGE_BYTES as u64 {
-                return Err(format!("{}: larger than {} bytes", path.display(), crate::scene::uvtt::MAX_IMAGE_BYTES));
-            }
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("png").to_ascii_lowercase();
-            (bytes, ext)
-        }
-    };
+    let Some((bytes, ext)) = document.background_bytes(scene)? else { return Ok(None) };
     Image::from_buffer(
         &bytes,
         ImageType::Extension(&ext),
@@ -105,8 +91,7 @@ fn spawn_terrain(
     table: Res<TableSize>,
     terrain: Res<Terrain>,
     loaded: Res<crate::sim::world::LoadedScene>,
-    source: Res<super::BackgroundSource>,
-    mut file: ResMut<super::files::CurrentFile>,
+    mut document: ResMut<crate::document::Document>,
     mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
@@ -139,7 +124,7 @@ fn spawn_terrain(
             SceneDrawing,
         ));
     }
-    match background_image(&loaded.0, &source, &file) {
+    match background_image(&loaded.0, &document) {
         Ok(Some(image)) => {
             if let Some(bg) = &loaded.0.background {
                 let origin = to_world(Vec2::new(bg.origin.0, bg.origin.1));
@@ -152,7 +137,7 @@ fn spawn_terrain(
             }
         }
         Ok(None) => {}
-        Err(e) => file.message = Some(e),
+        Err(e) => document.message = Some(e),
     }
     // One patterned material per kind of ground, shared by its regions so they batch.
     let mut looks: std::collections::HashMap<Material, Handle<ColorMaterial>> = Default::default();

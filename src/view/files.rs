@@ -1,39 +1,16 @@
-//! The scene menu: new, open, save (atomic), save as, reload. Unsaved changes are never lost
-//! silently: closing, opening or reloading over them asks first. The scene file is watched;
-//! an edit on disk offers to reload.
+//! The scene menu: new, open (a scene or a map), save (atomic), save as, reload; the work is
+//! the document's (crate::document::file). Unsaved changes are never lost silently: closing,
+//! opening or reloading over them asks first. The file is watched; a change on disk offers to
+//! reload.
 
-use crate::scene::{self, Scene};
-use crate::sim::world::snapshot_scene;
+use crate::document::{self, Document};
 use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<CurrentFile>().init_resource::<FileRequest>();
+    app.init_resource::<FileRequest>();
     app.add_systems(Update, (watch_file, close_requests, apply_file_requests).chain());
-}
-
-/// The file the GM is working on.
-#[derive(Resource, Debug, Default)]
-pub struct CurrentFile {
-    pub path: Option<PathBuf>,
-    /// The world differs from the file (edits, moves stepped, rewinds).
-    pub dirty: bool,
-    /// The file's modification time when last read or written.
-    mtime: Option<SystemTime>,
-    /// The file changed on disk since; the GM is offered a reload.
-    pub changed_on_disk: bool,
-    since_poll: f32,
-    /// The last save, open or reload problem, shown until dismissed.
-    pub message: Option<String>,
-}
-
-impl CurrentFile {
-    pub fn new(path: Option<PathBuf>) -> Self {
-        let mtime = path.as_ref().and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
-        Self { path, mtime, ..default() }
-    }
 }
 
 /// Something the GM asked of the scene menu.
@@ -61,16 +38,15 @@ fn destroys_changes(action: &FileAction) -> bool {
     matches!(action, FileAction::Open(_) | FileAction::Reload | FileAction::New { .. } | FileAction::Quit)
 }
 
-fn watch_file(time: Res<Time>, mut file: ResMut<CurrentFile>) {
-    file.since_poll += time.delta_secs();
-    if file.since_poll < 1.0 {
+/// Once a second, have the document look at its file on disk.
+fn watch_file(time: Res<Time>, mut since_poll: Local<f32>, mut document: ResMut<Document>) {
+    *since_poll += time.delta_secs();
+    if *since_poll < 1.0 {
         return;
     }
-    file.since_poll = 0.0;
-    let Some(path) = &file.path else { return };
-    let now = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    if now.is_some() && now != file.mtime {
-        file.changed_on_disk = true;
+    *since_poll = 0.0;
+    if document.path.is_some() && !document.changed_on_disk {
+        document.poll_disk();
     }
 }
 
@@ -95,63 +71,24 @@ fn apply_file_requests(world: &mut World) {
         let mut r = world.resource_mut::<FileRequest>();
         let Some(action) = r.action.take() else { return };
         let confirmed = std::mem::take(&mut r.confirmed);
-        if destroys_changes(&action) && world.resource::<CurrentFile>().dirty && !confirmed {
+        if destroys_changes(&action) && world.resource::<Document>().dirty && !confirmed {
             world.resource_mut::<FileRequest>().awaiting_confirmation = Some(action);
             return;
         }
         action
     };
     let result = match action {
-        FileAction::Save => match world.resource::<CurrentFile>().path.clone() {
-            Some(path) => save_to(world, path),
-            None => Err("this scene has no file yet: use Save as".into()),
-        },
-        FileAction::SaveAs(path) => save_to(world, path),
-        FileAction::Open(path) => open(world, path),
-        FileAction::Reload => match world.resource::<CurrentFile>().path.clone() {
-            Some(path) => open(world, path),
-            None => Err("this scene has no file to reload".into()),
-        },
-        FileAction::New { width, height } => {
-            let text = format!("(version: 1, table: (width: {width}, height: {height}))");
-            match scene::parse_scene(&text, std::path::Path::new("<new scene>")) {
-                Ok(s) => {
-                    replace_world(world, &s, None);
-                    Ok(())
-                }
-                Err(e) => Err(e.to_string()),
-            }
-        }
+        FileAction::Save => document::save(world, None),
+        FileAction::SaveAs(path) => document::save(world, Some(path)),
+        FileAction::Open(path) => document::open(world, &path),
+        FileAction::Reload => document::reload(world),
+        FileAction::New { width, height } => document::new_scene(world, width, height),
         FileAction::Quit => {
             world.write_message(AppExit::Success);
             Ok(())
         }
     };
-    world.resource_mut::<CurrentFile>().message = result.err();
-}
-
-fn save_to(world: &mut World, path: PathBuf) -> Result<(), String> {
-    let scene = snapshot_scene(world).ok_or("nothing to save")?;
-    scene::save_scene(&scene, &path).map_err(|e| e.to_string())?;
-    let mut file = world.resource_mut::<CurrentFile>();
-    file.mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-    file.path = Some(path);
-    file.dirty = false;
-    file.changed_on_disk = false;
-    Ok(())
-}
-
-fn open(world: &mut World, path: PathBuf) -> Result<(), String> {
-    let scene = scene::load_scene(&path).map_err(|e| e.to_string())?;
-    replace_world(world, &scene, Some(path));
-    Ok(())
-}
-
-/// Put a new scene in the world: fresh log, fresh history.
-fn replace_world(world: &mut World, scene: &Scene, path: Option<PathBuf>) {
-    super::respawn(world, scene, scene.seed, None);
-    world.resource_mut::<super::history::History>().snapshots.clear();
-    *world.resource_mut::<CurrentFile>() = CurrentFile::new(path);
+    world.resource_mut::<Document>().message = result.err();
 }
 
 #[cfg(test)]
@@ -165,10 +102,7 @@ mod tests {
             "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
         );
         let mut app = app_with_scene(&scene, 3);
-        app.init_resource::<super::super::history::History>()
-            .init_resource::<super::super::SceneGeneration>()
-            .init_resource::<FileRequest>()
-            .insert_resource(CurrentFile::default());
+        app.add_plugins(crate::document::plugin).init_resource::<FileRequest>();
         app
     }
 
@@ -184,16 +118,15 @@ mod tests {
         let path = dir.join("saved.ron");
         let mut app = app();
         let world = app.world_mut();
-        super::super::history::step(world);
-        world.resource_mut::<CurrentFile>().dirty = true;
+        document::step(world);
+        assert!(world.resource::<Document>().dirty);
         request(world, FileAction::SaveAs(path.clone()));
-        assert_eq!(world.resource::<CurrentFile>().message, None);
-        assert!(!world.resource::<CurrentFile>().dirty);
+        assert_eq!(world.resource::<Document>().message, None);
+        assert!(!world.resource::<Document>().dirty);
         let saved = std::fs::read_to_string(&path).unwrap();
         assert!(saved.contains("moves_played: 1"), "{saved}");
         // Play on, then reload without saving: the GM is asked first.
-        super::super::history::step(world);
-        world.resource_mut::<CurrentFile>().dirty = true;
+        document::step(world);
         request(world, FileAction::Reload);
         assert_eq!(world.resource::<FileRequest>().awaiting_confirmation, Some(FileAction::Reload));
         assert_eq!(world.resource::<MoveClock>().move_number, 2, "nothing was lost while asking");
@@ -206,7 +139,7 @@ mod tests {
         request(world, FileAction::Reload);
         assert_eq!(world.resource::<MoveClock>().move_number, 1);
         assert!(world.resource::<EventLog>().events.is_empty(), "a reloaded scene starts a fresh log");
-        assert!(!world.resource::<CurrentFile>().dirty);
+        assert!(!world.resource::<Document>().dirty);
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -215,8 +148,8 @@ mod tests {
         let mut app = app();
         let world = app.world_mut();
         request(world, FileAction::Save);
-        assert!(world.resource::<CurrentFile>().message.as_deref().unwrap_or("").contains("Save as"));
-        world.resource_mut::<CurrentFile>().dirty = true;
+        assert!(world.resource::<Document>().message.as_deref().unwrap_or("").contains("Save as"));
+        world.resource_mut::<Document>().dirty = true;
         request(world, FileAction::Quit);
         assert_eq!(world.resource::<FileRequest>().awaiting_confirmation, Some(FileAction::Quit));
     }

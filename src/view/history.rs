@@ -1,34 +1,16 @@
-//! Stepping and rewinding: a snapshot of the world before every move, so the GM can go back
-//! to any earlier move and play on. Dice for a move are seeded from the run seed and the move
-//! number, so a replay after a rewind rolls exactly what was rolled before.
+//! Stepping and rewinding from the controls: the document (crate::document) keeps the history,
+//! resolves moves and rewinds; here the play timer asks for steps, and each step is handed to
+//! the playhead to animate.
 
 use super::playhead::{ANIMATION_SECS, BeforeMove, Playhead};
-use crate::scene::Scene;
+use crate::document::{self, Revealed};
 use crate::sim::MoveClock;
-use crate::sim::world::snapshot_scene;
-use crate::sim::{EventLog, SimDice};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<History>().init_resource::<Playback>().init_resource::<StepRequest>();
+    app.init_resource::<Playback>().init_resource::<StepRequest>();
     app.add_systems(Update, (play, apply_requests).chain());
 }
-
-/// One saved state: the world before a move, and how long the log was then.
-#[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub scene: Scene,
-    pub log_len: usize,
-}
-
-/// Snapshots, oldest first: `snapshots[i]` is the world before move `first_move + i`.
-#[derive(Resource, Debug, Default)]
-pub struct History {
-    pub snapshots: std::collections::VecDeque<Snapshot>,
-}
-
-/// Most snapshots kept; the oldest go first.
-pub const MAX_SNAPSHOTS: usize = 2_000;
 
 /// Play: step a move every `1 / moves_per_second` seconds, or, by rounds, a round every
 /// `1 / (moves_per_second × rounds a move)` seconds (the same pace, shown round by round).
@@ -58,44 +40,17 @@ impl Default for Playback {
 pub struct StepRequest {
     pub moves: u32,
     /// Rounds to reveal: the rest of the move shown, or the next move resolved and its first
-    /// round shown (playhead.rs).
+    /// round shown.
     pub rounds: u32,
     /// Go back to the world as it was before this move number.
     pub rewind_to_move: Option<u32>,
     pub reseed: Option<u64>,
 }
 
-/// Save the world, then resolve the next move.
+/// Note where herds stand for the animation, then save the world and resolve the next move.
 pub fn step(world: &mut World) {
     BeforeMove::capture(world);
-    if let Some(scene) = snapshot_scene(world) {
-        let log_len = world.resource::<EventLog>().events.len();
-        let mut history = world.resource_mut::<History>();
-        history.snapshots.push_back(Snapshot { scene, log_len });
-        if history.snapshots.len() > MAX_SNAPSHOTS {
-            history.snapshots.pop_front();
-        }
-    }
-    crate::sim::step_move(world);
-}
-
-/// Go back to the world as it was before move `move_number` (1-based). Returns false when
-/// that move is not in the history.
-pub fn rewind(world: &mut World, move_number: u32) -> bool {
-    let index =
-        world.resource::<History>().snapshots.iter().position(|s| s.scene.clock.moves_played + 1 == move_number);
-    let Some(index) = index else { return false };
-    let snapshot = {
-        let mut history = world.resource_mut::<History>();
-        let s = history.snapshots[index].clone();
-        history.snapshots.truncate(index);
-        s
-    };
-    let mut log = world.resource::<EventLog>().clone();
-    log.events.truncate(snapshot.log_len);
-    let seed = world.resource::<SimDice>().seed;
-    super::respawn(world, &snapshot.scene, seed, Some(log));
-    true
+    document::step(world);
 }
 
 impl Playback {
@@ -137,23 +92,18 @@ pub(super) fn apply_requests(world: &mut World) {
         (std::mem::take(&mut r.moves), std::mem::take(&mut r.rounds), r.rewind_to_move.take(), r.reseed.take())
     };
     if let Some(m) = rewind_to {
-        rewind(world, m);
-        world.resource_mut::<super::files::CurrentFile>().dirty = true;
+        document::rewind(world, m);
     }
     if let Some(seed) = reseed {
-        // A new seed changes the moves still to come; what was rolled stays in the log.
-        world.resource_mut::<SimDice>().seed = seed;
-        world.resource_mut::<super::files::CurrentFile>().dirty = true;
+        document::reseed(world, seed);
     }
     // Playing fast shortens the animation so each move is seen to its end.
     let playback = world.resource::<Playback>();
     let per_move = world.resource::<MoveClock>().rounds_per_move;
     let duration =
         if playback.playing { ANIMATION_SECS.min(0.9 / playback.steps_per_second(per_move)) } else { ANIMATION_SECS };
-    let stepped = step_moves(world, moves.min(100), duration) | step_rounds(world, rounds.min(100), duration);
-    if stepped {
-        world.resource_mut::<super::files::CurrentFile>().dirty = true;
-    }
+    step_moves(world, moves.min(100), duration);
+    step_rounds(world, rounds.min(100), duration);
 }
 
 /// Show the rest of a move being revealed round by round, or resolve and show the next move;
@@ -169,22 +119,22 @@ pub fn step_rounds(world: &mut World, rounds: u32, duration: f32) -> bool {
     show_more(world, rounds, true, duration)
 }
 
-/// `steps` times: reveal more of the move being shown (one round, or the rest of it), or, at
-/// its end, resolve the next move and show its first round or all of it.
+/// Have the document reveal more (document::show_more), and animate the playhead to each step.
 fn show_more(world: &mut World, steps: u32, by_round: bool, duration: f32) -> bool {
+    if steps == 0 {
+        return false;
+    }
+    let shown = document::show_more(world, steps, by_round, BeforeMove::capture);
+    let per_move = world.resource::<MoveClock>().rounds_per_move;
+    let mut playhead = world.resource_mut::<Playhead>();
     let mut stepped = false;
-    for _ in 0..steps {
-        let per_move = world.resource::<MoveClock>().rounds_per_move;
-        let playhead = world.resource::<Playhead>();
-        if playhead.mid_move() {
-            // The move is resolved already: show more of it.
-            let rounds = if by_round { playhead.revealed_rounds(per_move) + 1 } else { per_move };
-            world.resource_mut::<Playhead>().reveal(rounds, per_move, duration);
-        } else {
-            step(world);
-            stepped = true;
-            let rounds = if by_round { 1 } else { per_move };
-            world.resource_mut::<Playhead>().new_move(rounds, per_move, duration);
+    for s in shown {
+        match s {
+            Revealed::More { rounds } => playhead.reveal(rounds, per_move, duration),
+            Revealed::NewMove { rounds } => {
+                playhead.new_move(rounds, per_move, duration);
+                stepped = true;
+            }
         }
     }
     stepped
@@ -193,44 +143,17 @@ fn show_more(world: &mut World, steps: u32, by_round: bool, duration: f32) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::EventLog;
     use crate::sim::testing::{app_with_scene, scene_from_str};
     use crate::sim::world::TablePosition;
 
-    pub(crate) fn app() -> App {
+    fn app() -> App {
         let scene = scene_from_str(
             "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
         );
         let mut app = app_with_scene(&scene, 3);
-        app.init_resource::<History>()
-            .init_resource::<Playhead>()
-            .init_resource::<BeforeMove>()
-            .init_resource::<super::super::SceneGeneration>()
-            .insert_resource(super::super::files::CurrentFile::default());
+        app.add_plugins(crate::document::plugin).init_resource::<Playhead>().init_resource::<BeforeMove>();
         app
-    }
-
-    fn position(world: &mut World) -> Vec2 {
-        world.query::<&TablePosition>().single(world).unwrap().0
-    }
-
-    #[test]
-    fn rewind_restores_the_world_and_log_and_replays_the_same() {
-        let mut app = app();
-        let world = app.world_mut();
-        for _ in 0..3 {
-            step(world);
-        }
-        let after_three = world.resource::<EventLog>().to_json_lines();
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 3);
-        assert!(rewind(world, 2), "move 2 is in the history");
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
-        assert_eq!(world.resource::<EventLog>().events.len(), 1);
-        assert!((position(world).x - 7.0).abs() < 1e-4);
-        assert_eq!(world.resource::<History>().snapshots.len(), 1);
-        step(world);
-        step(world);
-        assert_eq!(world.resource::<EventLog>().to_json_lines(), after_three);
-        assert!(!rewind(world, 9), "a move not yet played cannot be rewound to");
     }
 
     #[test]
@@ -238,11 +161,12 @@ mod tests {
         let mut app = app();
         let world = app.world_mut();
         assert!(step_rounds(world, 1, 0.0), "the first round needs the move resolved");
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
         let playhead = world.resource::<Playhead>().clone();
         assert!(playhead.mid_move());
         assert_eq!(playhead.revealed_rounds(2), 1);
         assert_eq!(playhead.shown(), 0.5);
+        assert!(world.resource::<document::Reveal>().mid_move(), "the document agrees");
         // The world is at the end of the move; the figure is shown half-way along its walk.
         let mut q = world.query::<(&TablePosition, &crate::sim::world::Swept, &crate::sim::world::Facing)>();
         let (end, swept, facing) = q.single(world).unwrap();
@@ -253,29 +177,17 @@ mod tests {
         // The second round shows the rest of the same move; nothing is rolled again.
         let log_len = world.resource::<EventLog>().events.len();
         assert!(!step_rounds(world, 1, 0.0));
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 1);
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
         assert!(!world.resource::<Playhead>().mid_move());
         assert_eq!(world.resource::<EventLog>().events.len(), log_len);
 
         // A move step part-way through a move finishes it first, then resolves the next.
         assert!(step_rounds(world, 1, 0.0));
         assert!(!step_moves(world, 1, 0.0));
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 2);
+        assert_eq!(world.resource::<MoveClock>().move_number, 2);
         assert!(step_moves(world, 1, 0.0));
-        assert_eq!(world.resource::<MoveClockAlias>().move_number, 3);
+        assert_eq!(world.resource::<MoveClock>().move_number, 3);
         assert_eq!(world.resource::<Playhead>().shown(), 1.0);
-    }
-
-    #[test]
-    fn round_steps_roll_what_move_steps_roll() {
-        let mut by_moves = app();
-        step_moves(by_moves.world_mut(), 3, 0.0);
-        let mut by_rounds = app();
-        step_rounds(by_rounds.world_mut(), 6, 0.0);
-        assert_eq!(
-            by_moves.world().resource::<EventLog>().to_json_lines(),
-            by_rounds.world().resource::<EventLog>().to_json_lines()
-        );
     }
 
     #[test]
@@ -289,6 +201,4 @@ mod tests {
         by_moves.playing = false;
         assert_eq!(by_moves.due(5.0, 2), 0);
     }
-
-    type MoveClockAlias = crate::sim::MoveClock;
 }

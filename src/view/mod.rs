@@ -23,12 +23,15 @@ mod sleepers;
 mod tokens;
 mod traps;
 
+use crate::document::Document;
 use crate::scene::Scene;
 use bevy::prelude::*;
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Bumped whenever the sim world is rebuilt; the view's mirrors of it rebuild then.
+pub use crate::document::SceneGeneration;
 pub use layers::{GM_LAYER, GmGizmos, PUBLIC_LAYER};
 
 /// Screen pixels per table inch at zoom 1.
@@ -58,24 +61,16 @@ pub struct ViewOptions {
     /// Start playing at this many moves a second.
     pub play: Option<f32>,
     pub view: ViewKind,
-    /// The background image's bytes and extension, when it is not a file beside the scene
-    /// (a map opened directly).
-    pub background: Option<(Vec<u8>, &'static str)>,
 }
 
-/// Where the background image comes from: bytes in memory, or the scene file's folder.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct BackgroundSource {
-    pub bytes: Option<(Vec<u8>, &'static str)>,
-}
-
-/// Open the GM view on `scene`.
+/// Open the GM view on `scene`, read from `path` (none: not saved yet).
 pub fn run(scene: Scene, path: Option<PathBuf>) -> ExitCode {
-    run_with(scene, path, ViewOptions::default())
+    run_with(scene, Document::at(path), ViewOptions::default())
 }
 
-/// Open the view with options (screenshots for tests and docs).
-pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> ExitCode {
+/// Open the view on `scene` from `document` (its file and background image), with options
+/// (screenshots for tests and docs).
+pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitCode {
     let mut app = App::new();
     let title =
         if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
@@ -100,13 +95,12 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
     .insert_resource(options.view)
     .add_plugins((crate::sim::plugin, plugin));
     crate::sim::world::spawn_scene(app.world_mut(), &scene, scene.seed);
-    app.insert_resource(history::History::default());
     for _ in 0..options.moves {
         history::step(app.world_mut());
     }
     history::step_rounds(app.world_mut(), options.rounds, 0.0);
-    app.insert_resource(BackgroundSource { bytes: options.background });
-    app.insert_resource(files::CurrentFile::new(path));
+    // After the steps: a view opened after some moves has no unsaved changes.
+    app.insert_resource(document);
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -125,7 +119,7 @@ pub fn run_with(scene: Scene, path: Option<PathBuf>, options: ViewOptions) -> Ex
 /// Every view plugin.
 pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.12, 0.12, 0.14)));
-    app.init_resource::<SceneGeneration>().init_resource::<BackgroundSource>();
+    app.add_plugins(crate::document::plugin);
     app.add_plugins((
         layers::plugin,
         settings::plugin,
@@ -143,20 +137,6 @@ pub fn plugin(app: &mut App) {
         measure::plugin,
     ));
     app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin));
-}
-
-/// Bumped whenever the sim world is rebuilt from a scene (open, reload, rewind, edits), so
-/// view entities that mirror it are rebuilt too.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct SceneGeneration(pub u32);
-
-/// Rebuild the sim world from `scene`, keeping the dice log and the seed, and tell the view.
-pub fn respawn(world: &mut World, scene: &Scene, seed: u64, keep_log: Option<crate::sim::EventLog>) {
-    crate::sim::world::spawn_scene(world, scene, seed);
-    if let Some(log) = keep_log {
-        world.insert_resource(log);
-    }
-    world.resource_mut::<SceneGeneration>().0 += 1;
 }
 
 /// Table inches to world units.

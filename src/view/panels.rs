@@ -2,11 +2,11 @@
 //! and calibration, help. Everything here is GM-only (the projector shows no egui).
 
 use super::camera::Projector;
-use super::editing::{Edit, EditRequest, Selected, Tool, entity_ron};
-use super::files::{CurrentFile, FileAction, FileRequest};
-use super::history::{History, Playback, StepRequest};
-use super::playhead::Playhead;
+use super::editing::{Edit, EditRequest, Selected, Tool};
+use super::files::{FileAction, FileRequest};
+use super::history::{Playback, StepRequest};
 use super::settings::ViewSettings;
+use crate::document::{Document, History, Reveal, entity_ron, event_revealed};
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, MoveClock, SimDice};
 use bevy::prelude::*;
@@ -119,7 +119,7 @@ fn shortcuts(
 fn menu_bar(
     mut contexts: EguiContexts,
     mut files: ResMut<FileRequest>,
-    file: Res<CurrentFile>,
+    file: Res<Document>,
     mut panels: ResMut<PanelState>,
     mut projector: ResMut<Projector>,
 ) -> Result {
@@ -142,7 +142,7 @@ fn menu_bar(
                         ui.close();
                     }
                     if ui.button("Save as…").clicked() {
-                        panels.path_input = file.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                        panels.path_input = file.save_path().map(|p| p.display().to_string()).unwrap_or_default();
                         panels.path_dialog = Some(PathDialog::SaveAs);
                         ui.close();
                     }
@@ -191,15 +191,15 @@ fn controls(
     clock: Res<MoveClock>,
     dice: Res<SimDice>,
     history: Res<History>,
-    playhead: Res<Playhead>,
+    reveal: Res<Reveal>,
     mut request: ResMut<StepRequest>,
     mut playback: ResMut<Playback>,
     mut panels: ResMut<PanelState>,
     mut tool: ResMut<Tool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let shown_round = if playhead.mid_move() {
-        format!("round {} of {}", playhead.revealed_rounds(clock.rounds_per_move), clock.rounds_per_move)
+    let shown_round = if reveal.mid_move() {
+        format!("round {} of {}", reveal.revealed_rounds(clock.rounds_per_move), clock.rounds_per_move)
     } else {
         format!("{} rounds a move", clock.rounds_per_move)
     };
@@ -228,7 +228,7 @@ fn controls(
                     .on_hover_text("Play round by round: the same pace, each round shown in turn");
             });
             ui.horizontal(|ui| {
-                let first = history.snapshots.front().map_or(clock.move_number + 1, |s| s.scene.clock.moves_played + 1);
+                let first = history.first_move().unwrap_or(clock.move_number + 1);
                 if clock.move_number >= first {
                     panels.rewind_target = panels.rewind_target.clamp(first, clock.move_number);
                     ui.add(egui::Slider::new(&mut panels.rewind_target, first..=clock.move_number).text("before move"));
@@ -291,7 +291,7 @@ fn log_lines(log: &EventLog, system: &str, subject: &str, unrevealed: Unrevealed
         .events
         .iter()
         .rev()
-        .filter(|e| !unrevealed.is_some_and(|(m, r)| e.move_number == m && e.round.is_some_and(|er| er > r)))
+        .filter(|e| event_revealed(e, unrevealed))
         .filter(|e| system.is_empty() || e.system == system)
         .filter(|e| subject.is_empty() || e.subject.to_lowercase().contains(&subject));
     for e in shown {
@@ -322,11 +322,11 @@ fn dice_log(
     mut contexts: EguiContexts,
     log: Res<EventLog>,
     clock: Res<MoveClock>,
-    playhead: Res<Playhead>,
+    reveal: Res<Reveal>,
     mut panels: ResMut<PanelState>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let unrevealed = playhead.mid_move().then(|| (clock.move_number, playhead.revealed_rounds(clock.rounds_per_move)));
+    let unrevealed = reveal.unrevealed(clock.move_number);
     egui::Window::new("Dice log")
         .anchor(egui::Align2::RIGHT_TOP, [-8.0, 200.0])
         .default_width(420.0)
@@ -425,7 +425,7 @@ fn dialogs(
     mut contexts: EguiContexts,
     mut panels: ResMut<PanelState>,
     mut files: ResMut<FileRequest>,
-    mut file: ResMut<CurrentFile>,
+    mut file: ResMut<Document>,
     mut settings: ResMut<ViewSettings>,
     mut projector: ResMut<Projector>,
 ) -> Result {
@@ -467,7 +467,7 @@ fn dialogs(
                         files.action = Some(FileAction::Reload);
                     }
                     if ui.button("Keep mine").clicked() {
-                        file.changed_on_disk = false;
+                        file.keep_over_disk();
                     }
                 });
             });
@@ -486,7 +486,11 @@ fn dialogs(
     if let Some(kind) = panels.path_dialog {
         let title = if kind == PathDialog::Open { "Open scene" } else { "Save scene as" };
         egui::Window::new(title).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).show(ctx, |ui| {
-            ui.label("Path of the scene file (.ron):");
+            ui.label(if kind == PathDialog::Open {
+                "Path of the scene file (.ron), or of a map (.dd2vtt, .uvtt, .df2vtt):"
+            } else {
+                "Path of the scene file (.ron); a map's image is written beside it:"
+            });
             ui.add(egui::TextEdit::singleline(&mut panels.path_input).desired_width(420.0));
             ui.horizontal(|ui| {
                 if ui.button(if kind == PathDialog::Open { "Open" } else { "Save" }).clicked()

@@ -3,7 +3,9 @@
 //! swept, beasts drift to where they wandered, the fire creeps (fire.rs).
 //!
 //! The world (what is saved, edited and inspected) is always at the end of the last move; only
-//! the picture and the dice log lag behind it while a move is being revealed.
+//! the picture and the dice log lag behind it while a move is being revealed. How many rounds
+//! are revealed is the document's bookkeeping (crate::document::Reveal); the playhead animates
+//! the picture to them.
 
 use super::SceneGeneration;
 use crate::sim::herds::{Beasts, Herd};

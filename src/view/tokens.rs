@@ -252,12 +252,12 @@ mod tests {
         // between the rebuild and the token systems.
         let mut smaller = scene.clone();
         smaller.figures.pop();
-        super::super::respawn(app.world_mut(), &smaller, 1, None);
+        crate::document::respawn(app.world_mut(), &smaller, 1, None);
         app.update();
         app.update();
         assert_eq!(tokens_point_at_the_living(&mut app), (1, 5));
-        super::super::respawn(app.world_mut(), &scene, 1, None);
-        super::super::respawn(app.world_mut(), &scene, 1, None);
+        crate::document::respawn(app.world_mut(), &scene, 1, None);
+        crate::document::respawn(app.world_mut(), &scene, 1, None);
         app.update();
         app.update();
         assert_eq!(tokens_point_at_the_living(&mut app), (2, 5));

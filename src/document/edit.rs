@@ -1,0 +1,278 @@
+//! Edits to the scene: place, move, delete, draw a path, replace an entity's text. Every edit
+//! goes through the scene (snapshot, change, respawn), so each domain's entities are rebuilt by
+//! its own spawn code, and the dice log and seed are kept.
+
+use crate::scene::{Herd, Point, Scene, Table};
+use crate::sim::world::snapshot_scene;
+use crate::sim::{EventLog, SimDice};
+use bevy::prelude::*;
+
+/// What may be placed on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placeable {
+    Figure,
+    Trap,
+    Fire,
+    Herd,
+    Sleepers,
+}
+
+/// One change to the scene.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// A new entity of this kind here, with a fresh name.
+    Place(Placeable, Vec2),
+    /// The named entity to here; a herd's beasts move with it.
+    Move(String, Vec2),
+    AddWaypoint(String, Vec2),
+    ClearPath(String),
+    Delete(String),
+    /// Replace the named entity with this RON text (the inspector's editor).
+    ReplaceRon(String, String),
+}
+
+/// Make `edits` to the world's scene and rebuild the world once, keeping the dice log (moved
+/// out and back, never copied) and the seed. An edit that cannot be made is skipped and named
+/// in the error; if the edited scene would not load, nothing changes.
+pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
+    if edits.is_empty() {
+        return Ok(());
+    }
+    let Some(mut scene) = snapshot_scene(world) else { return Ok(()) };
+    let mut problems = Vec::new();
+    for edit in edits {
+        if let Err(e) = edit_scene(&mut scene, edit) {
+            problems.push(e);
+        }
+    }
+    let check = crate::scene::load::validate(&scene);
+    if !check.is_empty() {
+        problems.extend(check.iter().map(|p| p.to_string()));
+        return Err(problems.join("\n"));
+    }
+    let log = world.remove_resource::<EventLog>();
+    let seed = world.resource::<SimDice>().seed;
+    super::respawn(world, &scene, seed, log);
+    super::mark_dirty(world);
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// A point rounded to a hundredth of an inch, as edits write them.
+fn pt(v: Vec2) -> Point {
+    ((v.x * 100.0).round() / 100.0, (v.y * 100.0).round() / 100.0)
+}
+
+/// A name not yet used in the scene: "Figure 1", "Figure 2", ...
+pub fn fresh_name(scene: &Scene, base: &str) -> String {
+    let taken = all_names(scene);
+    (1..).map(|i| format!("{base} {i}")).find(|n| !taken.contains(n)).unwrap_or_else(|| base.to_string())
+}
+
+fn all_names(scene: &Scene) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    v.extend(scene.figures.iter().map(|e| e.name.clone()));
+    v.extend(scene.traps.iter().map(|e| e.name.clone()));
+    v.extend(scene.fires.iter().map(|e| e.name.clone()));
+    v.extend(scene.herds.iter().map(|e| e.name.clone()));
+    v.extend(scene.sleepers.iter().map(|e| e.name.clone()));
+    v.extend(scene.terrain.iter().map(|e| e.name.clone()));
+    v.extend(scene.walls.iter().map(|e| e.name.clone()));
+    v.extend(scene.doors.iter().map(|e| e.name.clone()));
+    v.extend(scene.lights.iter().map(|e| e.name.clone()));
+    v
+}
+
+fn parse_ron<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+}
+
+fn to_ron<T: serde::Serialize>(value: &T) -> String {
+    let config =
+        ron::ser::PrettyConfig::new().struct_names(false).extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    ron::ser::to_string_pretty(value, config).unwrap_or_default()
+}
+
+/// The named entity as RON text, for the inspector.
+pub fn entity_ron(scene: &Scene, name: &str) -> Option<String> {
+    macro_rules! find {
+        ($($list:ident),*) => {
+            $(if let Some(e) = scene.$list.iter().find(|e| e.name == name) { return Some(to_ron(e)); })*
+        };
+    }
+    find!(figures, traps, fires, herds, sleepers);
+    None
+}
+
+/// Move a herd's centre to `to` and every beast by the same offset, each kept on the table. A
+/// herd still laid out around its centre stays so unless that would reach off the table.
+fn move_herd(herd: &mut Herd, to: Point, table: Table) {
+    let (dx, dy) = (to.0 - herd.position.0, to.1 - herd.position.1);
+    let on_table = |p: Point| (p.0.clamp(0.0, table.width), p.1.clamp(0.0, table.height));
+    let laid_out = herd.beasts.is_empty();
+    let moved: Vec<Point> = herd.beast_positions().into_iter().map(|(x, y)| (x + dx, y + dy)).collect();
+    let kept: Vec<Point> = moved.iter().copied().map(on_table).collect();
+    herd.position = to;
+    if !laid_out || kept != moved {
+        herd.beasts = kept;
+    }
+}
+
+/// Make one edit to the scene.
+pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
+    macro_rules! with_named {
+        ($name:expr, |$e:ident| $body:expr, $($list:ident),*) => {{
+            let mut found = false;
+            $(if let Some($e) = scene.$list.iter_mut().find(|e| e.name == *$name) { $body; found = true; })*
+            if found { Ok(()) } else { Err(format!("no entity is named \"{}\"", $name)) }
+        }};
+    }
+    match edit {
+        Edit::Move(name, at) => {
+            let table = scene.table;
+            if let Some(herd) = scene.herds.iter_mut().find(|h| h.name == *name) {
+                move_herd(herd, pt(*at), table);
+                return Ok(());
+            }
+            with_named!(name, |e| e.position = pt(*at), figures, traps, fires, sleepers)
+        }
+        Edit::AddWaypoint(name, at) => match scene.figures.iter_mut().find(|f| f.name == *name) {
+            Some(f) => {
+                f.path.push(pt(*at));
+                Ok(())
+            }
+            None => Err(format!("\"{name}\" is not a figure: only figures walk paths")),
+        },
+        Edit::ClearPath(name) => match scene.figures.iter_mut().find(|f| f.name == *name) {
+            Some(f) => {
+                f.path.clear();
+                Ok(())
+            }
+            None => Err(format!("\"{name}\" is not a figure")),
+        },
+        Edit::Delete(name) => {
+            let before = all_names(scene).len();
+            scene.figures.retain(|e| e.name != *name);
+            scene.traps.retain(|e| e.name != *name);
+            scene.fires.retain(|e| e.name != *name);
+            scene.herds.retain(|e| e.name != *name);
+            scene.sleepers.retain(|e| e.name != *name);
+            if all_names(scene).len() < before { Ok(()) } else { Err(format!("no entity is named \"{name}\"")) }
+        }
+        Edit::Place(kind, at) => {
+            let (x, y) = pt(*at);
+            match kind {
+                Placeable::Figure => {
+                    let name = fresh_name(scene, "Figure");
+                    scene.figures.push(parse_ron(&format!("(name: \"{name}\", position: ({x}, {y}))"))?);
+                }
+                Placeable::Trap => {
+                    let name = fresh_name(scene, "Trap");
+                    scene.traps.push(parse_ron(&format!(
+                        "(name: \"{name}\", kind: loop, position: ({x}, {y}), side: \"GM\")"
+                    ))?);
+                }
+                Placeable::Fire => {
+                    let name = fresh_name(scene, "Fire");
+                    scene.fires.push(parse_ron(&format!("(name: \"{name}\", position: ({x}, {y}))"))?);
+                }
+                Placeable::Herd => {
+                    let name = fresh_name(scene, "Herd");
+                    scene.herds.push(parse_ron(&format!(
+                        "(name: \"{name}\", beast: \"cow\", count: 5, position: ({x}, {y}))"
+                    ))?);
+                }
+                Placeable::Sleepers => {
+                    let name = fresh_name(scene, "Sleepers");
+                    scene.sleepers.push(parse_ron(&format!(
+                        "(name: \"{name}\", position: ({x}, {y}), members: [\"{name} A\", \"{name} B\"])"
+                    ))?);
+                }
+            }
+            Ok(())
+        }
+        Edit::ReplaceRon(name, text) => {
+            macro_rules! replace {
+                ($($list:ident),*) => {
+                    $(if let Some(i) = scene.$list.iter().position(|e| e.name == *name) {
+                        scene.$list[i] = parse_ron(text)?;
+                        return Ok(());
+                    })*
+                };
+            }
+            replace!(figures, traps, fires, herds, sleepers);
+            Err(format!("no entity is named \"{name}\""))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::testing::{app_with_scene, scene_from_str};
+
+    const HERD: &str = "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: \"cow\", \
+                        count: 3, position: (10, 5), beasts: [(10, 5), (11, 5), (12, 6)])])";
+
+    #[test]
+    fn dragging_a_herd_moves_its_beasts_and_keeps_them_on_the_table() {
+        let mut scene = scene_from_str(HERD);
+        edit_scene(&mut scene, &Edit::Move("Cows".into(), Vec2::new(5.0, 3.0))).unwrap();
+        let herd = &scene.herds[0];
+        assert_eq!(herd.position, (5.0, 3.0));
+        assert_eq!(herd.beasts, vec![(5.0, 3.0), (6.0, 3.0), (7.0, 4.0)]);
+        // To the table's edge: beasts that would go over it stay on it.
+        edit_scene(&mut scene, &Edit::Move("Cows".into(), Vec2::new(19.0, 9.0))).unwrap();
+        let herd = &scene.herds[0];
+        assert_eq!(herd.beasts, vec![(19.0, 9.0), (20.0, 9.0), (20.0, 10.0)]);
+        assert!(crate::scene::load::validate(&scene).is_empty());
+        // A laid-out herd stays laid out around its new centre.
+        let mut laid_out = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: \"cow\", count: 3, position: (10, 5))])",
+        );
+        edit_scene(&mut laid_out, &Edit::Move("Cows".into(), Vec2::new(8.0, 5.0))).unwrap();
+        assert!(laid_out.herds[0].beasts.is_empty());
+        assert_eq!(laid_out.herds[0].position, (8.0, 5.0));
+    }
+
+    #[test]
+    fn a_herd_dragged_in_the_world_takes_its_beasts_and_the_log_stays() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 40, height: 20), figures: [(name: \"Walker\", position: (1, 2), \
+             path: [(39, 2)])], herds: [(name: \"Cows\", beast: \"cow\", count: 3, position: (20, 10), \
+             beasts: [(20, 10), (21, 10), (22, 11)])])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.add_plugins(super::super::plugin);
+        let world = app.world_mut();
+        super::super::step(world);
+        let log = world.resource::<EventLog>().to_json_lines();
+        let before = snapshot_scene(world).unwrap().herds[0].clone();
+        let to = Vec2::new(before.position.0 - 2.0, before.position.1 + 1.0);
+        apply_edits(world, &[Edit::Move("Cows".into(), to)]).unwrap();
+        let after = snapshot_scene(world).unwrap().herds[0].clone();
+        assert_eq!(after.position, pt(to));
+        let (dx, dy) = (after.position.0 - before.position.0, after.position.1 - before.position.1);
+        for (b, a) in before.beast_positions().iter().zip(after.beast_positions()) {
+            assert!((b.0 + dx - a.0).abs() < 1e-4 && (b.1 + dy - a.1).abs() < 1e-4, "{b:?} moved to {a:?}");
+        }
+        assert_eq!(world.resource::<EventLog>().to_json_lines(), log, "an edit keeps the log");
+        assert!(world.resource::<super::super::Document>().dirty);
+        // An edit that would not load changes nothing.
+        let err = apply_edits(world, &[Edit::Move("Walker".into(), Vec2::new(50.0, 5.0))]).unwrap_err();
+        assert!(err.contains("off the"), "{err}");
+        assert_eq!(snapshot_scene(world).unwrap().herds[0], after);
+    }
+
+    #[test]
+    fn placing_names_things_freshly() {
+        let mut scene = scene_from_str(HERD);
+        edit_scene(&mut scene, &Edit::Place(Placeable::Figure, Vec2::new(3.0, 3.0))).unwrap();
+        edit_scene(&mut scene, &Edit::Place(Placeable::Figure, Vec2::new(4.0, 3.0))).unwrap();
+        assert_eq!(fresh_name(&scene, "Figure"), "Figure 3");
+        assert!(entity_ron(&scene, "Figure 2").unwrap().contains("\"Figure 2\""));
+        assert!(edit_scene(&mut scene, &Edit::Delete("nobody".into())).is_err());
+    }
+}

@@ -1,0 +1,415 @@
+//! Stepping and rewinding: a snapshot of the world before every move, so the GM can go back
+//! to any earlier move and play on. Dice for a move are seeded from the run seed and the move
+//! number, so a replay after a rewind rolls exactly what was rolled before.
+//!
+//! The rules resolve a whole move at once; the GM may still reveal it a round at a time.
+//! [`Reveal`] is the bookkeeping of how much of the last move is revealed (and so which of its
+//! log events are shown); how the picture catches up is the view's business.
+
+use crate::scene::Scene;
+use crate::sim::world::snapshot_scene;
+use crate::sim::{EventLog, LogEvent, MoveClock, SimDice};
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+/// Most bytes of snapshots kept (an estimate, see [`estimate_bytes`]); the oldest go first.
+/// 256 MiB holds thousands of moves of a small scene, and still hundreds of a big map's.
+pub const MAX_HISTORY_BYTES: usize = 256 * 1024 * 1024;
+
+/// One saved state: the world before a move, and how long the log was then.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub scene: Scene,
+    pub log_len: usize,
+    /// The scene's estimated size in memory.
+    pub bytes: usize,
+}
+
+impl Snapshot {
+    /// The move this snapshot was taken before (1-based).
+    pub fn before_move(&self) -> u32 {
+        self.scene.clock.moves_played + 1
+    }
+}
+
+/// Snapshots, oldest first: the world before each move still in reach, kept under a total size
+/// in bytes rather than a count (a big map's scene weighs far more than a skirmish's).
+#[derive(Resource, Debug)]
+pub struct History {
+    snapshots: VecDeque<Snapshot>,
+    bytes: usize,
+    max_bytes: usize,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self::with_max_bytes(MAX_HISTORY_BYTES)
+    }
+}
+
+impl History {
+    /// An empty history keeping at most `max_bytes` of snapshots (always the newest one).
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
+        Self { snapshots: VecDeque::new(), bytes: 0, max_bytes }
+    }
+
+    /// Keep the world as it is before a move; the oldest snapshots go while the total is over
+    /// the cap (the newest always stays, so the last move can be rewound whatever its size).
+    pub fn push(&mut self, scene: Scene, log_len: usize) {
+        let bytes = estimate_bytes(&scene);
+        self.bytes += bytes;
+        self.snapshots.push_back(Snapshot { scene, log_len, bytes });
+        while self.bytes > self.max_bytes && self.snapshots.len() > 1 {
+            if let Some(old) = self.snapshots.pop_front() {
+                self.bytes -= old.bytes;
+            }
+        }
+    }
+
+    /// Snapshots, oldest first.
+    pub fn snapshots(&self) -> impl Iterator<Item = &Snapshot> {
+        self.snapshots.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.snapshots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.snapshots.is_empty()
+    }
+
+    /// Estimated bytes the snapshots hold.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The earliest move that can be rewound to (the world before it is kept).
+    pub fn first_move(&self) -> Option<u32> {
+        self.snapshots.front().map(Snapshot::before_move)
+    }
+
+    pub fn clear(&mut self) {
+        self.snapshots.clear();
+        self.bytes = 0;
+    }
+
+    /// Take the snapshot from before `move_number`, dropping it and every later one (they are
+    /// played again from it). None when that move is not in reach.
+    pub fn take_before(&mut self, move_number: u32) -> Option<Snapshot> {
+        let index = self.snapshots.iter().position(|s| s.before_move() == move_number)?;
+        let mut later = self.snapshots.split_off(index);
+        self.bytes = self.snapshots.iter().map(|s| s.bytes).sum();
+        later.pop_front()
+    }
+}
+
+/// A cheap estimate of a scene's size in memory, in bytes: its structs and the lists and text
+/// they own. Counting is linear in the entities and walls, with no serializing.
+pub fn estimate_bytes(scene: &Scene) -> usize {
+    let text = |s: &String| s.len();
+    let mut bytes = size_of::<Scene>() + text(&scene.title);
+    bytes += scene.background.as_ref().map_or(0, |b| text(&b.image));
+    for r in &scene.terrain {
+        bytes += size_of_val(r) + text(&r.name);
+        if let crate::scene::Shape::Polygon { points } = &r.shape {
+            bytes += size_of_val(points.as_slice());
+        }
+    }
+    for w in &scene.walls {
+        bytes += size_of_val(w) + text(&w.name) + size_of_val(w.points.as_slice());
+    }
+    bytes += size_of_val(scene.doors.as_slice()) + scene.doors.iter().map(|d| text(&d.name)).sum::<usize>();
+    for l in &scene.lights {
+        bytes += size_of_val(l) + text(&l.name) + text(&l.color);
+    }
+    for f in &scene.figures {
+        bytes += size_of_val(f) + text(&f.name) + text(&f.side);
+        bytes += size_of_val(f.path.as_slice()) + size_of_val(f.skills.as_slice());
+        bytes += size_of_val(f.conditions.as_slice());
+    }
+    bytes += size_of_val(scene.traps.as_slice()) + scene.traps.iter().map(|t| text(&t.name)).sum::<usize>();
+    bytes += size_of_val(scene.fires.as_slice()) + scene.fires.iter().map(|f| text(&f.name)).sum::<usize>();
+    bytes += size_of_val(scene.ignitions.as_slice()) + scene.ignitions.iter().map(|i| text(&i.source)).sum::<usize>();
+    for h in &scene.herds {
+        bytes += size_of_val(h) + text(&h.name) + text(&h.side);
+        bytes += size_of_val(h.beasts.as_slice()) + size_of_val(h.on_grid.as_slice());
+        bytes += h.herders.iter().map(|n| size_of_val(n) + text(n)).sum::<usize>();
+    }
+    for s in &scene.sleepers {
+        bytes += size_of_val(s) + text(&s.name) + text(&s.side);
+        bytes += size_of_val(s.members.as_slice()) + s.members.iter().map(|m| text(&m.0.name)).sum::<usize>();
+    }
+    bytes +=
+        size_of_val(scene.cattle_grids.as_slice()) + scene.cattle_grids.iter().map(|g| text(&g.name)).sum::<usize>();
+    bytes
+}
+
+/// How much of the last resolved move is revealed. The world (what is saved, edited and
+/// inspected) is always at the end of the last move; only what is shown of it, and the dice
+/// log, lag behind while a move is revealed round by round.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reveal {
+    /// Rounds of the last move revealed, while that is fewer than all of them.
+    rounds: Option<u8>,
+}
+
+impl Reveal {
+    /// True while only some rounds of the last move are revealed.
+    pub fn mid_move(&self) -> bool {
+        self.rounds.is_some()
+    }
+
+    /// Rounds of the last move revealed so far.
+    pub fn revealed_rounds(&self, rounds_per_move: u8) -> u8 {
+        self.rounds.unwrap_or(rounds_per_move.max(1))
+    }
+
+    /// The last move revealed up to the end of round `rounds`.
+    pub fn set(&mut self, rounds: u8, rounds_per_move: u8) {
+        self.rounds = (rounds < rounds_per_move.max(1)).then_some(rounds);
+    }
+
+    /// The whole of the last move revealed (after a rewind, a reload or an edit).
+    pub fn finish(&mut self) {
+        self.rounds = None;
+    }
+
+    /// Events of move `move_number` (the last) in rounds not yet revealed: (move, last round
+    /// revealed), or None when the whole move is.
+    pub fn unrevealed(&self, move_number: u32) -> Option<(u32, u8)> {
+        self.rounds.map(|r| (move_number, r))
+    }
+}
+
+/// Whether the dice log shows `event` while the later rounds of a move are held back
+/// ([`Reveal::unrevealed`]). Events of the whole move (movement, herds, sleepers) show with its
+/// first round; earlier moves show whole.
+pub fn event_revealed(event: &LogEvent, unrevealed: Option<(u32, u8)>) -> bool {
+    !unrevealed.is_some_and(|(m, r)| event.move_number == m && event.round.is_some_and(|er| er > r))
+}
+
+/// What one step revealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revealed {
+    /// More of the move already resolved: now `rounds` of its rounds.
+    More { rounds: u8 },
+    /// The next move, resolved: `rounds` of its rounds revealed.
+    NewMove { rounds: u8 },
+}
+
+/// Save the world, then resolve the next move.
+pub fn step(world: &mut World) {
+    if let Some(scene) = snapshot_scene(world) {
+        let log_len = world.resource::<EventLog>().events.len();
+        world.resource_mut::<History>().push(scene, log_len);
+    }
+    crate::sim::step_move(world);
+    super::mark_dirty(world);
+}
+
+/// `steps` times: reveal more of the move being revealed (one round, or the rest of it), or, at
+/// its end, resolve the next move and reveal its first round (`by_round`) or all of it.
+/// `before_move` runs just before each move is resolved (the view notes where things stood).
+pub fn show_more(
+    world: &mut World,
+    steps: u32,
+    by_round: bool,
+    mut before_move: impl FnMut(&mut World),
+) -> Vec<Revealed> {
+    let mut shown = Vec::new();
+    for _ in 0..steps {
+        let per_move = world.resource::<MoveClock>().rounds_per_move;
+        let reveal = *world.resource::<Reveal>();
+        if reveal.mid_move() {
+            // The move is resolved already: reveal more of it.
+            let rounds = if by_round { reveal.revealed_rounds(per_move) + 1 } else { per_move };
+            world.resource_mut::<Reveal>().set(rounds, per_move);
+            shown.push(Revealed::More { rounds });
+        } else {
+            before_move(world);
+            step(world);
+            let rounds = if by_round { 1 } else { per_move };
+            world.resource_mut::<Reveal>().set(rounds, per_move);
+            shown.push(Revealed::NewMove { rounds });
+        }
+    }
+    shown
+}
+
+/// Reveal the rest of a move being revealed round by round, or resolve the next move; `moves`
+/// times. Returns whether any move was resolved.
+pub fn step_moves(world: &mut World, moves: u32) -> bool {
+    show_more(world, moves, false, |_| {}).iter().any(|s| matches!(s, Revealed::NewMove { .. }))
+}
+
+/// Reveal one more round, `rounds` times: the next round of a move being revealed, or the first
+/// of the next move (resolved whole, as the rules resolve it). Returns whether any move was
+/// resolved.
+pub fn step_rounds(world: &mut World, rounds: u32) -> bool {
+    show_more(world, rounds, true, |_| {}).iter().any(|s| matches!(s, Revealed::NewMove { .. }))
+}
+
+/// Go back to the world as it was before move `move_number` (1-based). Returns false when
+/// that move is not in the history. The log is cut back, not copied.
+pub fn rewind(world: &mut World, move_number: u32) -> bool {
+    let Some(snapshot) = world.resource_mut::<History>().take_before(move_number) else { return false };
+    let mut log = world.remove_resource::<EventLog>().unwrap_or_default();
+    log.events.truncate(snapshot.log_len);
+    let seed = world.resource::<SimDice>().seed;
+    super::respawn(world, &snapshot.scene, seed, Some(log));
+    super::mark_dirty(world);
+    true
+}
+
+/// A new seed: it changes the moves still to come; what was rolled stays in the log.
+pub fn reseed(world: &mut World, seed: u64) {
+    world.resource_mut::<SimDice>().seed = seed;
+    super::mark_dirty(world);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Document;
+    use super::*;
+    use crate::sim::testing::{app_with_scene, scene_from_str};
+    use crate::sim::world::TablePosition;
+
+    fn app() -> App {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.add_plugins(super::super::plugin);
+        app
+    }
+
+    fn position(world: &mut World) -> Vec2 {
+        world.query::<&TablePosition>().single(world).unwrap().0
+    }
+
+    #[test]
+    fn rewind_restores_the_world_and_log_and_replays_the_same() {
+        let mut app = app();
+        let world = app.world_mut();
+        for _ in 0..3 {
+            step(world);
+        }
+        let after_three = world.resource::<EventLog>().to_json_lines();
+        assert_eq!(world.resource::<MoveClock>().move_number, 3);
+        assert!(world.resource::<Document>().dirty, "stepping changes the document");
+        assert!(rewind(world, 2), "move 2 is in the history");
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
+        assert_eq!(world.resource::<EventLog>().events.len(), 1);
+        assert!((position(world).x - 7.0).abs() < 1e-4);
+        assert_eq!(world.resource::<History>().len(), 1);
+        assert_eq!(world.resource::<History>().first_move(), Some(1));
+        step(world);
+        step(world);
+        assert_eq!(world.resource::<EventLog>().to_json_lines(), after_three);
+        assert!(!rewind(world, 9), "a move not yet played cannot be rewound to");
+    }
+
+    #[test]
+    fn the_history_is_capped_by_size_and_drops_the_oldest_first() {
+        let scene = scene_from_str("(version: 1, table: (width: 40, height: 10))");
+        let one = estimate_bytes(&scene);
+        assert!(one > 0);
+        // Room for three snapshots of this size.
+        let mut history = History::with_max_bytes(3 * one + one / 2);
+        for moves_played in 0..5 {
+            let mut s = scene.clone();
+            s.clock.moves_played = moves_played;
+            history.push(s, moves_played as usize);
+        }
+        assert_eq!(history.len(), 3);
+        assert!(history.bytes() <= 3 * one + one / 2);
+        assert_eq!(history.first_move(), Some(3), "moves 1 and 2 were dropped, the oldest first");
+        assert_eq!(history.snapshots().map(|s| s.log_len).collect::<Vec<_>>(), vec![2, 3, 4]);
+        // A bigger scene weighs more: the same cap holds fewer of it.
+        let mut big = scene.clone();
+        let points = vec![(1.0, 1.0); 100_000];
+        big.walls = vec![crate::scene::Wall { name: "w".into(), kind: Default::default(), points }];
+        assert!(estimate_bytes(&big) > one + 100_000 * 8);
+        history.push(big, 9);
+        assert_eq!(history.len(), 1, "the newest always stays, even over the cap");
+        // Taking a snapshot drops it and every later one.
+        let mut history = History::default();
+        for moves_played in 0..4 {
+            let mut s = scene.clone();
+            s.clock.moves_played = moves_played;
+            history.push(s, 0);
+        }
+        assert_eq!(history.take_before(3).map(|s| s.before_move()), Some(3));
+        assert_eq!(history.len(), 2);
+        assert_eq!(history.bytes(), 2 * one);
+        assert!(history.take_before(3).is_none());
+    }
+
+    #[test]
+    fn stepping_a_round_resolves_the_move_and_reveals_its_first_round() {
+        let mut app = app();
+        let world = app.world_mut();
+        assert_eq!(show_more(world, 1, true, |_| {}), vec![Revealed::NewMove { rounds: 1 }]);
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
+        let reveal = *world.resource::<Reveal>();
+        assert!(reveal.mid_move());
+        assert_eq!(reveal.revealed_rounds(2), 1);
+        assert_eq!(reveal.unrevealed(1), Some((1, 1)));
+        // The world is at the end of the move.
+        assert!((position(world).x - 7.0).abs() < 1e-4);
+
+        // The second round reveals the rest of the same move; nothing is rolled again.
+        let log_len = world.resource::<EventLog>().events.len();
+        assert_eq!(show_more(world, 1, true, |_| {}), vec![Revealed::More { rounds: 2 }]);
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
+        assert!(!world.resource::<Reveal>().mid_move());
+        assert_eq!(world.resource::<EventLog>().events.len(), log_len);
+
+        // A move step part-way through a move finishes it first, then resolves the next.
+        assert!(step_rounds(world, 1));
+        assert!(!step_moves(world, 1));
+        assert_eq!(world.resource::<MoveClock>().move_number, 2);
+        let mut before = 0;
+        assert_eq!(show_more(world, 1, false, |_| before += 1), vec![Revealed::NewMove { rounds: 2 }]);
+        assert_eq!(before, 1, "the hook runs before each move resolved");
+        assert_eq!(world.resource::<MoveClock>().move_number, 3);
+        assert!(!world.resource::<Reveal>().mid_move());
+        // A rewind reveals the whole of the move it lands after.
+        assert!(step_rounds(world, 1));
+        assert!(rewind(world, 4));
+        assert!(!world.resource::<Reveal>().mid_move());
+    }
+
+    #[test]
+    fn round_steps_roll_what_move_steps_roll() {
+        let mut by_moves = app();
+        step_moves(by_moves.world_mut(), 3);
+        let mut by_rounds = app();
+        step_rounds(by_rounds.world_mut(), 6);
+        assert_eq!(
+            by_moves.world().resource::<EventLog>().to_json_lines(),
+            by_rounds.world().resource::<EventLog>().to_json_lines()
+        );
+    }
+
+    #[test]
+    fn later_rounds_of_a_move_being_revealed_are_held_back_from_the_log() {
+        let event = |move_number, round| {
+            let mut e = LogEvent::new("fire", "happened", "someone");
+            e.move_number = move_number;
+            e.round = round;
+            e
+        };
+        let mut reveal = Reveal::default();
+        assert!(event_revealed(&event(2, Some(2)), reveal.unrevealed(2)));
+        reveal.set(1, 2);
+        let unrevealed = reveal.unrevealed(2);
+        assert!(!event_revealed(&event(2, Some(2)), unrevealed));
+        assert!(event_revealed(&event(2, Some(1)), unrevealed));
+        assert!(event_revealed(&event(2, None), unrevealed), "events of the whole move show with its first round");
+        assert!(event_revealed(&event(1, Some(2)), unrevealed), "earlier moves show whole");
+        reveal.set(2, 2);
+        assert_eq!(reveal, Reveal::default());
+    }
+}
