@@ -524,6 +524,8 @@ impl Pass {
         let e = self
             .new_event("khemri_step_aside", m, t, time)
             .roll(roll)
+            .outcome(if choice.is_some() { TrapOutcome::SteppedAside } else { TrapOutcome::WallsBothSides })
+            .field("to", choice.map(point_to_thousandths));
         self.event(e);
         if let Some(p) = choice {
             let d = self.movers[m].cap;
