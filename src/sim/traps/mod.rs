@@ -698,34 +698,6 @@ impl Pass {
             self.loop_release(m);
         }
     }
-
-    /// The rolls inside a rules report, for the event's `rolls` (every die rolled is logged).
-    fn rolls_in(report: &impl serde::Serialize) -> Vec<Roll> {
-        fn walk(v: &serde_json::Value, out: &mut Vec<Roll>) {
-            match v {
-                serde_json::Value::Object(map) => {
-                    if map.contains_key("dice")
-                        && map.contains_key("faces")
-                        && map.contains_key("total")
-                        && let Ok(r) = serde_json::from_value::<Roll>(v.clone())
-                    {
-                        out.push(r);
-                        return;
-                    }
-                    for value in map.values() {
-                        walk(value, out);
-                    }
-                }
-                serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
-                _ => {}
-            }
-        }
-        let mut out = Vec::new();
-        if let Ok(v) = serde_json::to_value(report) {
-            walk(&v, &mut out);
-        }
-        out
-    }
 }
 
 fn with_rolls(mut event: LogEvent, rolls: impl IntoIterator<Item = Roll>) -> LogEvent {
