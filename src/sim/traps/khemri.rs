@@ -9,7 +9,7 @@ use crate::rules::khemri_traps::{
     MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
     attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
 };
-use crate::scene::{self, Scene, Skill, TrapKind};
+use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
 use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
@@ -175,10 +175,10 @@ impl Pass {
             mover.wounds = Some(left);
             mover.changed = true;
         }
-        if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.name == OUT_OF_ACTION) {
+        if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.kind == ConditionKind::OutOfAction) {
             let d = mover.cap;
             mover.halt(d, None);
-            mover.add_condition(Self::lasting(OUT_OF_ACTION, 0.0, None, true));
+            mover.add_condition(Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
         }
     }
 
@@ -292,7 +292,9 @@ impl Pass {
 
     /// 002 "7 - Swinging Blades": "test against Ini at the beginning of his next turn".
     pub(super) fn blades_again(&mut self, m: usize) {
-        let Some(i) = self.movers[m].conditions.iter().position(|c| c.name.starts_with(UNDER_BLADES)) else { return };
+        let Some(i) = self.movers[m].conditions.iter().position(|c| c.kind == ConditionKind::UnderBlades) else {
+            return;
+        };
         let condition = self.movers[m].conditions.remove(i);
         self.movers[m].changed = true;
         let victim = self.victim(m);
@@ -351,8 +353,13 @@ impl Pass {
                         let e = head(self, &(&r.depth, &r.fall)).field("depth", r.depth.total);
                         self.event(Self::hits_fields(e, Some(&r.fall.hits)));
                         let name = self.traps[t].spec.name.clone();
-                        let in_pit =
-                            Self::lasting(format!("in pit {name}"), 0.0, self.settings.table.in_pit_moves, true);
+                        let in_pit = Self::lasting(
+                            ConditionKind::InPit,
+                            format!("in pit {name}"),
+                            0.0,
+                            self.settings.table.in_pit_moves,
+                            true,
+                        );
                         self.movers[m].halt(d, Some(self.traps[t].position));
                         self.movers[m].add_condition(in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
@@ -399,7 +406,13 @@ impl Pass {
                         }
                         if r.test_again_next_turn {
                             let name = format!("{UNDER_BLADES} {}", self.traps[t].spec.name);
-                            self.movers[m].add_condition(Self::lasting(name, 0.0, Some(1), false));
+                            self.movers[m].add_condition(Self::lasting(
+                                ConditionKind::UnderBlades,
+                                name,
+                                0.0,
+                                Some(1),
+                                false,
+                            ));
                         }
                     }
                     ComplexEffect::PoisonGas(r) => {
@@ -530,5 +543,17 @@ impl Pass {
             let d = self.movers[m].cap;
             self.movers[m].halt(d, Some(p));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scene files from before kinds: the names given here imply the kinds acted on.
+    #[test]
+    fn condition_names_imply_their_kinds() {
+        assert_eq!(ConditionKind::implied_by(OUT_OF_ACTION), ConditionKind::OutOfAction);
+        assert_eq!(ConditionKind::implied_by(&format!("{UNDER_BLADES} blades")), ConditionKind::UnderBlades);
     }
 }

@@ -549,9 +549,16 @@ impl Pass {
 
     /// A lasting condition lasting `moves` moves after this one (the move it started in is
     /// counted off by bookkeeping at its end).
-    fn lasting(name: impl Into<String>, move_penalty: f32, moves: Option<u32>, immobile: bool) -> scene::Condition {
+    fn lasting(
+        kind: scene::ConditionKind,
+        name: impl Into<String>,
+        move_penalty: f32,
+        moves: Option<u32>,
+        immobile: bool,
+    ) -> scene::Condition {
         scene::Condition {
             name: name.into(),
+            kind,
             move_penalty,
             moves_left: moves.map(|m| m.saturating_add(1)),
             immobile,
