@@ -111,16 +111,22 @@ impl EventLog {
 /// the scene's, so adding it left the log as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LoggedCondition<'a> {
+    /// The condition's name.
     pub name: &'a str,
+    /// Inches off every move.
     pub move_penalty: f32,
+    /// Moves left; null when it lasts until removed.
     pub moves_left: Option<u32>,
+    /// Left out when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub immobile: bool,
+    /// Left out when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub me_and_mo: i32,
 }
 
 impl<'a> LoggedCondition<'a> {
+    /// `c` as the log writes it.
     pub fn of(c: &'a crate::scene::Condition) -> Self {
         Self {
             name: &c.name,
