@@ -254,6 +254,28 @@ fn igniters_held_thrown_and_dropped() {
 }
 
 #[test]
+fn the_dead_renamed_by_the_gm_are_still_dead_to_fire() {
+    // The fire gives "definitely dead (fire)"; the GM renamed it "Deceased". The kind, not the
+    // name, keeps the figure from rolling again; a file from before kinds (no `kind`) keeps the
+    // old name's meaning, and a condition only named so (`kind: other`) does not.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 6),
+          terrain: [(name: \"hayfield\", material: hay, shape: Rect(min: (10, 0), max: (20, 6)))],
+          figures: [
+            (name: \"Renamed\", position: (15, 3), conditions: [(name: \"Deceased\", kind: dead, immobile: true)]),
+            (name: \"Old file\", position: (14, 3), conditions: [(name: \"definitely dead (fire)\", immobile: true)]),
+            (name: \"Only a name\", position: (16, 3), conditions: [(name: \"definitely dead (fire)\", kind: other)]),
+          ],
+          fires: [(name: \"blaze\", position: (15, 3), diameter: 4)])",
+    );
+    let Run { log, .. } = run(&scene, 2, 1);
+    let rolled = |who: &str| log.events.iter().filter(|e| e.subject == who && e.event == "person_in_fire").count();
+    assert_eq!(rolled("Renamed"), 0);
+    assert_eq!(rolled("Old file"), 0);
+    assert!(rolled("Only a name") > 0, "a figure in the fire that is not dead rolls");
+}
+
+#[test]
 fn figures_in_fire_roll_and_keep_their_burns() {
     let scene = scene_from_str(
         "(version: 1, table: (width: 30, height: 6),

@@ -166,6 +166,34 @@ fn missing_file_is_an_io_error() {
 }
 
 #[test]
+fn conditions_without_a_kind_take_the_kind_their_name_implies() {
+    // Scene text from before conditions had kinds loads: no `kind` is `other`, except for the
+    // names the simulator gives to the conditions it acts on.
+    let text = "(version: 1, table: (width: 10, height: 10), figures: [(name: \"a\", position: (1, 1), conditions: [
+        (name: \"strained ankle\", move_penalty: 2, moves_left: Some(3)),
+        (name: \"definitely dead (fire)\", immobile: true),
+        (name: \"Deceased\", kind: dead, immobile: true),
+        (name: \"out of action\", kind: other),
+      ])])";
+    let s = parse_scene(text, Path::new("old.ron")).unwrap_or_else(|e| panic!("{e}"));
+    let conditions = &s.figures[0].conditions;
+    let kinds: Vec<scene::ConditionKind> = conditions.iter().map(|c| c.kind).collect();
+    use scene::ConditionKind::{Dead, Other};
+    assert_eq!(kinds, [Other, Dead, Dead, Other]);
+    // Written only where the name does not imply it, and read back the same.
+    let written: Vec<Option<serde_json::Value>> =
+        conditions.iter().map(|c| serde_json::to_value(c).unwrap().get("kind").cloned()).collect();
+    let kind = |k: &str| Some(serde_json::Value::from(k));
+    assert_eq!(written, [None, None, kind("dead"), kind("other")]);
+    let saved = scene_to_ron(&s).unwrap();
+    let back = parse_scene(&saved, Path::new("saved.ron")).unwrap_or_else(|e| panic!("{e}\n{saved}"));
+    assert_eq!(back, s);
+    // An unknown kind is an error, as any unknown value.
+    let bad = text.replace("kind: dead", "kind: deceased");
+    assert!(parse_scene(&bad, Path::new("bad.ron")).is_err());
+}
+
+#[test]
 fn save_and_load_round_trip() {
     let dir = std::env::temp_dir().join(format!("tabula-rt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -479,6 +479,27 @@ fn swinging_blades_strike_again_at_a_figure_stopped_on_them() {
 }
 
 #[test]
+fn blades_strike_again_by_the_kind_not_the_name() {
+    // Renamed by the GM, still under the blades; only named so (`kind: other`), not.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), figures: [
+            (name: \"bitten\", position: (10, 5), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0),
+             conditions: [(name: \"Blade-bitten\", kind: under_blades, moves_left: Some(2))]),
+            (name: \"named\", position: (20, 5), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0),
+             conditions: [(name: \"under swinging blades blades\", kind: other, moves_left: Some(2))]),
+          ])",
+    );
+    let Run { log, end } = run(&scene, 3, 1);
+    let again: Vec<(String, Option<serde_json::Value>)> = events(&log, "khemri_swinging_blades_again")
+        .iter()
+        .map(|e| (e.subject.clone(), e.fields.get("condition").cloned()))
+        .collect();
+    assert_eq!(again, vec![("bitten".to_string(), Some(serde_json::Value::from("Blade-bitten")))]);
+    assert!(end.figures[0].conditions.is_empty(), "{:?}", end.figures[0].conditions);
+    assert_eq!(end.figures[1].conditions.len(), 1);
+}
+
+#[test]
 fn khemri_counters_too_close_are_rejected_naming_both() {
     let err = tabula::scene::parse_scene(
         "(version: 1, table: (width: 40, height: 10), traps: [

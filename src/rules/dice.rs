@@ -297,6 +297,87 @@ impl Roll {
     }
 }
 
+/// Every roll inside a value (a rules report or part of one), in the order the event log
+/// lists them. Reports implement it by hand, field by field, next to their types.
+///
+/// The order is the one the log has always had: it was found by walking the report's JSON,
+/// whose objects list their keys alphabetically (serde_json without `preserve_order`), with
+/// arrays and tuples in order. So within a struct the fields holding rolls come in the
+/// alphabetical order of their names, not their declaration order; each impl says its order.
+pub trait Rolls {
+    /// Push this value's rolls onto `out`, in log order.
+    fn push_rolls(&self, out: &mut Vec<Roll>);
+
+    /// This value's rolls, in log order.
+    fn rolls(&self) -> Vec<Roll> {
+        let mut out = Vec::new();
+        self.push_rolls(&mut out);
+        out
+    }
+}
+
+impl Rolls for Roll {
+    /// A roll is taken whole: nothing inside it is a roll.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        out.push(self.clone());
+    }
+}
+
+impl<T: Rolls + ?Sized> Rolls for &T {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        (**self).push_rolls(out);
+    }
+}
+
+impl<T: Rolls + ?Sized> Rolls for Box<T> {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        (**self).push_rolls(out);
+    }
+}
+
+impl<T: Rolls> Rolls for Option<T> {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        if let Some(v) = self {
+            v.push_rolls(out);
+        }
+    }
+}
+
+impl<T: Rolls> Rolls for [T] {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        for v in self {
+            v.push_rolls(out);
+        }
+    }
+}
+
+impl<T: Rolls> Rolls for Vec<T> {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.as_slice().push_rolls(out);
+    }
+}
+
+impl<T: Rolls, const N: usize> Rolls for [T; N] {
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.as_slice().push_rolls(out);
+    }
+}
+
+/// Tuples are JSON arrays: their parts in order.
+macro_rules! tuple_rolls {
+    ($($name:ident . $index:tt),+) => {
+        impl<$($name: Rolls),+> Rolls for ($($name,)+) {
+            fn push_rolls(&self, out: &mut Vec<Roll>) {
+                $(self.$index.push_rolls(out);)+
+            }
+        }
+    };
+}
+
+tuple_rolls!(A.0, B.1);
+tuple_rolls!(A.0, B.1, C.2);
+tuple_rolls!(A.0, B.1, C.2, D.3);
+
 #[cfg(test)]
 mod tests {
     use super::*;

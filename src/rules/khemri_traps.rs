@@ -5,7 +5,7 @@
 //! ([`TrapSurroundings`]), and calls [`boulder_path_model`] for each model a rolling boulder
 //! reaches. Dice are 1-based (RULES-NOTES "Dice").
 
-use super::dice::{Dice, DiceSource, Roll};
+use super::dice::{Dice, DiceSource, Roll, Rolls};
 use serde::{Deserialize, Serialize};
 
 /// 002 "Traps": "no trap can be 2" or closer to another one".
@@ -1367,6 +1367,68 @@ pub fn attempt_set_trap(
     Ok(SetTrapReport { counter: counter.id, dud_roll, becomes, roll, outcome })
 }
 
+// ---------------------------------------------------------------------------------------------
+// Rolls, in log order
+// ---------------------------------------------------------------------------------------------
+//
+// The order each event has always logged: fields holding rolls in the alphabetical order of
+// their names (see [`Rolls`]). Keep it when a field is added or renamed, or the log changes.
+
+impl Rolls for HitResult {
+    /// `save` before `to_wound`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.save.push_rolls(out);
+        self.to_wound.push_rolls(out);
+    }
+}
+
+impl Rolls for HitsReport {
+    /// Each hit in turn.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.hits.push_rolls(out);
+    }
+}
+
+impl Rolls for BystanderHit {
+    /// `hits` before `test`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.hits.push_rolls(out);
+        self.test.push_rolls(out);
+    }
+}
+
+impl Rolls for FallReport {
+    /// `hit_count` before `hits`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.hit_count.push_rolls(out);
+        self.hits.push_rolls(out);
+    }
+}
+
+impl Rolls for PitEdgeModel {
+    /// `fall` before `test`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.fall.push_rolls(out);
+        self.test.push_rolls(out);
+    }
+}
+
+impl Rolls for ArrowVolley {
+    /// `hits` before `rolls`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.hits.push_rolls(out);
+        self.rolls.push_rolls(out);
+    }
+}
+
+impl Rolls for BladesReport {
+    /// `dodge` before `hits`.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.dodge.push_rolls(out);
+        self.hits.push_rolls(out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::dice::{ScriptedDice, ScriptedFaces, SeededDice};
@@ -2041,5 +2103,118 @@ mod tests {
         assert_eq!(ids, ["boulder", "pit", "arrows", "swinging_blades", "poison_gas", "fire_trap", "collapsing_walls"]);
         assert_eq!(KhemriTrap::Dud.id(), "dud");
         assert_eq!(serde_json::to_string(&ComplexTrap::SwingingBlades).ok().as_deref(), Some("\"swinging_blades\""));
+    }
+
+    // --- Rolls in log order -------------------------------------------------------------------
+
+    /// The walk the log's rolls came from before [`Rolls`], kept as the reference: the value's
+    /// JSON depth first (objects by sorted key, arrays in order), each object with `dice`,
+    /// `faces` and `total` that reads as a roll taken whole.
+    fn rolls_by_json(report: &impl Serialize) -> Vec<Roll> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<Roll>) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    if map.contains_key("dice")
+                        && map.contains_key("faces")
+                        && map.contains_key("total")
+                        && let Ok(r) = serde_json::from_value::<Roll>(v.clone())
+                    {
+                        out.push(r);
+                        return;
+                    }
+                    for value in map.values() {
+                        walk(value, out);
+                    }
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        if let Ok(v) = serde_json::to_value(report) {
+            walk(&v, &mut out);
+        }
+        out
+    }
+
+    /// The typed rolls match the JSON walk; returns how many there were.
+    fn same_rolls(report: &(impl Rolls + Serialize)) -> usize {
+        let typed = report.rolls();
+        assert_eq!(typed, rolls_by_json(report));
+        typed.len()
+    }
+
+    #[test]
+    fn typed_rolls_keep_the_json_walk_order() {
+        let settings = KhemriSettings::default();
+        // What the seeds reached, so the comparison is not vacuous.
+        let (mut saves, mut edge_falls, mut strays, mut bystander_hits, mut rolls) = (0, 0, 0, 0, 0);
+        for seed in 0..300u64 {
+            let mut src = SeededDice::new(seed);
+            let victim = match seed % 3 {
+                0 => TrapVictim::from_profile(profile(3, 2, Some(4))),
+                1 => TrapVictim::from_profile(profile(4, 1, Some(5))),
+                _ => TrapVictim::with_initiative(3),
+            };
+            let nearby: Vec<Bystander> =
+                (0..3u32).map(|i| Bystander { id: 10 + i, distance: 0.5 * f64::from(i + 1), victim }).collect();
+
+            let simple = resolve_simple_trap(&victim, &settings, &mut src);
+            rolls += same_rolls(&simple);
+            saves += simple.hits.iter().filter(|h| h.save.is_some() && h.to_wound.is_some()).count();
+            for hit in &simple.hits {
+                rolls += same_rolls(hit);
+            }
+
+            let blades = resolve_swinging_blades(&victim, seed % 2 == 0, &mut src);
+            rolls += same_rolls(&blades);
+
+            let boulder = resolve_boulder(&victim, seed % 2 == 1, &mut src);
+            rolls += same_rolls(&(&boulder.dodge, &boulder.hit_count, &boulder.hits));
+
+            let pit = resolve_pit(&victim, &nearby, &mut src);
+            rolls += same_rolls(&(&pit.depth, &pit.fall));
+            for edge in &pit.edge {
+                rolls += same_rolls(edge);
+                edge_falls += usize::from(edge.fall.is_some());
+            }
+
+            let arrows = resolve_arrows(&victim, &nearby, &mut src);
+            rolls += same_rolls(&(&arrows.arrow_count, &arrows.victim));
+            for stray in &arrows.strays {
+                rolls += same_rolls(&stray.volley);
+                strays += 1;
+            }
+
+            let gas = resolve_poison_gas(&victim, &nearby, &mut src);
+            rolls += same_rolls(&(&gas.hit_count, &gas.hits));
+            for b in &gas.nearby {
+                rolls += same_rolls(b);
+            }
+
+            let fire = resolve_fire_trap(&victim, &nearby, &mut src);
+            rolls += same_rolls(&(&fire.hits, &fire.fire_roll));
+
+            let walls = resolve_collapsing_walls(&victim, true, &mut src);
+            rolls += same_rolls(&(&walls.dodge, &walls.hits));
+
+            for b in &nearby {
+                let hit = boulder_path_model(b, &settings, &mut src);
+                rolls += same_rolls(&hit);
+                bystander_hits += usize::from(hit.hits.as_ref().is_some_and(|h| !h.hits.is_empty()));
+            }
+        }
+        assert!(saves > 0 && edge_falls > 0 && strays > 0 && bystander_hits > 0 && rolls > 1000);
+        // The order is the sorted keys', not the fields': a save comes before its to-wound roll.
+        let hit = HitResult {
+            strength: 5,
+            saves_allowed: true,
+            to_wound: Some(Roll::from_faces(Dice::D6, vec![5])),
+            save: Some(Roll::from_faces(Dice::D6, vec![2])),
+            outcome: HitOutcome::Wounded,
+        };
+        let faces: Vec<Vec<u8>> = hit.rolls().into_iter().map(|r| r.faces).collect();
+        assert_eq!(faces, vec![vec![2], vec![5]]);
+        assert_eq!(same_rolls(&[hit.clone(), hit]), 4);
     }
 }

@@ -79,7 +79,7 @@ mod tests {
         PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
     };
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
-    use crate::scene::Material;
+    use crate::scene::{ConditionKind, Material};
     use crate::sim::fire_front::CellState;
 
     fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
@@ -141,6 +141,7 @@ mod tests {
             WakingOutcome,
             ResponseOutcome,
             Material,
+            ConditionKind,
             CellState,
         );
     }

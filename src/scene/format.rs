@@ -343,23 +343,148 @@ pub struct MordheimProfile {
 }
 
 /// A lasting effect on a figure: an injury that slows it, a status.
+///
+/// The file may leave `kind` out: it is then the kind the name implies
+/// ([`ConditionKind::implied_by`], `other` for any name the simulator never gave), and it is
+/// written only where the name does not imply it. So scene files from before kinds load with
+/// the kinds their conditions always acted as, and a condition the GM renames keeps its kind.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "ConditionText", into = "ConditionText")]
 pub struct Condition {
-    /// What it is, e.g. "strained ankle".
+    /// What it is, e.g. "strained ankle". The GM's to change: the rules read `kind`.
     pub name: String,
+    /// What the simulator acts on.
+    pub kind: ConditionKind,
     /// Inches off every move while it lasts.
-    #[serde(default)]
     pub move_penalty: f32,
     /// Moves left before it ends; none when it lasts until removed.
-    #[serde(default)]
     pub moves_left: Option<u32>,
     /// The figure cannot move while it lasts (caught in a loop, down a pit).
-    #[serde(default, skip_serializing_if = "is_false")]
     pub immobile: bool,
     /// Off Me and Mo while it lasts (burns, 001 "Fire Against people and animals").
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub me_and_mo: i32,
+}
+
+crate::rules::named_enum! {
+    /// What a condition is for the simulator. Conditions it gives carry their kind; one the GM
+    /// writes is `other` unless the file says otherwise.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ConditionKind {
+        /// Nothing acts on it beyond its own fields (the GM's "strained ankle").
+        #[default]
+        Other => "other",
+        /// A trip-cord victim's status: demoralised, dazed, fainted (000 "Trip cords").
+        Status => "status",
+        /// A lasting injury that slows the figure: a trip cord's or a loop's, hurt on a cattle grid.
+        Injury => "injury",
+        /// A loop injury that starts when the figure is let down (000 "Loop Traps": sprained
+        /// on release). Its countdown waits while the figure is `hanging_in_loop`; on release it
+        /// becomes an `injury`.
+        InjuryOnRelease => "injury_on_release",
+        /// Caught by a loop, hanging by one foot.
+        HangingInLoop => "hanging_in_loop",
+        /// Hanging on a pit's near or far edge.
+        HangingOnEdge => "hanging_on_edge",
+        /// Down a pit (Morval or Khemri).
+        InPit => "in_pit",
+        /// Stopped on a Khemri Swinging Blades counter: they strike again at the start of its
+        /// next move (002 "7 - Swinging Blades").
+        UnderBlades => "under_blades",
+        /// Brought to 0 wounds by a Khemri trap (house rule): given once.
+        OutOfAction => "out_of_action",
+        /// Minor, bad or severe burns: off Me and Mo (001 "Persons").
+        Burns => "burns",
+        /// Crippled in agony by fire.
+        Crippled => "crippled",
+        /// Apparently dead (fire).
+        ApparentlyDead => "apparently_dead",
+        /// Definitely dead: fire rolls no more for the figure.
+        Dead => "dead",
+    }
+}
+
+impl ConditionKind {
+    /// The kind a condition without one in the file takes from its name: the names the
+    /// simulator gave before conditions had kinds (and still gives) for the kinds it acts on;
+    /// `other` for any other name.
+    pub fn implied_by(name: &str) -> Self {
+        if name == "definitely dead (fire)" {
+            ConditionKind::Dead
+        } else if name == "out of action" {
+            ConditionKind::OutOfAction
+        } else if name.starts_with("under swinging blades") {
+            ConditionKind::UnderBlades
+        } else if name.starts_with("hanging in loop") {
+            ConditionKind::HangingInLoop
+        } else if name.ends_with(" (on release)") {
+            ConditionKind::InjuryOnRelease
+        } else {
+            ConditionKind::Other
+        }
+    }
+}
+
+/// [`Condition`] as the file writes it: `kind` left out where the name implies it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename = "Condition", deny_unknown_fields)]
+struct ConditionText {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "written_kind")]
+    kind: Option<ConditionKind>,
+    #[serde(default)]
+    move_penalty: f32,
+    #[serde(default)]
+    moves_left: Option<u32>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    immobile: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    me_and_mo: i32,
+}
+
+impl From<ConditionText> for Condition {
+    fn from(c: ConditionText) -> Self {
+        let kind = c.kind.unwrap_or_else(|| ConditionKind::implied_by(&c.name));
+        Self {
+            name: c.name,
+            kind,
+            move_penalty: c.move_penalty,
+            moves_left: c.moves_left,
+            immobile: c.immobile,
+            me_and_mo: c.me_and_mo,
+        }
+    }
+}
+
+impl From<Condition> for ConditionText {
+    fn from(c: Condition) -> Self {
+        let kind = (c.kind != ConditionKind::implied_by(&c.name)).then_some(c.kind);
+        Self {
+            name: c.name,
+            kind,
+            move_penalty: c.move_penalty,
+            moves_left: c.moves_left,
+            immobile: c.immobile,
+            me_and_mo: c.me_and_mo,
+        }
+    }
+}
+
+/// A written `kind` is the bare kind (`kind: dead`), whatever the RON extensions.
+mod written_kind {
+    use super::ConditionKind;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &Option<ConditionKind>, s: S) -> Result<S::Ok, S::Error> {
+        match kind {
+            Some(k) => k.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ConditionKind>, D::Error> {
+        ConditionKind::deserialize(d).map(Some)
+    }
 }
 
 fn is_zero(v: &i32) -> bool {

@@ -26,7 +26,7 @@ use crate::rules::fire::{
     self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
     burning_fire_strike, fire_fright_value, resolve_ignition, resolve_person_in_fire,
 };
-use crate::scene::{self, FireIgnition, Igniter, Material, Scene, Shape};
+use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
 use std::collections::BTreeMap;
 
@@ -670,7 +670,7 @@ fn fire_round(
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, position, swept, mut conditions) in figures {
-        if conditions.0.iter().any(|c| c.name == DEAD_CONDITION) {
+        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead) {
             continue;
         }
         let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
@@ -899,8 +899,9 @@ fn swept_burning_point(front: &FireFront, segments: &[(Vec2, Vec2)], time: f32) 
 /// The lasting effect of a burning (001 "Persons": Me & Mo deductions; crippled, apparently and
 /// definitely dead keep the figure where it lies).
 fn burn_condition(outcome: PersonInFireOutcome) -> Option<scene::Condition> {
-    let condition = |name: &str, me_and_mo: i32, immobile: bool| scene::Condition {
+    let condition = |kind: ConditionKind, name: &str, me_and_mo: i32, immobile: bool| scene::Condition {
         name: name.to_string(),
+        kind,
         move_penalty: 0.0,
         moves_left: None,
         immobile,
@@ -908,18 +909,34 @@ fn burn_condition(outcome: PersonInFireOutcome) -> Option<scene::Condition> {
     };
     match outcome {
         PersonInFireOutcome::Unharmed | PersonInFireOutcome::SingedClothes => None,
-        PersonInFireOutcome::MinorBurns => Some(condition("minor burns", -1, false)),
-        PersonInFireOutcome::BadBurns => Some(condition("bad burns", -2, false)),
-        PersonInFireOutcome::SevereBurns => Some(condition("severe burns", -3, false)),
-        PersonInFireOutcome::CrippledInAgony => Some(condition("crippled in agony (fire)", 0, true)),
-        PersonInFireOutcome::ApparentlyDead => Some(condition("apparently dead (fire)", 0, true)),
-        PersonInFireOutcome::DefinitelyDead => Some(condition(DEAD_CONDITION, 0, true)),
+        PersonInFireOutcome::MinorBurns => Some(condition(ConditionKind::Burns, "minor burns", -1, false)),
+        PersonInFireOutcome::BadBurns => Some(condition(ConditionKind::Burns, "bad burns", -2, false)),
+        PersonInFireOutcome::SevereBurns => Some(condition(ConditionKind::Burns, "severe burns", -3, false)),
+        PersonInFireOutcome::CrippledInAgony => {
+            Some(condition(ConditionKind::Crippled, "crippled in agony (fire)", 0, true))
+        }
+        PersonInFireOutcome::ApparentlyDead => {
+            Some(condition(ConditionKind::ApparentlyDead, "apparently dead (fire)", 0, true))
+        }
+        PersonInFireOutcome::DefinitelyDead => Some(condition(ConditionKind::Dead, DEAD_CONDITION, 0, true)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn burn_conditions_carry_their_kind() {
+        let kind = |outcome| burn_condition(outcome).map(|c| c.kind);
+        assert_eq!(kind(PersonInFireOutcome::SingedClothes), None);
+        assert_eq!(kind(PersonInFireOutcome::BadBurns), Some(ConditionKind::Burns));
+        assert_eq!(kind(PersonInFireOutcome::CrippledInAgony), Some(ConditionKind::Crippled));
+        assert_eq!(kind(PersonInFireOutcome::ApparentlyDead), Some(ConditionKind::ApparentlyDead));
+        assert_eq!(kind(PersonInFireOutcome::DefinitelyDead), Some(ConditionKind::Dead));
+        // Scene files from before kinds: the dead's name implies dead.
+        assert_eq!(ConditionKind::implied_by(DEAD_CONDITION), ConditionKind::Dead);
+    }
 
     #[test]
     fn every_burnable_material_has_its_fuel() {

@@ -616,6 +616,7 @@ fn figures_cross_cattle_grids(
                 if r.move_penalty_in > 0.0 {
                     conditions.0.push(scene::Condition {
                         name: format!("hurt on cattle grid \"{}\"", grid.name),
+                        kind: scene::ConditionKind::Injury,
                         move_penalty: r.move_penalty_in,
                         // Bookkeeping counts this move down too: one more keeps the full count.
                         moves_left: r.lasts_moves.map(|m| m.saturating_add(1)),

@@ -106,6 +106,47 @@ impl EventLog {
     }
 }
 
+/// A condition as the log writes it (`conditions_added`, `condition`): the scene's fields
+/// without `kind`. The log has always shown a condition by its name and effects; the kind is
+/// the scene's, so adding it left the log as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LoggedCondition<'a> {
+    /// The condition's name.
+    pub name: &'a str,
+    /// Inches off every move.
+    pub move_penalty: f32,
+    /// Moves left; null when it lasts until removed.
+    pub moves_left: Option<u32>,
+    /// Left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub immobile: bool,
+    /// Left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub me_and_mo: i32,
+}
+
+impl<'a> LoggedCondition<'a> {
+    /// `c` as the log writes it.
+    pub fn of(c: &'a crate::scene::Condition) -> Self {
+        Self {
+            name: &c.name,
+            move_penalty: c.move_penalty,
+            moves_left: c.moves_left,
+            immobile: c.immobile,
+            me_and_mo: c.me_and_mo,
+        }
+    }
+
+    /// Each of `conditions`, in order.
+    pub fn all(conditions: &'a [crate::scene::Condition]) -> Vec<Self> {
+        conditions.iter().map(Self::of).collect()
+    }
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
 /// A length, area or coordinate for the log, to a thousandth (of an inch, of a square inch),
 /// worked in f64 so JSON prints it short.
 pub fn round_to_thousandths(v: f32) -> f64 {
@@ -122,4 +163,35 @@ pub fn point_to_thousandths(v: Vec2) -> (f64, f64) {
 /// the two stay apart: changing either would change the log.
 pub fn round_to_thousandths_f32(v: f32) -> f32 {
     (v * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Condition, ConditionKind};
+
+    #[test]
+    fn logged_conditions_are_written_as_before_kinds() {
+        let renamed = Condition {
+            name: "Deceased".into(),
+            kind: ConditionKind::Dead,
+            move_penalty: 1.5,
+            moves_left: Some(3),
+            immobile: true,
+            me_and_mo: -2,
+        };
+        let plain = Condition {
+            name: "strained ankle".into(),
+            kind: ConditionKind::Injury,
+            move_penalty: 2.0,
+            moves_left: None,
+            immobile: false,
+            me_and_mo: 0,
+        };
+        let e = LogEvent::new("traps", "test", "x").field("conditions_added", LoggedCondition::all(&[renamed, plain]));
+        assert_eq!(
+            e.fields["conditions_added"].to_string(),
+            r#"[{"immobile":true,"me_and_mo":-2,"move_penalty":1.5,"moves_left":3,"name":"Deceased"},{"move_penalty":2.0,"moves_left":null,"name":"strained ankle"}]"#
+        );
+    }
 }

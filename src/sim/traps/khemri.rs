@@ -3,13 +3,13 @@
 //! `rules::khemri_traps`; the geometry (who is near, where a boulder rolls) is worked out here.
 
 use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, with_rolls};
-use crate::rules::dice::{Dice, Roll, SeededDice};
+use crate::rules::dice::{Dice, Roll, Rolls, SeededDice};
 use crate::rules::khemri_traps::{
     self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
     MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
     attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
 };
-use crate::scene::{self, Scene, Skill, TrapKind};
+use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
 use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
@@ -175,10 +175,10 @@ impl Pass {
             mover.wounds = Some(left);
             mover.changed = true;
         }
-        if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.name == OUT_OF_ACTION) {
+        if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.kind == ConditionKind::OutOfAction) {
             let d = mover.cap;
             mover.halt(d, None);
-            mover.add_condition(Self::lasting(OUT_OF_ACTION, 0.0, None, true));
+            mover.add_condition(Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
         }
     }
 
@@ -292,14 +292,16 @@ impl Pass {
 
     /// 002 "7 - Swinging Blades": "test against Ini at the beginning of his next turn".
     pub(super) fn blades_again(&mut self, m: usize) {
-        let Some(i) = self.movers[m].conditions.iter().position(|c| c.name.starts_with(UNDER_BLADES)) else { return };
+        let Some(i) = self.movers[m].conditions.iter().position(|c| c.kind == ConditionKind::UnderBlades) else {
+            return;
+        };
         let condition = self.movers[m].conditions.remove(i);
         self.movers[m].changed = true;
         let victim = self.victim(m);
         let report = resolve_swinging_blades(&victim, false, &mut self.dice);
         let event = with_rolls(
             LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name.clone()),
-            Self::rolls_in(&report),
+            report.rolls(),
         )
         .outcome(if report.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged })
         .field("condition", &condition.name);
@@ -319,7 +321,7 @@ impl Pass {
                 self.event(e);
             }
             TrapEffect::Simple(hits) => {
-                let e = with_rolls(base(self, "khemri_trap", m), Self::rolls_in(&hits)).outcome(TrapOutcome::Simple);
+                let e = with_rolls(base(self, "khemri_trap", m), hits.rolls()).outcome(TrapOutcome::Simple);
                 self.event(Self::hits_fields(e, Some(&hits)));
                 self.apply_hits(m, &hits);
             }
@@ -327,7 +329,7 @@ impl Pass {
                 let table_rolls = table.as_ref().map(|t| t.rolls.clone()).unwrap_or_default();
                 let trap_id = effect.trap();
                 let reuse = effect.trap().reuse(&self.settings.khemri).id();
-                let head = |pass: &Pass, victim_report: &dyn erased::Rolls| {
+                let head = |pass: &Pass, victim_report: &dyn Rolls| {
                     with_rolls(base(pass, "khemri_trap", m), table_rolls.iter().cloned().chain(victim_report.rolls()))
                         .outcome(trap_id)
                         .field("reuse", reuse)
@@ -335,8 +337,7 @@ impl Pass {
                 };
                 match *effect {
                     ComplexEffect::Boulder(r) => {
-                        let victim_part = (r.dodge.clone(), r.hit_count.clone(), r.hits.clone());
-                        let e = head(self, &victim_part)
+                        let e = head(self, &(&r.dodge, &r.hit_count, &r.hits))
                             .field("dodged", r.hits.is_none())
                             .field("boulder_rolls_inches", r.rolling.distance.total)
                             .field("boulder_direction", r.rolling.direction.id())
@@ -349,17 +350,22 @@ impl Pass {
                         self.roll_boulder(m, t, time, r.rolling.distance.total, r.rolling.direction);
                     }
                     ComplexEffect::Pit(r) => {
-                        let e = head(self, &(r.depth.clone(), r.fall.clone())).field("depth", r.depth.total);
+                        let e = head(self, &(&r.depth, &r.fall)).field("depth", r.depth.total);
                         self.event(Self::hits_fields(e, Some(&r.fall.hits)));
                         let name = self.traps[t].spec.name.clone();
-                        let in_pit =
-                            Self::lasting(format!("in pit {name}"), 0.0, self.settings.table.in_pit_moves, true);
+                        let in_pit = Self::lasting(
+                            ConditionKind::InPit,
+                            format!("in pit {name}"),
+                            0.0,
+                            self.settings.table.in_pit_moves,
+                            true,
+                        );
                         self.movers[m].halt(d, Some(self.traps[t].position));
                         self.movers[m].add_condition(in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
-                            let e = with_rolls(base(self, "khemri_pit_edge", o), Self::rolls_in(edge)).outcome(
+                            let e = with_rolls(base(self, "khemri_pit_edge", o), edge.rolls()).outcome(
                                 if edge.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting },
                             );
                             self.event(Self::hits_fields(e, edge.fall.as_ref().map(|f| &f.hits)));
@@ -373,7 +379,7 @@ impl Pass {
                         }
                     }
                     ComplexEffect::Arrows(r) => {
-                        let e = head(self, &(r.arrow_count.clone(), r.victim.clone()))
+                        let e = head(self, &(&r.arrow_count, &r.victim))
                             .field("arrows", r.arrow_count.total)
                             .field("misses", r.victim.misses)
                             .field("into_wall", r.into_wall);
@@ -381,7 +387,7 @@ impl Pass {
                         self.apply_hits(m, &r.victim.hits);
                         for stray in &r.strays {
                             let o = stray.id as usize;
-                            let e = with_rolls(base(self, "khemri_stray_arrows", o), Self::rolls_in(&stray.volley))
+                            let e = with_rolls(base(self, "khemri_stray_arrows", o), stray.volley.rolls())
                                 .outcome(if stray.volley.hits.hits.is_empty() {
                                     TrapOutcome::Missed
                                 } else {
@@ -400,18 +406,24 @@ impl Pass {
                         }
                         if r.test_again_next_turn {
                             let name = format!("{UNDER_BLADES} {}", self.traps[t].spec.name);
-                            self.movers[m].add_condition(Self::lasting(name, 0.0, Some(1), false));
+                            self.movers[m].add_condition(Self::lasting(
+                                ConditionKind::UnderBlades,
+                                name,
+                                0.0,
+                                Some(1),
+                                false,
+                            ));
                         }
                     }
                     ComplexEffect::PoisonGas(r) => {
-                        let e = head(self, &(r.hit_count.clone(), r.hits.clone())).field("immune", r.immune);
+                        let e = head(self, &(&r.hit_count, &r.hits)).field("immune", r.immune);
                         self.event(Self::hits_fields(e, r.hits.as_ref()));
                         if let Some(h) = &r.hits {
                             self.apply_hits(m, h);
                         }
                         for b in &r.nearby {
                             let o = b.id as usize;
-                            let e = with_rolls(base(self, "khemri_gas", o), Self::rolls_in(b)).outcome(if b.immune {
+                            let e = with_rolls(base(self, "khemri_gas", o), b.rolls()).outcome(if b.immune {
                                 TrapOutcome::Immune
                             } else {
                                 TrapOutcome::Gassed
@@ -423,7 +435,7 @@ impl Pass {
                         }
                     }
                     ComplexEffect::FireTrap(r) => {
-                        let e = head(self, &(r.hits.clone(), r.fire_roll.clone())).field("on_fire", r.on_fire);
+                        let e = head(self, &(&r.hits, &r.fire_roll)).field("on_fire", r.on_fire);
                         self.event(Self::hits_fields(e, Some(&r.hits)));
                         self.apply_hits(m, &r.hits);
                         let mut burning = Vec::new();
@@ -449,7 +461,7 @@ impl Pass {
                         }));
                     }
                     ComplexEffect::CollapsingWalls(r) => {
-                        let e = head(self, &(r.dodge.clone(), r.hits.clone())).field("step_aside", r.step_aside);
+                        let e = head(self, &(&r.dodge, &r.hits)).field("step_aside", r.step_aside);
                         self.event(Self::hits_fields(e, r.hits.as_ref()));
                         if let Some(h) = &r.hits {
                             self.apply_hits(m, h);
@@ -500,7 +512,7 @@ impl Pass {
         for (distance, o) in in_way {
             let bystander = Bystander { id: o as u32, distance: f64::from(distance), victim: self.victim(o) };
             let hit = boulder_path_model(&bystander, &self.settings.khemri, &mut self.dice);
-            let e = with_rolls(self.new_event("khemri_boulder_path", o, t, time), Self::rolls_in(&hit))
+            let e = with_rolls(self.new_event("khemri_boulder_path", o, t, time), hit.rolls())
                 .outcome(if hit.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged });
             self.event(Self::hits_fields(e, hit.hits.as_ref()));
             if let Some(h) = &hit.hits {
@@ -524,6 +536,8 @@ impl Pass {
         let e = self
             .new_event("khemri_step_aside", m, t, time)
             .roll(roll)
+            .outcome(if choice.is_some() { TrapOutcome::SteppedAside } else { TrapOutcome::WallsBothSides })
+            .field("to", choice.map(point_to_thousandths));
         self.event(e);
         if let Some(p) = choice {
             let d = self.movers[m].cap;
@@ -532,17 +546,14 @@ impl Pass {
     }
 }
 
-/// Rolls from a part of a report, for the event that shows it.
-mod erased {
-    use crate::rules::dice::Roll;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    pub(super) trait Rolls {
-        fn rolls(&self) -> Vec<Roll>;
-    }
-
-    impl<T: serde::Serialize> Rolls for T {
-        fn rolls(&self) -> Vec<Roll> {
-            super::Pass::rolls_in(self)
-        }
+    /// Scene files from before kinds: the names given here imply the kinds acted on.
+    #[test]
+    fn condition_names_imply_their_kinds() {
+        assert_eq!(ConditionKind::implied_by(OUT_OF_ACTION), ConditionKind::OutOfAction);
+        assert_eq!(ConditionKind::implied_by(&format!("{UNDER_BLADES} blades")), ConditionKind::UnderBlades);
     }
 }

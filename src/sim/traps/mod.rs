@@ -549,9 +549,16 @@ impl Pass {
 
     /// A lasting condition lasting `moves` moves after this one (the move it started in is
     /// counted off by bookkeeping at its end).
-    fn lasting(name: impl Into<String>, move_penalty: f32, moves: Option<u32>, immobile: bool) -> scene::Condition {
+    fn lasting(
+        kind: scene::ConditionKind,
+        name: impl Into<String>,
+        move_penalty: f32,
+        moves: Option<u32>,
+        immobile: bool,
+    ) -> scene::Condition {
         scene::Condition {
             name: name.into(),
+            kind,
             move_penalty,
             moves_left: moves.map(|m| m.saturating_add(1)),
             immobile,
@@ -697,34 +704,6 @@ impl Pass {
             self.blades_again(m);
             self.loop_release(m);
         }
-    }
-
-    /// The rolls inside a rules report, for the event's `rolls` (every die rolled is logged).
-    fn rolls_in(report: &impl serde::Serialize) -> Vec<Roll> {
-        fn walk(v: &serde_json::Value, out: &mut Vec<Roll>) {
-            match v {
-                serde_json::Value::Object(map) => {
-                    if map.contains_key("dice")
-                        && map.contains_key("faces")
-                        && map.contains_key("total")
-                        && let Ok(r) = serde_json::from_value::<Roll>(v.clone())
-                    {
-                        out.push(r);
-                        return;
-                    }
-                    for value in map.values() {
-                        walk(value, out);
-                    }
-                }
-                serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
-                _ => {}
-            }
-        }
-        let mut out = Vec::new();
-        if let Ok(v) = serde_json::to_value(report) {
-            walk(&v, &mut out);
-        }
-        out
     }
 }
 

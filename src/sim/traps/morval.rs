@@ -9,8 +9,8 @@ use crate::rules::morval_traps::{
     resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
 use crate::rules::outcome::Outcome;
-use crate::scene::{Material, Skill, TrapKind};
-use crate::sim::log::point_to_thousandths;
+use crate::scene::{ConditionKind, Material, Skill, TrapKind};
+use crate::sim::log::{LoggedCondition, point_to_thousandths};
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 
@@ -157,11 +157,23 @@ impl Pass {
         }
         if let Some(status) = result.status {
             let fainted = status == rules::VictimStatus::Fainted;
-            added.push(Self::lasting(status.id(), 0.0, Some(self.settings.table.status_moves), fainted));
+            added.push(Self::lasting(
+                ConditionKind::Status,
+                status.id(),
+                0.0,
+                Some(self.settings.table.status_moves),
+                fainted,
+            ));
         }
         if let Some(injury) = &result.injury {
             let moves = self.injury_moves(injury);
-            added.push(Self::lasting(injury_name(injury.kind), injury.move_penalty_inches as f32, Some(moves), false));
+            added.push(Self::lasting(
+                ConditionKind::Injury,
+                injury_name(injury.kind),
+                injury.move_penalty_inches as f32,
+                Some(moves),
+                false,
+            ));
         }
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
@@ -175,7 +187,7 @@ impl Pass {
             .field("status", result.status.map(|s| s.id()))
             .field("injury", &result.injury)
             .field("rider_fall_strike", result.rider_fall_strike.as_ref().map(|r| r.total))
-            .field("conditions_added", &added)
+            .field("conditions_added", LoggedCondition::all(&added))
             .field("at", point_to_thousandths(at));
         self.event(event);
         if let Some(noise) = result.noise {
@@ -302,15 +314,28 @@ impl Pass {
             PitOutcome::JumpBack => (Some(at), None),
             PitOutcome::HangingOnFarEdge => (
                 Some(centre + heading * radius),
-                Some(Self::lasting(format!("hanging on far edge of {name}"), 0.0, table.hanging_moves, true)),
+                Some(Self::lasting(
+                    ConditionKind::HangingOnEdge,
+                    format!("hanging on far edge of {name}"),
+                    0.0,
+                    table.hanging_moves,
+                    true,
+                )),
             ),
             PitOutcome::HangingOnNearEdge => (
                 Some(centre - heading * radius),
-                Some(Self::lasting(format!("hanging on near edge of {name}"), 0.0, table.hanging_moves, true)),
+                Some(Self::lasting(
+                    ConditionKind::HangingOnEdge,
+                    format!("hanging on near edge of {name}"),
+                    0.0,
+                    table.hanging_moves,
+                    true,
+                )),
             ),
-            PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => {
-                (Some(centre), Some(Self::lasting(format!("in pit {name}"), 0.0, table.in_pit_moves, true)))
-            }
+            PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => (
+                Some(centre),
+                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, table.in_pit_moves, true)),
+            ),
         };
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.fall_strike.clone());
@@ -319,7 +344,7 @@ impl Pass {
             .field("agility", &agility)
             .field("pit_strike_factor", pit.strike_factor())
             .field("fall_strike", result.fall_strike.as_ref().map(|r| r.total))
-            .field("conditions_added", condition.as_slice())
+            .field("conditions_added", LoggedCondition::all(condition.as_slice()))
             .field("at", point_to_thousandths(place.unwrap_or(at)));
         self.event(event);
         if result.outcome != PitOutcome::JumpOver {
@@ -379,15 +404,23 @@ impl Pass {
         let centre = self.traps[t].position;
         let mut added = Vec::new();
         if result.outcome.caught() {
-            added.push(Self::lasting(format!("{HANGING_IN_LOOP} {name}"), 0.0, None, true));
+            added.push(Self::lasting(
+                ConditionKind::HangingInLoop,
+                format!("{HANGING_IN_LOOP} {name}"),
+                0.0,
+                None,
+                true,
+            ));
         }
         if let Some(injury) = &result.injury {
             let moves = self.injury_moves(injury);
             let mut label = injury_name(injury.kind);
+            let mut kind = ConditionKind::Injury;
             if injury.kind.starts_on_release() {
                 label.push_str(ON_RELEASE);
+                kind = ConditionKind::InjuryOnRelease;
             }
-            added.push(Self::lasting(label, injury.move_penalty_inches as f32, Some(moves), false));
+            added.push(Self::lasting(kind, label, injury.move_penalty_inches as f32, Some(moves), false));
         }
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
@@ -396,7 +429,7 @@ impl Pass {
             .field("agility", &agility)
             .field("drops_items", result.outcome.drops_items())
             .field("injury", &result.injury)
-            .field("conditions_added", &added);
+            .field("conditions_added", LoggedCondition::all(&added));
         self.event(event);
         if result.outcome.sprung() {
             let trap = &mut self.traps[t];
@@ -419,16 +452,20 @@ impl Pass {
     /// held (bookkeeping takes one off each move, this puts it back).
     pub(super) fn loop_release(&mut self, m: usize) {
         let mover = &mut self.movers[m];
-        if !mover.conditions.iter().any(|c| c.name.ends_with(ON_RELEASE)) {
+        if !mover.conditions.iter().any(|c| c.kind == ConditionKind::InjuryOnRelease) {
             return;
         }
-        let hanging = mover.conditions.iter().any(|c| c.name.starts_with(HANGING_IN_LOOP));
+        let hanging = mover.conditions.iter().any(|c| c.kind == ConditionKind::HangingInLoop);
         let mut released = Vec::new();
-        for c in mover.conditions.iter_mut().filter(|c| c.name.ends_with(ON_RELEASE)) {
+        for c in mover.conditions.iter_mut().filter(|c| c.kind == ConditionKind::InjuryOnRelease) {
             if hanging {
                 c.moves_left = c.moves_left.map(|n| n.saturating_add(1));
             } else {
-                c.name.truncate(c.name.len() - ON_RELEASE.len());
+                // The name loses its " (on release)" unless the GM renamed it.
+                if let Some(len) = c.name.strip_suffix(ON_RELEASE).map(str::len) {
+                    c.name.truncate(len);
+                }
+                c.kind = ConditionKind::Injury;
                 released.push(c.clone());
             }
         }
@@ -438,7 +475,7 @@ impl Pass {
             self.event(
                 crate::sim::log::LogEvent::new("traps", "injury_starts", name.clone())
                     .outcome(TrapOutcome::ReleasedFromLoop)
-                    .field("condition", &c),
+                    .field("condition", LoggedCondition::of(&c)),
             );
         }
     }
@@ -474,5 +511,19 @@ impl Pass {
             *discharged_at_move = Some(self.move_number);
         }
         self.traps[t].changed = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scene files from before kinds: the names given here imply the kinds acted on.
+    #[test]
+    fn condition_names_imply_their_kinds() {
+        assert_eq!(ConditionKind::implied_by(&format!("{HANGING_IN_LOOP} loop")), ConditionKind::HangingInLoop);
+        let sprain = injury_name(rules::InjuryKind::SprainedFoot);
+        assert_eq!(ConditionKind::implied_by(&format!("{sprain}{ON_RELEASE}")), ConditionKind::InjuryOnRelease);
+        assert_eq!(ConditionKind::implied_by(&sprain), ConditionKind::Other);
     }
 }
