@@ -181,7 +181,7 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
                 Placeable::Herd => {
                     let name = fresh_name(scene, "Herd");
                     scene.herds.push(parse_ron(&format!(
-                        "(name: \"{name}\", beast: \"cow\", count: 5, position: ({x}, {y}))"
+                        "(name: \"{name}\", beast: cow, count: 5, position: ({x}, {y}))"
                     ))?);
                 }
                 Placeable::Sleepers => {
@@ -213,7 +213,7 @@ mod tests {
     use super::*;
     use crate::sim::testing::{app_with_scene, scene_from_str};
 
-    const HERD: &str = "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: \"cow\", \
+    const HERD: &str = "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: cow, \
                         count: 3, position: (10, 5), beasts: [(10, 5), (11, 5), (12, 6)])])";
 
     #[test]
@@ -230,7 +230,7 @@ mod tests {
         assert!(crate::scene::load::validate(&scene).is_empty());
         // A laid-out herd stays laid out around its new centre.
         let mut laid_out = scene_from_str(
-            "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: \"cow\", count: 3, position: (10, 5))])",
+            "(version: 1, table: (width: 20, height: 10), herds: [(name: \"Cows\", beast: cow, count: 3, position: (10, 5))])",
         );
         edit_scene(&mut laid_out, &Edit::Move("Cows".into(), Vec2::new(8.0, 5.0))).unwrap();
         assert!(laid_out.herds[0].beasts.is_empty());
@@ -241,7 +241,7 @@ mod tests {
     fn a_herd_dragged_in_the_world_takes_its_beasts_and_the_log_stays() {
         let scene = scene_from_str(
             "(version: 1, table: (width: 40, height: 20), figures: [(name: \"Walker\", position: (1, 2), \
-             path: [(39, 2)])], herds: [(name: \"Cows\", beast: \"cow\", count: 3, position: (20, 10), \
+             path: [(39, 2)])], herds: [(name: \"Cows\", beast: cow, count: 3, position: (20, 10), \
              beasts: [(20, 10), (21, 10), (22, 11)])])",
         );
         let mut app = app_with_scene(&scene, 3);

@@ -570,7 +570,7 @@ fn fire_round(
         let at = request.position;
         ignitions.try_ignite(at, request.fire_strike, request.rounds_held, &request.source);
     }
-    let fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
+    let mut fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
     let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
     for (_, name, fire, position) in fires.iter_mut() {
         let fire = &mut fire.0;

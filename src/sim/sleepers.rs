@@ -9,7 +9,7 @@
 //!    each later wave the alarms raised in the wave before ([`hear_noises`]);
 //! 4. listening timers run down and the alarmed dress ([`tick_members`]).
 
-use super::clock::{MoveClock, SimDice};
+use super::clock::MoveClock;
 use super::referee::Referee;
 use super::geometry::{WallsBetween, walls_between};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
@@ -335,7 +335,7 @@ fn hear_noises(
             walking_on: !waypoints.0.is_empty(),
         })
         .collect();
-    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    let mut groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     let mut alarmed = vec![false; groups.len()];
     let mut wave: Vec<NoiseMade> = {
         let mut cursor = messages.get_cursor();
