@@ -507,6 +507,9 @@ impl Pass {
         in_way.sort_by(|a, b| a.0.total_cmp(&b.0).then(self.movers[a.1].order.cmp(&self.movers[b.1].order)));
         let e = self
             .new_event("khemri_boulder_rolls", m, t, time)
+            .outcome(if in_way.is_empty() { TrapOutcome::Clear } else { TrapOutcome::ModelsInWay })
+            .field("from", point_to_thousandths(from))
+            .field("to", point_to_thousandths(to))
             .field("in_way", in_way.iter().map(|&(_, o)| self.movers[o].name.clone()).collect::<Vec<_>>());
         self.event(e);
         for (distance, o) in in_way {
