@@ -10,6 +10,7 @@ use std::process::ExitCode;
 /// Most moves one `tabula sim` runs.
 pub const MAX_MOVES: u32 = 100_000;
 
+/// The command line's arguments (clap takes `--help` from the attributes below, not this comment).
 #[derive(Parser, Debug)]
 #[command(
     name = "tabula",
@@ -21,6 +22,7 @@ pub const MAX_MOVES: u32 = 100_000;
     after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula sim scenes/tomb.ron --moves 20 --seed 7 --events -\n  tabula open scenes/farmstead.ron"
 )]
 pub struct Cli {
+    /// The command to run; none shows the built-in demo scene.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -34,6 +36,7 @@ pub enum ViewArg {
     Projector,
 }
 
+/// A `tabula` command (`Cli`'s explicit `about` and `long_about` override this comment in `--help`).
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open a scene (or a Universal VTT map) in the GM view.

@@ -1,3 +1,5 @@
+//! The tabula command: see `tabula --help`.
+
 fn main() -> std::process::ExitCode {
     tabula::cli::main()
 }

@@ -10,10 +10,15 @@ use bevy::prelude::*;
 /// What may be placed on the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placeable {
+    /// A figure.
     Figure,
+    /// A trap.
     Trap,
+    /// A fire.
     Fire,
+    /// A herd.
     Herd,
+    /// A group of sleepers.
     Sleepers,
 }
 
@@ -24,8 +29,11 @@ pub enum Edit {
     Place(Placeable, Vec2),
     /// The named entity to here; a herd's beasts move with it.
     Move(String, Vec2),
+    /// Add this point to the end of the named figure's path.
     AddWaypoint(String, Vec2),
+    /// Clear the named figure's path.
     ClearPath(String),
+    /// Remove the named entity (a figure, trap, fire, herd or sleepers).
     Delete(String),
     /// Replace the named entity with this RON text (the inspector's editor).
     ReplaceRon(String, String),

@@ -27,7 +27,12 @@ pub enum BackgroundSource {
     #[default]
     BesideFile,
     /// A map opened directly: its embedded image, in memory until the scene is saved.
-    Bytes { bytes: Vec<u8>, extension: &'static str },
+    Bytes {
+        /// The image file's bytes.
+        bytes: Vec<u8>,
+        /// The image's file extension (its format), without the dot.
+        extension: &'static str,
+    },
 }
 
 impl std::fmt::Debug for BackgroundSource {
@@ -43,8 +48,10 @@ impl std::fmt::Debug for BackgroundSource {
 /// Why a file could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
+    /// The scene file could not be read or is not a valid scene.
     #[error(transparent)]
     Scene(#[from] SceneError),
+    /// The map could not be read or imported.
     #[error(transparent)]
     Map(#[from] UvttError),
 }
@@ -66,6 +73,7 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// The scene as last read or written.
     pub scene: Option<Scene>,
+    /// Where the background image comes from.
     pub background: BackgroundSource,
     /// The world differs from the file (edits, moves stepped, rewinds).
     pub dirty: bool,

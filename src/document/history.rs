@@ -19,7 +19,9 @@ pub const MAX_HISTORY_BYTES: usize = 256 * 1024 * 1024;
 /// One saved state: the world before a move, and how long the log was then.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
+    /// The world before the move, as a scene.
     pub scene: Scene,
+    /// How many events the dice log held then.
     pub log_len: usize,
     /// The scene's estimated size in memory.
     pub bytes: usize,
@@ -71,10 +73,12 @@ impl History {
         self.snapshots.iter()
     }
 
+    /// How many snapshots are kept.
     pub fn len(&self) -> usize {
         self.snapshots.len()
     }
 
+    /// No snapshot is kept.
     pub fn is_empty(&self) -> bool {
         self.snapshots.is_empty()
     }
@@ -89,6 +93,7 @@ impl History {
         self.snapshots.front().map(Snapshot::before_move)
     }
 
+    /// Drop every snapshot.
     pub fn clear(&mut self) {
         self.snapshots.clear();
         self.bytes = 0;
@@ -193,9 +198,15 @@ pub fn event_revealed(event: &LogEvent, unrevealed: Option<(u32, u8)>) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Revealed {
     /// More of the move already resolved: now `rounds` of its rounds.
-    More { rounds: u8 },
+    More {
+        /// The rounds of the move now revealed.
+        rounds: u8,
+    },
     /// The next move, resolved: `rounds` of its rounds revealed.
-    NewMove { rounds: u8 },
+    NewMove {
+        /// The rounds of the new move revealed.
+        rounds: u8,
+    },
 }
 
 /// Save the world, then resolve the next move.
