@@ -31,11 +31,15 @@ pub const MAX_RUNS: u32 = 1_000_000;
 /// What one run did, reduced to what the report counts.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunSummary {
+    /// The seed the run was made with.
     pub seed: u64,
+    /// What each trap did, by name.
     pub traps: BTreeMap<String, TrapRun>,
+    /// What befell each figure, by name.
     pub figures: BTreeMap<String, FigureRun>,
     /// Cells burnt per material, in square inches.
     pub burnt_area: BTreeMap<String, f64>,
+    /// A building burnt.
     pub building_burnt: bool,
     /// The noise that first raised an alarm, if one was raised.
     pub alarm: Option<String>,
@@ -45,11 +49,16 @@ pub struct RunSummary {
     pub harm: u32,
 }
 
+/// What one trap did in one run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TrapRun {
+    /// A trap event named it (a spotting roll or a trigger).
     pub approached: bool,
+    /// It was spotted.
     pub spotted: bool,
+    /// It went off.
     pub sprung: bool,
+    /// It was disarmed.
     pub disarmed: bool,
     /// Figures it caught this run.
     pub victims: u32,
@@ -57,14 +66,18 @@ pub struct TrapRun {
     pub outcomes: Vec<String>,
 }
 
+/// What befell one figure in one run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct FigureRun {
+    /// It arrived at its last waypoint.
     pub reached_goal: bool,
     /// Each harmful outcome suffered.
     pub hurt: Vec<String>,
     /// Moves lost: a move held counts 1, a move cut short the share of it not walked.
     pub moves_lost: f64,
+    /// It died (`definitely_dead`).
     pub dead: bool,
+    /// It was left apparently dead, or out of action by a Khemri hit.
     pub apparently_dead: bool,
 }
 
@@ -244,10 +257,15 @@ fn fire_area_from_log(log: &EventLog) -> BTreeMap<String, f64> {
 /// A share with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Share {
+    /// How many times it happened.
     pub count: u32,
+    /// Out of how many trials.
     pub of: u32,
+    /// `count / of`, from 0 to 1.
     pub share: f64,
+    /// The interval's lower bound.
     pub low: f64,
+    /// The interval's upper bound.
     pub high: f64,
 }
 
@@ -265,12 +283,18 @@ pub fn wilson(count: u32, of: u32) -> Share {
     Share { count, of, share: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
 }
 
+/// One trap over all runs.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrapReport {
+    /// The trap's name.
     pub name: String,
+    /// Share of runs in which it was approached.
     pub approached: Share,
+    /// Share of runs in which it was spotted.
     pub spotted: Share,
+    /// Share of runs in which it was sprung.
     pub sprung: Share,
+    /// Share of runs in which it was disarmed.
     pub disarmed: Share,
     /// Mean victims in the runs it was sprung.
     pub victims_per_sprung: f64,
@@ -278,41 +302,68 @@ pub struct TrapReport {
     pub outcomes: BTreeMap<String, Share>,
 }
 
+/// One figure over all runs.
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureReport {
+    /// The figure's name.
     pub name: String,
+    /// Share of runs in which it reached its goal.
     pub reached_goal: Share,
+    /// Share of runs in which it was hurt.
     pub hurt: Share,
+    /// Share of runs in which it was hurt by each outcome.
     pub hurt_by: BTreeMap<String, Share>,
+    /// Mean moves lost per run.
     pub mean_moves_lost: f64,
+    /// Share of runs in which it died.
     pub dead: Share,
+    /// Share of runs in which it was left apparently dead.
     pub apparently_dead: Share,
 }
 
+/// Area burnt of one material over all runs, in square inches.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaReport {
+    /// The material.
     pub material: String,
+    /// Mean area burnt per run.
     pub mean: f64,
+    /// The 10th percentile.
     pub p10: f64,
+    /// The median.
     pub median: f64,
+    /// The 90th percentile.
     pub p90: f64,
 }
 
+/// What a play-test found: the runs gathered, with their shares.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The scene's title, or its file path when it has none.
     pub scene: String,
+    /// How many runs.
     pub runs: u32,
+    /// Moves in each run.
     pub moves: u32,
+    /// Seed of the first run; run `i` used `first_seed + i`.
     pub first_seed: u64,
+    /// Each trap, in name order.
     pub traps: Vec<TrapReport>,
+    /// Each figure, in name order.
     pub figures: Vec<FigureReport>,
+    /// Area burnt per material, in material order.
     pub burnt_area: Vec<AreaReport>,
+    /// Share of runs in which a building burnt.
     pub building_burnt: Share,
+    /// Share of runs in which an alarm was raised.
     pub alarm_raised: Share,
+    /// Share of runs in which the alarm was first raised by each noise.
     pub alarm_by: BTreeMap<String, Share>,
     /// Seeds of notable runs, to replay: the most harm, the least, the median.
     pub worst_seed: Option<u64>,
+    /// Seed of the run with the least harm.
     pub best_seed: Option<u64>,
+    /// Seed of the run with the median harm.
     pub median_seed: Option<u64>,
 }
 
