@@ -16,6 +16,7 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// A scene: the table and everything on it, as the scene file holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {
@@ -24,39 +25,51 @@ pub struct Scene {
     /// A title for the GM.
     #[serde(default)]
     pub title: String,
+    /// The table's size.
     pub table: Table,
     /// The seed used when none is given on the command line.
     #[serde(default)]
     pub seed: u64,
+    /// The lighting on the table (001 "Lighting").
     #[serde(default)]
     pub lighting: Lighting,
     /// Where the clock stands: a saved scene continues from here.
     #[serde(default)]
     pub clock: Clock,
+    /// Settings and house defaults.
     #[serde(default)]
     pub rules: RulesSettings,
     /// A map image drawn under the grid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
+    /// Materials on the table; where regions overlap, the later one lies on top.
     #[serde(default)]
     pub terrain: Vec<Region>,
+    /// Wall polylines.
     #[serde(default)]
     pub walls: Vec<Wall>,
+    /// Doors and windows.
     #[serde(default)]
     pub doors: Vec<Door>,
+    /// Light sources.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lights: Vec<Light>,
+    /// Figures on the table.
     #[serde(default)]
     pub figures: Vec<Figure>,
+    /// Traps.
     #[serde(default)]
     pub traps: Vec<Trap>,
+    /// Fires burning at the start, and igniters.
     #[serde(default)]
     pub fires: Vec<Fire>,
     /// Fires that have caught (written by the simulation; replayed on load).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignitions: Vec<FireIgnition>,
+    /// Herds, flocks and loose steeds.
     #[serde(default)]
     pub herds: Vec<Herd>,
+    /// Groups asleep.
     #[serde(default)]
     pub sleepers: Vec<SleepingGroup>,
     /// Cattle grids across gateways: impassable to livestock (001 "Cattle Grids").
@@ -68,10 +81,13 @@ pub struct Scene {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
+    /// Width in inches, 1 to 1000.
     pub width: f32,
+    /// Height in inches, 1 to 1000.
     pub height: f32,
 }
 
+/// Where the clock stands: how many moves have been played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clock {
@@ -172,21 +188,43 @@ impl Material {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Region {
+    /// The region's name, unique in the scene.
     pub name: String,
+    /// What the ground is made of.
     pub material: Material,
+    /// Where the region lies.
     pub shape: Shape,
+    /// Wet material resists fire (+2, 001 "Fire Starting Rules").
     #[serde(default, skip_serializing_if = "is_false")]
     pub wet: bool,
 }
 
+/// The outline of a region.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
-    Rect { min: Point, max: Point },
-    Circle { center: Point, radius: f32 },
-    Polygon { points: Vec<Point> },
+    /// A rectangle with its sides along the axes.
+    Rect {
+        /// The lower-left corner.
+        min: Point,
+        /// The upper-right corner.
+        max: Point,
+    },
+    /// A circle.
+    Circle {
+        /// The centre.
+        center: Point,
+        /// The radius in inches.
+        radius: f32,
+    },
+    /// A polygon, by the even-odd rule.
+    Polygon {
+        /// Its corners in order, 3 to 10000.
+        points: Vec<Point>,
+    },
 }
 
 impl Shape {
+    /// Whether the point lies in the shape.
     pub fn contains(&self, p: Point) -> bool {
         match self {
             Shape::Rect { min, max } => p.0 >= min.0 && p.0 <= max.0 && p.1 >= min.1 && p.1 <= max.1,
@@ -229,6 +267,7 @@ fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
     inside
 }
 
+/// What a wall is, for movement and sound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WallKind {
@@ -245,6 +284,7 @@ pub enum WallKind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Background {
+    /// The image file (PNG or WebP), relative to the scene file.
     pub image: String,
     /// Where the image's lower-left corner lies on the table.
     #[serde(default)]
@@ -257,7 +297,9 @@ pub struct Background {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Light {
+    /// The light's name, unique in the scene.
     pub name: String,
+    /// Where the light stands.
     pub position: Point,
     /// Reach in inches.
     pub range: f32,
@@ -280,17 +322,23 @@ fn white() -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Wall {
+    /// The wall's name, unique in the scene.
     pub name: String,
+    /// Inner, outer or low.
     #[serde(default)]
     pub kind: WallKind,
+    /// The polyline's points, 2 to 10000.
     pub points: Vec<Point>,
 }
 
+/// Whether a gap is a door or a window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DoorKind {
+    /// A door.
     #[default]
     Door,
+    /// A window.
     Window,
 }
 
@@ -298,11 +346,16 @@ pub enum DoorKind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Door {
+    /// The door's name, unique in the scene.
     pub name: String,
+    /// Door or window.
     #[serde(default)]
     pub kind: DoorKind,
+    /// One end of the gap it fills.
     pub from: Point,
+    /// The other end of the gap it fills.
     pub to: Point,
+    /// The door or window stands open.
     #[serde(default, skip_serializing_if = "is_false")]
     pub open: bool,
 }
@@ -325,6 +378,7 @@ pub enum Skill {
     Rider,
     /// An animal trainer of level 1 or 2.
     AnimalTrainer(u8),
+    /// A shepherd (herds 3 more beasts, 000 "Herding").
     Shepherd,
 }
 
@@ -332,10 +386,15 @@ pub enum Skill {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MordheimProfile {
+    /// Weapon skill.
     pub ws: u8,
+    /// Strength.
     pub s: u8,
+    /// Toughness.
     pub t: u8,
+    /// Wounds left, 0 to 10: traps take them off.
     pub w: u8,
+    /// Initiative.
     pub i: u8,
     /// Armour save, e.g. 5 for 5+; none when absent.
     #[serde(default)]
@@ -495,10 +554,12 @@ fn is_zero(v: &i32) -> bool {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Figure {
+    /// The figure's name, unique in the scene.
     pub name: String,
     /// Who the figure is with; traps do not catch their own side unless the rules say so.
     #[serde(default = "default_side")]
     pub side: String,
+    /// Where the figure stands.
     pub position: Point,
     /// Facing in degrees, 0 = along +x, counter-clockwise.
     #[serde(default)]
@@ -509,27 +570,37 @@ pub struct Figure {
     /// Waypoints still to walk, in order.
     #[serde(default)]
     pub path: Vec<Point>,
+    /// How the figure walks: normal, cautious, searching, furtive or running.
     #[serde(default)]
     pub gait: Gait,
+    /// What the figure wears.
     #[serde(default)]
     pub armour: Armour,
+    /// Male or female: basic move 6" men, 5" women.
     #[serde(default)]
     pub sex: Sex,
+    /// An adventurer (agility +1).
     #[serde(default, skip_serializing_if = "is_false")]
     pub adventurer: bool,
+    /// Carries a shield (agility −1).
     #[serde(default, skip_serializing_if = "is_false")]
     pub shield: bool,
+    /// Carries a load (agility −1; encumbered for spotting and treadles).
     #[serde(default, skip_serializing_if = "is_false")]
     pub load: bool,
+    /// Mounted (spotting and the silent alarm −1; a trip cord may throw the rider).
     #[serde(default, skip_serializing_if = "is_false")]
     pub mounted: bool,
     /// Overrides the agility worked out from armour, sex and so on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agility: Option<i32>,
+    /// Skills the rules read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<Skill>,
+    /// A Mordheim profile, for Khemri trap hits; none without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mordheim: Option<MordheimProfile>,
+    /// Lasting effects: injuries, statuses; at most 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     /// Weight for treadles and falling floors; none: `rules.traps.table.figure_weight`.
