@@ -24,6 +24,7 @@ pub const MAX_IGNITIONS: usize = 100_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fire {
+    /// The fire's name, unique in the scene.
     pub name: String,
     /// Where it burns, or where the igniter is put to the material.
     pub position: Point,
@@ -48,6 +49,7 @@ pub struct Fire {
 pub enum Igniter {
     /// Held by a figure at its position: rolled every round, +1 per two rounds held in one place.
     Held {
+        /// What is held.
         kind: HeldIgniter,
         /// The figure holding it.
         by: String,
@@ -57,12 +59,17 @@ pub enum Igniter {
     },
     /// Left lying against the material at `position`: rolled every round like a held igniter.
     Dropped {
+        /// What was dropped.
         kind: HeldIgniter,
+        /// The round it was dropped there; none: from the scene's next round.
         #[serde(default)]
         since_round: Option<u32>,
     },
     /// Thrown to `position`: one roll, in the scene's next round.
-    Thrown { kind: ThrownIgniter },
+    Thrown {
+        /// What is thrown.
+        kind: ThrownIgniter,
+    },
 }
 
 /// A fire that caught: replayed into the fire front when the scene loads, so a saved scene
@@ -72,6 +79,7 @@ pub enum Igniter {
 pub struct FireIgnition {
     /// When it caught, in rounds on the scene clock (0 = the start of move 1).
     pub time: f32,
+    /// Where it caught.
     pub position: Point,
     /// Radius of material that caught at once, inches ("up to 0.5"" across: 0.25).
     #[serde(default)]

@@ -42,8 +42,11 @@ pub const MAX_SPACING_IN: f32 = 12.0;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Herd {
+    /// The herd's name, unique in the scene.
     pub name: String,
+    /// What kind of beast.
     pub beast: Beast,
+    /// How many beasts, 1 to 1000.
     pub count: u32,
     /// The herd's centre.
     pub position: Point,
@@ -97,6 +100,7 @@ fn usual() -> MountBond {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Zone {
+    /// How it treats strangers in its zone.
     pub temper: Temper,
     /// Inches. A neuserk without one takes its move − 1" (needs the herd's `move_rate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,6 +113,7 @@ pub struct Zone {
 pub struct GridHold {
     /// Index of the beast in the herd.
     pub beast: u32,
+    /// Trapped or stuck.
     pub state: GridHoldState,
 }
 
@@ -116,7 +121,9 @@ pub struct GridHold {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GridHoldState {
+    /// Trapped: it tries each move to escape (D6 5+).
     Trapped,
+    /// Stuck: it stays until a figure ending its move beside it frees it.
     Stuck,
 }
 
@@ -124,8 +131,11 @@ pub enum GridHoldState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CattleGrid {
+    /// The grid's name, unique in the scene.
     pub name: String,
+    /// One end of the grid across its gateway.
     pub from: Point,
+    /// The other end.
     pub to: Point,
     /// Planks laid over it (001: "Planks needed to allow horse drawn vehicles to cross").
     #[serde(default, skip_serializing_if = "is_false")]
