@@ -22,16 +22,45 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// Most problems listed for one file.
 const MAX_PROBLEMS: usize = 50;
 
+/// Why a scene could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
+    /// The file could not be read.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The scene file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file is over [`MAX_FILE_BYTES`].
     #[error("{path}: file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for scenes")]
-    TooLarge { path: PathBuf, size: u64 },
+    TooLarge {
+        /// The scene file.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The file is not valid UTF-8 or not a scene in RON.
     #[error("{path}:{line}:{col}: {message}")]
-    Syntax { path: PathBuf, line: usize, col: usize, message: String },
+    Syntax {
+        /// The scene file.
+        path: PathBuf,
+        /// Where the error is: the line, from 1.
+        line: usize,
+        /// The column, from 1.
+        col: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The file parsed but fails the checks the parser cannot make.
     #[error("{}", format_problems(path, problems))]
-    Invalid { path: PathBuf, problems: Vec<Problem> },
+    Invalid {
+        /// The scene file.
+        path: PathBuf,
+        /// Everything found wrong, up to 50.
+        problems: Vec<Problem>,
+    },
 }
 
 impl SceneError {
@@ -50,6 +79,7 @@ fn format_problems(path: &Path, problems: &[Problem]) -> String {
 pub struct Problem {
     /// `figure "Morgana"`, or `table`, `rules`.
     pub entity: String,
+    /// What is wrong with it.
     pub message: String,
 }
 

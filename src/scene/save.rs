@@ -31,12 +31,20 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Why a scene could not be saved.
 #[derive(Debug, thiserror::Error)]
 pub enum SaveError {
+    /// The scene could not be written as RON.
     #[error("could not write the scene as RON: {0}")]
     Encode(#[from] ron::Error),
+    /// The file could not be written.
     #[error("{path}: {source}")]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    Io {
+        /// The scene file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
 }
 
 /// Save a scene atomically.
