@@ -26,7 +26,9 @@ pub const MAX_LISTEN_MOVES: u32 = 100;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SleepingGroup {
+    /// The group's name, unique in the scene.
     pub name: String,
+    /// Where the group lies; noises are measured to here.
     pub position: Point,
     /// Open, tent or building: sets the earshot (6", 4", 2").
     #[serde(default)]
@@ -58,6 +60,7 @@ pub struct SleepingGroup {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SleeperState {
+    /// Asleep.
     #[default]
     Asleep,
     /// Awake and watchful with no timer (a watch kept in the group): hears every noise in
@@ -65,14 +68,25 @@ pub enum SleeperState {
     Awake,
     /// "Listen awake D6 moves": hears every noise in earshot and responds to it; asleep again
     /// when the moves run out.
-    Listening { moves_left: u32 },
+    Listening {
+        /// Moves left before they sleep again.
+        moves_left: u32,
+    },
     /// Walking toward a noise (`returning`: walking back to the group) at the basic move.
-    Investigating { at: Point, toward: Point, returning: bool },
+    Investigating {
+        /// Where they are now.
+        at: Point,
+        /// The noise they are walking to.
+        toward: Point,
+        /// Walking back to the group, having found nothing.
+        returning: bool,
+    },
     /// Has raised or joined the alarm, and arms.
     Alarm,
 }
 
 impl SleeperState {
+    /// The state's name, as the scene file writes it (`asleep`, `listening`, ...).
     pub fn id(&self) -> &'static str {
         match self {
             SleeperState::Asleep => "asleep",
@@ -88,6 +102,7 @@ impl SleeperState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SleeperSheet {
+    /// The member's name, unique in the group.
     pub name: String,
     /// Officer +1, independent 0, follower −1, nidderling −2 to the response.
     #[serde(default)]
@@ -95,6 +110,7 @@ pub struct SleeperSheet {
     /// The armour they arm in when woken (and move in while investigating).
     #[serde(default)]
     pub armour: Armour,
+    /// Normal, acute (+1) or obtuse (−1).
     #[serde(default)]
     pub hearing: Hearing,
     /// For the basic move while investigating (6" men, 5" women).
@@ -103,6 +119,7 @@ pub struct SleeperSheet {
     /// Who is dressing, for the extra rounds of full dressing.
     #[serde(default)]
     pub dresser: Dresser,
+    /// What they are doing; a saved scene carries it on.
     #[serde(default)]
     pub state: SleeperState,
     /// Rounds spent dressing so far; `None` until they start.
