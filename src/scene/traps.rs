@@ -62,9 +62,13 @@ impl Concealment {
 #[serde(rename_all = "snake_case")]
 pub enum TrapKind {
     /// 000 "Trip cords": a cord stretched from the trap's position to `to`.
-    TripCord { to: Point },
+    TripCord {
+        /// The cord's far end.
+        to: Point,
+    },
     /// 000 "Treadle Traps": goes off under a creature stepping on it.
     Treadle {
+        /// What it releases.
         payload: Payload,
         /// No device, a device friends work with its lever (`armed`), or locked safe.
         #[serde(default)]
@@ -76,22 +80,29 @@ pub enum TrapKind {
     /// 000 "Lifter Traps": goes off when a figure's path ends on it (it stops there to lift the
     /// object or open the door).
     Lifter {
+        /// What it releases.
         payload: Payload,
+        /// What sets it off: lifting an object, opening a door or opening a trapdoor.
         #[serde(default = "lift_object")]
         action: LifterAction,
     },
     /// 000 "Specimen Pit Trap": a covered pit, `depth` whole inches (the specimen is 1").
     Pit {
+        /// How deep, in whole inches, 1 to 100.
         #[serde(default = "one_inch")]
         depth: i32,
+        /// What the faller lands on.
         bottom: PitBottom,
     },
     /// 000 "Falling Traps": a floor or bridge that gives way once the weight on it reaches
     /// `gives_way_at` (none: under anyone), over a drop of `depth` inches.
     FallingFloor {
+        /// How far the drop is, in whole inches, 1 to 100.
         #[serde(default = "one_inch")]
         depth: i32,
+        /// What the faller lands on.
         bottom: PitBottom,
+        /// The total weight on it at which it gives way; none: under anyone.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gives_way_at: Option<f32>,
     },
@@ -100,7 +111,9 @@ pub enum TrapKind {
     /// 000 "Leydonic (Electric) Traps": strikes D10 + `strike`, then recharges for
     /// `recharge_moves` moves.
     Leydonic {
+        /// Added to the D10 of its strike, −20 to 20.
         strike: i32,
+        /// Moves it takes to recharge after a discharge.
         recharge_moves: u32,
         /// The move it last discharged in; none: charged since the start.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,11 +122,13 @@ pub enum TrapKind {
     /// 002 "Traps": a Khemri counter. `drawn: None` is dealt face down from the deck when the
     /// scene starts; the rest is its state in play.
     Khemri {
+        /// Simple, complex or dud; none: dealt face down from the deck when the scene starts.
         #[serde(default)]
         drawn: Option<KhemriTrap>,
         /// Which complex trap, once the table has been rolled for it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         complex: Option<ComplexTrap>,
+        /// Active, spent or disarmed.
         #[serde(default = "active", skip_serializing_if = "is_active")]
         status: TrapStatus,
         /// A Khemri pit's depth once it has opened.
@@ -154,8 +169,11 @@ impl TrapKind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trap {
+    /// The trap's name, unique in the scene.
     pub name: String,
+    /// What kind of trap, with what the kind needs.
     pub kind: TrapKind,
+    /// Where the trap lies.
     pub position: Point,
     /// Half-width of the area it covers (a loop covers one square inch whatever this says).
     #[serde(default = "half_inch")]
@@ -166,8 +184,10 @@ pub struct Trap {
     /// The side that set it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
+    /// It can go off; a once-only trap is disarmed when spent.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub armed: bool,
+    /// It stays armed after it goes off (a silent alarm, a loop re-laid).
     #[serde(default, skip_serializing_if = "is_false")]
     pub reusable: bool,
     /// Known to the players (a Khemri counter: turned face up).
@@ -329,8 +349,11 @@ impl Default for TableTrapSettings {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TrapSettings {
+    /// The Morval trap rules' settings (000).
     pub morval: MorvalTrapSettings,
+    /// The Khemri trap rules' settings (002).
     pub khemri: KhemriSettings,
+    /// House rules for traps on the table.
     pub table: TableTrapSettings,
 }
 
