@@ -103,7 +103,9 @@ pub struct MapImage {
     pub bytes: Vec<u8>,
     /// `png` or `webp`, without the dot.
     pub extension: &'static str,
+    /// Width in pixels.
     pub width_px: u32,
+    /// Height in pixels.
     pub height_px: u32,
 }
 
@@ -122,7 +124,9 @@ impl fmt::Debug for MapImage {
 /// An imported map: the scene, and the image its background names (none when the file has none).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
+    /// The scene made from the map.
     pub scene: Scene,
+    /// The map's image.
     pub image: Option<MapImage>,
 }
 
@@ -136,6 +140,7 @@ pub struct UvttError {
     /// A path into the JSON (`line_of_sight[12][3].x`), or `file`, `settings...`, `scene`, or
     /// `line L column C` for JSON syntax.
     pub field: String,
+    /// What is wrong.
     pub message: String,
     io: bool,
 }
