@@ -15,6 +15,7 @@ pub struct MoveClock {
     pub move_number: u32,
     /// The round within the move while per-round systems run.
     pub round: Option<u8>,
+    /// Rounds in a move (the scene's `rules.rounds_per_move`).
     pub rounds_per_move: u8,
 }
 
@@ -29,6 +30,7 @@ impl Default for MoveClock {
 /// uninterrupted run would have rolled.
 #[derive(Resource, Debug, Clone)]
 pub struct SimDice {
+    /// The run seed, from which each move's seed is derived.
     pub seed: u64,
     dice: SeededDice,
 }
@@ -40,6 +42,7 @@ impl Default for SimDice {
 }
 
 impl SimDice {
+    /// Dice for a run with this seed.
     pub fn new(seed: u64) -> Self {
         Self { seed, dice: SeededDice::new(seed) }
     }

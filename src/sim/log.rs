@@ -15,6 +15,7 @@ pub(super) fn plugin(app: &mut App) {
 /// output is byte-stable).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogEvent {
+    /// The move it happened in (written as `move`).
     #[serde(rename = "move")]
     pub move_number: u32,
     /// The round within the move, for per-round systems; null otherwise.
@@ -25,17 +26,21 @@ pub struct LogEvent {
     pub event: &'static str,
     /// The scene name of the entity it happened to.
     pub subject: String,
+    /// Every roll made for it, in order.
     pub rolls: Vec<Roll>,
     /// A stable snake_case outcome id.
     pub outcome: String,
     /// What the outcome means (trap sprung, harm, ...), for the play-test report; not written.
     #[serde(skip)]
     pub meaning: Meaning,
+    /// The event's own data, written as further keys of its JSON object.
     #[serde(flatten)]
     pub fields: Map<String, Value>,
 }
 
 impl LogEvent {
+    /// A new event of `system` about `subject`, its outcome `event` until one is given; its move
+    /// and round are stamped by [`EventLog::push`].
     pub fn new(system: &'static str, event: &'static str, subject: impl Into<String>) -> Self {
         Self {
             move_number: 0,
@@ -50,6 +55,7 @@ impl LogEvent {
         }
     }
 
+    /// Add a roll made for the event.
     pub fn roll(mut self, roll: Roll) -> Self {
         self.rolls.push(roll);
         self
@@ -84,6 +90,7 @@ impl LogEvent {
 /// Every event of the run so far.
 #[derive(Resource, Default, Debug, Clone)]
 pub struct EventLog {
+    /// The events, in the order they happened.
     pub events: Vec<LogEvent>,
 }
 
