@@ -45,14 +45,36 @@ const STENCIL_FIRST_OCTANT: [(i32, i32); 5] = [(1, 0), (3, 1), (2, 1), (3, 2), (
 /// Why a grid could not be made or painted.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum FireGridError {
+    /// A size or the cell size is not finite, or not above 0.
     #[error(
         "fire grid size must be finite and above 0 (width {width_in}\", height {height_in}\", cell {cell_size_in}\")"
     )]
-    InvalidSize { width_in: f32, height_in: f32, cell_size_in: f32 },
+    InvalidSize {
+        /// The grid's width asked for, in inches.
+        width_in: f32,
+        /// The grid's height asked for, in inches.
+        height_in: f32,
+        /// The cell size asked for, in inches.
+        cell_size_in: f32,
+    },
+    /// The grid would need more than [`MAX_CELLS`] cells.
     #[error("fire grid would need {cells} cells, more than the {max} allowed: use larger cells")]
-    TooManyCells { cells: u64, max: usize },
+    TooManyCells {
+        /// The cells it would need.
+        cells: u64,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A fuel painted into the grid is not valid.
     #[error("invalid fuel at ({x_in}\", {y_in}\"): {reason}")]
-    InvalidFuel { x_in: f32, y_in: f32, reason: &'static str },
+    InvalidFuel {
+        /// The centre of the cell it was painted in: x, in inches.
+        x_in: f32,
+        /// The centre of the cell it was painted in: y, in inches.
+        y_in: f32,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 /// A burnable material as painted into cells.
@@ -83,7 +105,9 @@ impl Fuel {
 /// A cell by column (x, from the left) and row (y).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Cell {
+    /// Column, from the left edge.
     pub x: u32,
+    /// Row, from the bottom edge.
     pub y: u32,
 }
 
@@ -114,10 +138,13 @@ pub struct Ignition {
 /// caller rolls ignition against `to_fuel`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Contact {
+    /// The material burning in `from_cell`.
     pub from_fuel: u8,
     /// The burning cell that has touched `to_cell` longest.
     pub from_cell: Cell,
+    /// The cell of another material it touches, not yet caught.
     pub to_cell: Cell,
+    /// The material of `to_cell`.
     pub to_fuel: u8,
     /// Earliest arrival among the cells of `from_fuel` now burning next to `to_cell`.
     pub since_time: f32,
@@ -127,7 +154,9 @@ pub struct Contact {
 /// and fright value ("1.0\" diameter fire FV1"…).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct FireRegion {
+    /// How many cells the patch holds.
     pub cells: usize,
+    /// Its area in square inches.
     pub area_in2: f32,
     /// Diameter of the circle with the same area.
     pub diameter_in: f32,
@@ -251,14 +280,17 @@ impl FireGrid {
         })
     }
 
+    /// Columns in the grid.
     pub fn width_cells(&self) -> u32 {
         self.width
     }
 
+    /// Rows in the grid.
     pub fn height_cells(&self) -> u32 {
         self.height
     }
 
+    /// The side of a cell, in inches.
     pub fn cell_size_in(&self) -> f32 {
         self.cell_size
     }

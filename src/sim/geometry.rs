@@ -105,7 +105,9 @@ pub fn walls_between(a: Vec2, b: Vec2, walls: &[Wall], doors: &[Door]) -> WallsB
 /// Walls counted between two points.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WallsBetween {
+    /// Inner walls (waking checks −1 each).
     pub inner: u8,
+    /// Outer walls (waking checks −2 each).
     pub outer: u8,
 }
 

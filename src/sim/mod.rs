@@ -41,11 +41,17 @@ pub struct Round;
 /// The order a move resolves in. Each domain adds its systems to its set.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveSystems {
+    /// Figures walk their paths.
     Movement,
+    /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
+    /// Fire: the move's rounds run, fires catch and spread.
     Fire,
+    /// Herds wander, stampede and are herded.
     Herds,
+    /// Sleepers hear noises, wake and respond.
     Sleepers,
+    /// Lasting conditions count down and expire.
     Bookkeeping,
 }
 

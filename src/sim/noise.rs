@@ -15,7 +15,9 @@ pub(super) fn plugin(app: &mut App) {
 pub struct NoiseMade {
     /// The scene name of whoever or whatever made it.
     pub source: String,
+    /// Where it was made, in table inches.
     pub position: Vec2,
+    /// What kind of noise.
     pub noise: Noise,
     /// How far it carries where the text says (cursing 8", screaming 18"); `None` leaves it
     /// to each listener's earshot.

@@ -32,6 +32,7 @@ impl SpatialGrid {
         ((p.x / self.cell).floor() as i32, (p.y / self.cell).floor() as i32)
     }
 
+    /// Add the point `p` under `id`.
     pub fn insert(&mut self, id: u32, p: Vec2) {
         let key = self.key(p);
         self.cells.entry(key).or_default().push(id);
