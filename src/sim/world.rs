@@ -16,6 +16,7 @@ pub struct LoadedScene(pub Scene);
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct TableSize(pub Vec2);
 
+/// The scene's lighting level, before lights.
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct SceneLighting(pub Lighting);
 
@@ -58,7 +59,9 @@ impl Terrain {
 /// Walls and doors, for line checks (waking through walls, beasts stopped by walls).
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Walls {
+    /// The walls.
     pub walls: Vec<scene::Wall>,
+    /// The doors and windows.
     pub doors: Vec<scene::Door>,
 }
 
@@ -93,17 +96,21 @@ pub struct Conditions(pub Vec<scene::Condition>);
 /// move: traps read this, so a runner crossing a cord springs it without stopping on it.
 #[derive(Component, Debug, Clone, Default)]
 pub struct Swept {
+    /// Each segment walked this move, start and end, in order.
     pub segments: Vec<(Vec2, Vec2)>,
+    /// The figure's move allowance this move, in inches: its speed.
     pub speed: f32,
     /// How many of the segments, from the first, ended at a waypoint that was then taken off
     /// the path: a trap that stops the figure part-way puts those back.
     pub popped: usize,
 }
 
+/// A scene point as a vector.
 pub fn vec2(p: Point) -> Vec2 {
     Vec2::new(p.0, p.1)
 }
 
+/// A vector as a scene point.
 pub fn point(v: Vec2) -> Point {
     (v.x, v.y)
 }

@@ -60,6 +60,7 @@ pub struct ViewOptions {
     pub measure_frames: Option<u32>,
     /// Start playing at this many moves a second.
     pub play: Option<f32>,
+    /// Which picture the window shows: the GM's or the players'.
     pub view: ViewKind,
 }
 
