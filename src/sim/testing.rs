@@ -9,13 +9,6 @@ pub fn app_with_scene(scene: &Scene, seed: u64) -> App {
     crate::app::headless(scene, seed)
 }
 
-/// Step `moves` moves.
-pub fn step_moves(app: &mut App, moves: u32) {
-    for _ in 0..moves {
-        super::step_move(app.world_mut());
-    }
-}
-
 /// Parse scene text or panic with the error: for tests' inline scenes.
 pub fn scene_from_str(text: &str) -> Scene {
     match crate::scene::parse_scene(text, std::path::Path::new("<test>")) {

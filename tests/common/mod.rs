@@ -9,6 +9,8 @@ use tabula::scene::Scene;
 #[path = "../../src/rules/stats.rs"]
 mod stats;
 
+// Not every test file uses it.
+#[allow(unused_imports)]
 pub use stats::chi_square;
 
 /// Parse scene text or panic with the error: for tests' inline scenes.
