@@ -23,6 +23,7 @@ pub struct SeededDice {
 }
 
 impl SeededDice {
+    /// A generator seeded with `seed`: the same seed gives the same faces.
     pub fn new(seed: u64) -> Self {
         Self { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
     }
@@ -116,15 +117,19 @@ pub enum Dice {
     /// Percentage dice: a tens D10 and a units D10, 00–99.
     #[serde(rename = "D%")]
     Percent,
+    /// Ordinary D6: 1–6.
     #[serde(rename = "D6")]
     D6,
     /// Mystic Dice: rolled as a D6, its face hidden from the players.
     #[serde(rename = "MD")]
     Mystic,
+    /// D3: 1–3.
     #[serde(rename = "D3")]
     D3,
+    /// D12: 1–12.
     #[serde(rename = "D12")]
     D12,
+    /// D20: 1–20 (001 wound recoveries).
     #[serde(rename = "D20")]
     D20,
     /// Two 1-based D6 added: 2–12.
@@ -136,6 +141,7 @@ pub enum Dice {
 }
 
 impl Dice {
+    /// Every kind of dice, in the order of the enum.
     pub const ALL: [Dice; 9] =
         [Dice::D10, Dice::Percent, Dice::D6, Dice::Mystic, Dice::D3, Dice::D12, Dice::D20, Dice::TwoD6, Dice::TwoD10];
 
@@ -213,7 +219,9 @@ impl std::fmt::Display for Dice {
 /// One factor added to a roll, with the reason the rule gives for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Modifier {
+    /// Why the factor applies, in the rule's words.
     pub reason: Cow<'static, str>,
+    /// Amount added to the total (negative to take away).
     pub value: i32,
 }
 
@@ -230,11 +238,17 @@ pub enum PassIf {
 /// A roll as logged: dice, faces, each modifier with its reason, the total and the target.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Roll {
+    /// The dice rolled.
     pub dice: Dice,
+    /// Faces shown, in the order rolled.
     pub faces: Vec<u8>,
+    /// Factors added, in the order applied (zero factors are left out).
     pub modifiers: Vec<Modifier>,
+    /// The dice's value plus every modifier.
     pub total: i32,
+    /// The number the total is tested against, if the roll has one.
     pub target: Option<i32>,
+    /// Whether the total must reach the target or stay at or under it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_if: Option<PassIf>,
     /// True for MD: the face is for the GM's eyes only.

@@ -168,24 +168,33 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Fuel {
+        /// Oil: FSR 1.0"; the FR table has no row for it (house rule).
         Oil => "oil",
         /// Hay or a haystack ("Haystack" in the FR table, "Hay" in the FSR list).
         Hay => "hay",
+        /// Standing corn: FR −1, FSR 0.7".
         StandingCorn => "standing_corn",
+        /// Heaped loose timber: FR 0; the FSR list has no row for it (house rule).
         HeapedLooseTimber => "heaped_loose_timber",
+        /// Brushwood: FSR 0.5"; the FR table has no row for it (house rule).
         Brushwood => "brushwood",
+        /// Thatch: FR −2, FSR 0.4".
         Thatch => "thatch",
+        /// Cloth: FSR 0.3"; the FR table has no row for it (house rule).
         Cloth => "cloth",
         /// "Bushes & foliage" (FR), "Bushes" (FSR).
         BushesAndFoliage => "bushes_and_foliage",
+        /// Living, standing trees: FSR 0.2"; the FR table has no row for them (house rule).
         Trees => "trees",
         /// Huts, wagons, boats, roof shingles etc.
         SolidTimber => "solid_timber",
+        /// Half-timbered buildings: FR +7; the FSR list has no row for them (house rule).
         HalfTimberedBuilding => "half_timbered_building",
     }
 }
 
 impl Fuel {
+    /// How the log and the view name it, e.g. "standing corn".
     pub fn label(self) -> &'static str {
         match self {
             Fuel::Oil => "oil",
@@ -290,13 +299,21 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum HeldIgniter {
+        /// A tinderbox: FS −2.
         Tinderbox => "tinderbox",
+        /// A match: FS −1.
         Match => "match",
+        /// A lighter: FS −1.
         Lighter => "lighter",
+        /// A candle: FS 0.
         Candle => "candle",
+        /// Burning cloth: FS 0.
         BurningCloth => "burning_cloth",
+        /// A torch: FS +1.
         Torch => "torch",
+        /// Burning wood: FS +1.
         BurningWood => "burning_wood",
+        /// Burning oil: FS +2.
         BurningOil => "burning_oil",
         /// A 0.3" diameter fire next to the material.
         #[serde(rename = "fire_0_3_inch")]
@@ -314,6 +331,7 @@ crate::rules::named_enum! {
 }
 
 impl HeldIgniter {
+    /// How the log and the view name it, e.g. "burning cloth".
     pub fn label(self) -> &'static str {
         match self {
             HeldIgniter::Tinderbox => "tinderbox",
@@ -373,17 +391,25 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum ThrownIgniter {
+        /// A thrown match: FS −4.
         Match => "match",
+        /// A thrown candle: FS −3.
         Candle => "candle",
+        /// Thrown burning cloth: FS −2.
         BurningCloth => "burning_cloth",
+        /// A thrown torch: FS −1.
         Torch => "torch",
+        /// A thrown burning wooden faggot: FS −1.
         BurningWoodenFaggot => "burning_wooden_faggot",
+        /// Thrown burning oil: FS 0.
         BurningOil => "burning_oil",
+        /// A fire arrow: FS −2.
         FireArrow => "fire_arrow",
     }
 }
 
 impl ThrownIgniter {
+    /// How the log and the view name it, e.g. "thrown torch".
     pub fn label(self) -> &'static str {
         match self {
             ThrownIgniter::Match => "thrown match",
@@ -457,6 +483,7 @@ crate::rules::named_enum! {
 }
 
 impl IgnitionOutcome {
+    /// How the log and the view name it, e.g. "badly scorched".
     pub fn label(self) -> &'static str {
         match self {
             IgnitionOutcome::Ignited => "ignited",
@@ -489,6 +516,7 @@ pub fn ignition_band(total: i32) -> IgnitionOutcome {
 pub struct IgnitionResult {
     /// D6 + fire strike + held bonus − fire resistance (wet counted separately).
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: IgnitionOutcome,
 }
 
@@ -552,8 +580,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum BurningBuilding {
+        /// A small burning building: FV2.
         SmallBuilding => "small_building",
+        /// A burning house: FV3.
         House => "house",
+        /// A large burning building: FV4.
         LargeBuilding => "large_building",
     }
 }
@@ -598,6 +629,7 @@ crate::rules::named_enum! {
 }
 
 impl PersonInFireOutcome {
+    /// How the log and the view name it, e.g. "minor burns" ("OK" when unharmed).
     pub fn label(self) -> &'static str {
         match self {
             PersonInFireOutcome::Unharmed => "OK",
@@ -646,6 +678,7 @@ pub fn person_in_fire_band(total: i32) -> PersonInFireOutcome {
 pub struct PersonInFireResult {
     /// D6 + fire strike (+1 unclothed).
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: PersonInFireOutcome,
 }
 

@@ -42,13 +42,19 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Beast {
+        /// A cow (cattle).
         Cow => "cow",
+        /// A bull: herded as cattle; the text's okserk (zone 3").
         Bull => "bull",
+        /// A sheep.
         Sheep => "sheep",
+        /// A goat.
         Goat => "goat",
+        /// A pig.
         Pig => "pig",
         /// A steed.
         Horse => "horse",
+        /// A wolf: the text's chuserk (a pack of 5, zone 5"); not livestock.
         Wolf => "wolf",
     }
 }
@@ -146,9 +152,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Horsemanship {
+        /// Not a rider: −1" to moves when mounted, −1 to stampeding and falling dice.
         NonRider => "non_rider",
         /// A rider: a 1st-level animal trainer.
         Rider => "rider",
+        /// A 2nd-level animal trainer: can break in wild horses and control dogs and other animals.
         SecondLevelTrainer => "second_level_trainer",
     }
 }
@@ -192,13 +200,17 @@ impl Horsemanship {
 /// Which way a wandering herd turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum TurnSide {
+    /// Right (clockwise): D6 4+.
     Right,
+    /// Left (anticlockwise): D6 3−.
     Left,
 }
 
 impl TurnSide {
+    /// Every variant, in the order of the enum.
     pub const ALL: [TurnSide; 2] = [TurnSide::Right, TurnSide::Left];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             TurnSide::Right => "right",
@@ -230,8 +242,10 @@ pub enum WanderStep {
 }
 
 impl WanderStep {
+    /// Every variant, in the order of the enum.
     pub const ALL: [WanderStep; 2] = [WanderStep::NotMoved, WanderStep::Moved];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             WanderStep::NotMoved => "not_moved",
@@ -254,7 +268,9 @@ pub struct Wander {
     pub direction_roll: Roll,
     /// D10, times 20 degrees (0..=180).
     pub turn_roll: Roll,
+    /// Whether the herd moved.
     pub step: WanderStep,
+    /// Which way it turned.
     pub side: TurnSide,
     /// Inches gone: the D10 − 3 total, 0 on a minus.
     pub distance_in: f32,
@@ -298,9 +314,13 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum MountBond {
+        /// A faithful mount (+4).
         Faithful => "faithful",
+        /// A usual mount (+2).
         Usual => "usual",
+        /// A trained mount (+1).
         Trained => "trained",
+        /// A raw mount (0).
         Raw => "raw",
     }
 }
@@ -331,15 +351,19 @@ impl MountBond {
 /// The result of trying to catch a wandered steed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum CatchOutcome {
+    /// 6+: caught.
     Caught,
+    /// Under 6: not caught.
     NotCaught,
     /// Farther than 6": no attempt may be made.
     OutOfReach,
 }
 
 impl CatchOutcome {
+    /// Every variant, in the order of the enum.
     pub const ALL: [CatchOutcome; 3] = [CatchOutcome::Caught, CatchOutcome::NotCaught, CatchOutcome::OutOfReach];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             CatchOutcome::Caught => "caught",
@@ -359,6 +383,7 @@ pub fn catch_band(total: i32) -> CatchOutcome {
 pub struct CatchAttempt {
     /// `None` when the steed was out of reach and nothing was rolled.
     pub roll: Option<Roll>,
+    /// Caught, not caught, or out of reach.
     pub outcome: CatchOutcome,
 }
 
@@ -396,8 +421,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum HerdKind {
+        /// Cows (bulls too): 5" a move, 4 per herder.
         Cattle => "cattle",
+        /// Sheep and goats: 4" a move, 6 per herder (8 with a dog).
         SheepAndGoats => "sheep_and_goats",
+        /// Pigs: 3" a move, 5 per herder.
         Pigs => "pigs",
     }
 }
@@ -437,6 +465,7 @@ pub struct Herder {
     /// An animal trainer, shepherd or the like: 3 more animals. Whether a rider (a 1st-level
     /// animal trainer) counts is the scene's choice.
     pub trainer_or_shepherd: bool,
+    /// Has a dog: 8 sheep or goats per herder rather than 6.
     pub has_dog: bool,
 }
 
@@ -470,10 +499,14 @@ pub enum Temper {
     /// May attack: D10 + 2 per additional stranger, 3− attacks.
     Okserk,
     /// Attacks when the odds favour it: `max_strangers` or fewer within its zone.
-    Chuserk { max_strangers: u32 },
+    Chuserk {
+        /// Attacks when this many strangers or fewer are within its zone (the wolf pack: 2).
+        max_strangers: u32,
+    },
 }
 
 impl Temper {
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             Temper::Neuserk => "neuserk",
@@ -487,7 +520,9 @@ impl Temper {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneCreature {
+    /// How it treats strangers in its zone.
     pub temper: Temper,
+    /// Radius of its zone, in inches.
     pub zone_in: f32,
     /// How many act together (the text's wolves: 5). The chuserk odds are set by
     /// `max_strangers`; a pack that has lost members needs a new figure from the scene.
@@ -520,6 +555,7 @@ impl ZoneCreature {
 /// Whether a zone creature attacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum ZoneResponse {
+    /// Attacks the strangers in its zone.
     Attacks,
     /// Does not attack (no stranger in the zone, the okserk's roll was high, or the odds are
     /// against the chuserk).
@@ -527,8 +563,10 @@ pub enum ZoneResponse {
 }
 
 impl ZoneResponse {
+    /// Every variant, in the order of the enum.
     pub const ALL: [ZoneResponse; 2] = [ZoneResponse::Attacks, ZoneResponse::Holds];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             ZoneResponse::Attacks => "attacks",
@@ -556,10 +594,13 @@ pub fn strangers_within(zone_in: f32, stranger_distances_in: &[f32]) -> u32 {
 /// A zone creature's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ZoneDecision {
+    /// The creature's temper.
     pub temper: Temper,
+    /// How many strangers are within its zone.
     pub strangers_in_zone: u32,
     /// The okserk's D10; `None` for neuserks, chuserks and an empty zone.
     pub roll: Option<Roll>,
+    /// Whether it attacks.
     pub response: ZoneResponse,
 }
 
@@ -626,9 +667,11 @@ pub enum RunningGridOutcome {
 }
 
 impl RunningGridOutcome {
+    /// Every variant, in the order of the enum.
     pub const ALL: [RunningGridOutcome; 3] =
         [RunningGridOutcome::Crossed, RunningGridOutcome::HurtOneInch, RunningGridOutcome::HurtTwoInches];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             RunningGridOutcome::Crossed => "crossed",
@@ -661,7 +704,9 @@ pub fn running_grid_band(total: i32) -> RunningGridOutcome {
 /// A run across a cattle grid.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunningGridResult {
+    /// The D6 (3+ OK).
     pub roll: Roll,
+    /// The band the roll falls in.
     pub outcome: RunningGridOutcome,
     /// Inches off all moves (0 when crossed safely).
     pub move_penalty_in: f32,
@@ -723,9 +768,11 @@ pub enum StampedeGridOutcome {
 }
 
 impl StampedeGridOutcome {
+    /// Every variant, in the order of the enum.
     pub const ALL: [StampedeGridOutcome; 3] =
         [StampedeGridOutcome::Crossed, StampedeGridOutcome::Trapped, StampedeGridOutcome::Stuck];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             StampedeGridOutcome::Crossed => "crossed",
@@ -749,8 +796,11 @@ pub fn stampede_grid_band(total: i32) -> StampedeGridOutcome {
 /// A stampeding beast's roll on a cattle grid.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StampedeGridResult {
+    /// The stampeding beast.
     pub beast: Beast,
+    /// D6 + F (the beast's factor; −1 for a non-rider on it), 2+ OK.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: StampedeGridOutcome,
 }
 
@@ -773,13 +823,17 @@ pub fn resolve_stampede_grid(
 /// A trapped beast's try to get free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum GridEscapeOutcome {
+    /// 5+: free of the grid.
     Escaped,
+    /// 4 or less: still trapped.
     StillTrapped,
 }
 
 impl GridEscapeOutcome {
+    /// Every variant, in the order of the enum.
     pub const ALL: [GridEscapeOutcome; 2] = [GridEscapeOutcome::Escaped, GridEscapeOutcome::StillTrapped];
 
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             GridEscapeOutcome::Escaped => "escaped",
@@ -796,7 +850,9 @@ pub fn grid_escape_band(total: i32) -> GridEscapeOutcome {
 /// One escape attempt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GridEscapeResult {
+    /// The D6 (5+ escapes).
     pub roll: Roll,
+    /// The band the roll falls in.
     pub outcome: GridEscapeOutcome,
 }
 

@@ -44,6 +44,7 @@ crate::rules::named_enum! {
 }
 
 impl ComplexTableDice {
+    /// The dice to roll for the table.
     pub fn dice(self) -> Dice {
         match self {
             ComplexTableDice::TwoD6 => Dice::TwoD6,
@@ -70,13 +71,16 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum SkillDice {
+        /// 2D6 (the default).
         #[default]
         TwoD6 => "two_d6",
+        /// A single D6.
         D6 => "d6",
     }
 }
 
 impl SkillDice {
+    /// The dice to roll for the test.
     pub fn dice(self) -> Dice {
         match self {
             SkillDice::TwoD6 => Dice::TwoD6,
@@ -241,12 +245,15 @@ crate::rules::named_enum! {
 /// A trap counter on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrapCounter {
+    /// The counter's number.
     pub id: u32,
+    /// Simple, Complex or Dud, as drawn.
     pub trap: KhemriTrap,
     /// Turned over (revealed) once triggered or worked on.
     pub face_up: bool,
     /// Which complex trap, fixed by the table roll the first time it goes off.
     pub complex: Option<ComplexTrap>,
+    /// Whether it can still go off.
     pub status: TrapStatus,
     /// A Pit's depth in inches, kept after it is spent: "there will be a pit (depth determined
     /// by the original roll)".
@@ -263,7 +270,9 @@ impl TrapCounter {
 /// A number of traps and the roll that set it, if any.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrapCount {
+    /// The D6 with the scenario modifier; `None` for a set number.
     pub roll: Option<Roll>,
+    /// How many traps (never below 0).
     pub count: u32,
 }
 
@@ -286,7 +295,9 @@ pub fn trap_count(settings: &KhemriSettings, src: &mut impl DiceSource) -> TrapC
 /// One player's traps: the count and the counters drawn face down.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerTraps {
+    /// How many, and the roll that set it.
     pub count: TrapCount,
+    /// The counters drawn, face down.
     pub counters: Vec<TrapCounter>,
 }
 
@@ -310,12 +321,16 @@ pub fn deal_player_traps(
 /// Where a counter stands, in inches.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrapPosition {
+    /// The counter's number.
     pub id: u32,
+    /// Board x, in inches.
     pub x: f64,
+    /// Board y, in inches.
     pub y: f64,
 }
 
 impl TrapPosition {
+    /// Straight-line distance to `other`, in inches.
     pub fn distance_to(&self, other: &TrapPosition) -> f64 {
         (self.x - other.x).hypot(self.y - other.y)
     }
@@ -328,6 +343,7 @@ pub struct PlacementError {
     pub placed: u32,
     /// The counter it is too close to.
     pub other: u32,
+    /// How far apart they are, in inches.
     pub distance: f64,
 }
 
@@ -375,11 +391,15 @@ pub fn initiative_test(initiative: i32, src: &mut impl DiceSource) -> Roll {
 /// The Mordheim profile figures the trap rules read (RULES-NOTES "Dice": WS, S, T, W, I, Sv).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MordheimProfile {
+    /// Weapon Skill (WS).
     pub weapon_skill: i32,
+    /// Strength (S).
     pub strength: i32,
+    /// Toughness (T): sets the score to wound.
     pub toughness: i32,
     /// Wounds left now.
     pub wounds: i32,
+    /// Initiative (I): a test passes on a D6 equal to or under it.
     pub initiative: i32,
     /// Armour save as the score needed (4 = 4+); None without armour.
     pub save: Option<i32>,
@@ -419,10 +439,15 @@ crate::rules::named_enum! {
 /// One hit, its rolls and its outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HitResult {
+    /// Strength of the hit (Khemri S).
     pub strength: i32,
+    /// Whether armour saves are allowed against it.
     pub saves_allowed: bool,
+    /// The D6 to wound; `None` without a profile or when the chart allows no roll.
     pub to_wound: Option<Roll>,
+    /// The armour save; `None` when there was none to roll.
     pub save: Option<Roll>,
+    /// How the hit ended.
     pub outcome: HitOutcome,
 }
 
@@ -467,8 +492,11 @@ pub fn resolve_hit(
 /// Several hits on one figure and what they left.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HitsReport {
+    /// Strength of each hit.
     pub strength: i32,
+    /// Each hit, in order.
     pub hits: Vec<HitResult>,
+    /// Wounds the hits did.
     pub wounds: i32,
     /// W left after these hits; None without a profile.
     pub wounds_left: Option<i32>,
@@ -501,6 +529,7 @@ pub fn resolve_hits(
 pub struct TrapVictim {
     /// I for Initiative tests (the profile's I when built with [`TrapVictim::from_profile`]).
     pub initiative: i32,
+    /// The Mordheim profile, if it has one; without it hits are reported with their strength.
     pub profile: Option<MordheimProfile>,
     /// 002 "Poison Gas": "Any models immune to poison will receive no effect."
     pub immune_to_poison: bool,
@@ -514,6 +543,7 @@ impl TrapVictim {
         Self { initiative, ..Self::default() }
     }
 
+    /// A figure with a Mordheim profile; its I is the profile's.
     pub fn from_profile(profile: MordheimProfile) -> Self {
         Self { initiative: profile.initiative, profile: Some(profile), ..Self::default() }
     }
@@ -527,8 +557,11 @@ impl TrapVictim {
 /// triggering model; for a Pit, from the pit).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bystander {
+    /// The model's id.
     pub id: u32,
+    /// How far off, in inches.
     pub distance: f64,
+    /// The model as the trap reads it.
     pub victim: TrapVictim,
 }
 
@@ -545,10 +578,13 @@ pub struct TrapSurroundings {
 /// A bystander's test (if any) and hits (if any).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BystanderHit {
+    /// The model's id.
     pub id: u32,
+    /// Its I test, where the trap calls for one.
     pub test: Option<Roll>,
     /// Immune to poison: no effect.
     pub immune: bool,
+    /// The hits it took, if any.
     pub hits: Option<HitsReport>,
 }
 
@@ -583,7 +619,9 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum TrapReuse {
+        /// Works once, then is spent.
         OnceOnly => "once_only",
+        /// Works each time it is triggered.
         EveryTime => "every_time",
     }
 }
@@ -622,7 +660,9 @@ pub fn complex_trap_band(total: i32) -> Option<ComplexTrap> {
 /// The table roll (more than one when a D12 shows 1) and the trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ComplexTrapRoll {
+    /// Every table roll, in order (a D12's 1 is rolled again).
     pub rolls: Vec<Roll>,
+    /// The trap the table gave.
     pub trap: ComplexTrap,
 }
 
@@ -656,12 +696,21 @@ pub fn resolve_simple_trap(victim: &TrapVictim, settings: &KhemriSettings, src: 
 pub enum BoulderDirection {
     /// House rule for "use a scatter dice": a D12 read as a clock face, 12 o'clock being the
     /// direction the caller calls north; `degrees` clockwise from it (hour × 30, 12 = 0).
-    Clock { hour: i32, degrees: i32 },
+    Clock {
+        /// The D12 as rolled: the hour, 1–12.
+        hour: i32,
+        /// Degrees clockwise from the caller's north.
+        degrees: i32,
+    },
     /// "down a narrow hall, 50/50": D6 1–3 toward the end the caller calls forward, 4–6 back.
-    Hall { forward: bool },
+    Hall {
+        /// D6 1–3: toward the end the caller calls forward; 4–6: back.
+        forward: bool,
+    },
 }
 
 impl BoulderDirection {
+    /// The stable snake_case id the log writes.
     pub fn id(self) -> &'static str {
         match self {
             BoulderDirection::Clock { .. } => "clock",
@@ -683,8 +732,11 @@ pub fn boulder_direction_band(narrow_hall: bool, total: i32) -> BoulderDirection
 /// The boulder's roll: D6" in a random direction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoulderRoll {
+    /// The D6: inches it rolls.
     pub distance: Roll,
+    /// D6 in a narrow hall, D12 otherwise.
     pub direction_roll: Roll,
+    /// The direction read from it.
     pub direction: BoulderDirection,
 }
 
@@ -701,9 +753,13 @@ pub fn boulder_roll(narrow_hall: bool, src: &mut impl DiceSource) -> BoulderRoll
 /// by the caller with [`boulder_path_model`]. The boulder works once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoulderReport {
+    /// The model's I test.
     pub dodge: Roll,
+    /// The D3 for the number of hits, when the test failed.
     pub hit_count: Option<Roll>,
+    /// The S5 hits, no armour saves, when the test failed.
     pub hits: Option<HitsReport>,
+    /// Where the boulder rolls.
     pub rolling: BoulderRoll,
 }
 
@@ -733,8 +789,11 @@ pub fn boulder_path_model(bystander: &Bystander, settings: &KhemriSettings, src:
 /// A fall and its hits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FallReport {
+    /// Inches fallen, which is also the hits' strength.
     pub depth: i32,
+    /// The D3 for the number of hits.
     pub hit_count: Roll,
+    /// The hits, no armour saves.
     pub hits: HitsReport,
 }
 
@@ -749,8 +808,11 @@ pub fn resolve_fall(depth: i32, victim: &TrapVictim, src: &mut impl DiceSource) 
 /// A model at the pit's edge: its I test, and its fall if it failed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PitEdgeModel {
+    /// The model's id.
     pub id: u32,
+    /// Its I test.
     pub test: Roll,
+    /// Its fall, if it failed.
     pub fall: Option<FallReport>,
 }
 
@@ -765,8 +827,11 @@ pub fn pit_edge_model(bystander: &Bystander, depth: i32, src: &mut impl DiceSour
 /// (Mordheim climbing, not in the sources). Works once; the pit stays.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PitReport {
+    /// The D6: the pit's depth in inches.
     pub depth: Roll,
+    /// The triggering model's fall.
     pub fall: FallReport,
+    /// Each model 1" or closer to the pit.
     pub edge: Vec<PitEdgeModel>,
 }
 
@@ -786,7 +851,9 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum ArrowResult {
+        /// 1–3: hit.
         Hit => "hit",
+        /// 4–6: miss.
         Miss => "miss",
     }
 }
@@ -799,8 +866,11 @@ pub fn arrow_band(total: i32) -> ArrowResult {
 /// Arrows at one model: a D6 each, and the S3 hits (armour saves as usual).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ArrowVolley {
+    /// A D6 per arrow (1–3 hit).
     pub rolls: Vec<Roll>,
+    /// Arrows that missed.
     pub misses: u32,
+    /// The S3 hits, armour saves as usual.
     pub hits: HitsReport,
 }
 
@@ -836,15 +906,20 @@ pub fn share_missed_arrows(misses: u32, targets: usize) -> Vec<u32> {
 /// Missed arrows at one nearby model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StrayArrows {
+    /// The model's id.
     pub id: u32,
+    /// The missed arrows rolled at it.
     pub volley: ArrowVolley,
 }
 
 /// The hail of arrows. Works every time the counter is triggered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ArrowsReport {
+    /// The D6: how many arrows.
     pub arrow_count: Roll,
+    /// The arrows at the model that set it off.
     pub victim: ArrowVolley,
+    /// Missed arrows at models within 2", nearest first.
     pub strays: Vec<StrayArrows>,
     /// Arrows that hit the opposite wall.
     pub into_wall: u32,
@@ -876,7 +951,9 @@ pub fn resolve_arrows(victim: &TrapVictim, nearby: &[Bystander], src: &mut impl 
 /// The blades' swing at one model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BladesReport {
+    /// The model's I test.
     pub dodge: Roll,
+    /// The 2 S5 hits, when the test failed.
     pub hits: Option<HitsReport>,
     /// The model stopped on the counter: call [`resolve_swinging_blades`] again at the start of
     /// its next turn.
@@ -898,9 +975,13 @@ pub fn resolve_swinging_blades(
 /// The gas on the model that set it off, and on those within 2".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GasReport {
+    /// The model is immune to poison: no effect.
     pub immune: bool,
+    /// The D3 for the number of S4 hits.
     pub hit_count: Option<Roll>,
+    /// The S4 hits.
     pub hits: Option<HitsReport>,
+    /// Models within 2": one S4 hit each.
     pub nearby: Vec<BystanderHit>,
 }
 
@@ -937,7 +1018,9 @@ pub fn on_fire_band(total: i32) -> bool {
 /// A model within 2" of the fire trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FireBystander {
+    /// The model's id.
     pub id: u32,
+    /// The D6: 4+ on fire.
     pub fire_roll: Roll,
     /// On fire: the fire rules (TC #7) are not in the sources, so this is reported only.
     pub on_fire: bool,
@@ -953,10 +1036,13 @@ pub fn fire_trap_bystander(bystander: &Bystander, src: &mut impl DiceSource) -> 
 /// The fire trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FireReport {
+    /// The S5 hit.
     pub hits: HitsReport,
+    /// The D6: 4+ on fire.
     pub fire_roll: Roll,
     /// On fire (TC #7 fire rules not in the sources: reported only).
     pub on_fire: bool,
+    /// Models within 2", each rolling a D6 for fire.
     pub nearby: Vec<FireBystander>,
 }
 
@@ -976,9 +1062,11 @@ pub fn resolve_fire_trap(victim: &TrapVictim, nearby: &[Bystander], src: &mut im
 /// The walls closing in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct WallsReport {
+    /// The model's I test.
     pub dodge: Roll,
     /// Dodged while stopped on the counter: move the model 1" to either side.
     pub step_aside: bool,
+    /// The S8 hit, when the test failed.
     pub hits: Option<HitsReport>,
 }
 
@@ -999,16 +1087,24 @@ pub fn resolve_collapsing_walls(
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ComplexEffect {
+    /// Boulder (2).
     Boulder(BoulderReport),
+    /// Pit (3–4).
     Pit(PitReport),
+    /// Arrows (5–6).
     Arrows(ArrowsReport),
+    /// Swinging Blades (7).
     SwingingBlades(BladesReport),
+    /// Poison Gas (8–9).
     PoisonGas(GasReport),
+    /// Fire Trap (10–11).
     FireTrap(FireReport),
+    /// Collapsing Walls (12).
     CollapsingWalls(WallsReport),
 }
 
 impl ComplexEffect {
+    /// Which complex trap this was.
     pub fn trap(&self) -> ComplexTrap {
         match self {
             ComplexEffect::Boulder(_) => ComplexTrap::Boulder,
@@ -1028,7 +1124,9 @@ impl ComplexEffect {
 pub enum TrapEffect {
     /// "no ill effect comes to the model".
     Dud,
+    /// A Simple trap's hit.
     Simple(HitsReport),
+    /// A complex trap: the table roll and what the trap did.
     Complex {
         /// The table roll, made the first time the counter goes off; later triggers reuse it.
         table: Option<ComplexTrapRoll>,
@@ -1109,11 +1207,16 @@ crate::rules::named_enum! {
     }
 }
 
+/// A model moving over a counter: its I test, the outcome and what the trap did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CrossingReport {
+    /// The counter's number.
     pub counter: u32,
+    /// The I test; `None` when inactive or spotted.
     pub test: Option<Roll>,
+    /// How the crossing went.
     pub outcome: CrossingOutcome,
+    /// What the trap did, when triggered.
     pub effect: Option<TrapEffect>,
 }
 
@@ -1154,12 +1257,16 @@ pub const SKILL_LIMIT: u8 = 4;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SkillError {
+    /// The figure does not have the skill.
     NotTaken,
+    /// Taken more times than the limit of 4.
     OverLimit {
+        /// Times taken.
         times: u8,
     },
     /// Set Trap works on duds and disarmed traps only.
     NothingToSet {
+        /// The counter's number.
         counter: u32,
     },
 }
@@ -1227,6 +1334,7 @@ crate::rules::named_enum! {
     pub enum DisarmOutcome {
         /// Spent, already disarmed, or a dud: no roll.
         NothingToDisarm => "nothing_to_disarm",
+        /// The roll passed: the trap is disarmed.
         Disarmed => "disarmed",
         /// Failed, but passed the I test: nothing happens.
         Failed => "failed",
@@ -1235,12 +1343,18 @@ crate::rules::named_enum! {
     }
 }
 
+/// A Spot/Disarm attempt: the rolls, the outcome and what the trap did if set off.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DisarmReport {
+    /// The counter's number.
     pub counter: u32,
+    /// The skill roll; `None` when there was nothing to disarm.
     pub roll: Option<Roll>,
+    /// The I test after a failed roll.
     pub initiative_test: Option<Roll>,
+    /// How the attempt ended.
     pub outcome: DisarmOutcome,
+    /// What the trap did, when set off.
     pub effect: Option<TrapEffect>,
 }
 
@@ -1320,14 +1434,18 @@ crate::rules::named_enum! {
     }
 }
 
+/// A Set Trap attempt: the dud's roll, the test and the outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SetTrapReport {
+    /// The counter's number.
     pub counter: u32,
     /// A dud's D6 for what it becomes.
     pub dud_roll: Option<Roll>,
     /// The trap the hero tried to set.
     pub becomes: KhemriTrap,
+    /// The skill roll against Simple 6 / Complex 8, less 1 per time taken.
     pub roll: Roll,
+    /// Armed or failed.
     pub outcome: SetTrapOutcome,
 }
 

@@ -10,12 +10,18 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Lighting {
+    /// SUN: bright sunlight.
     Sun,
+    /// LLL: normal daylight.
     #[default]
     Daylight,
+    /// DLL: overcast daylight.
     Overcast,
+    /// D/L: gloomy half-light, moonlight and the like.
     Gloom,
+    /// DDL: dark, range of vision limited.
     Dark,
+    /// DDD: pitch black, 2" sight.
     PitchBlack,
 }
 
@@ -35,6 +41,7 @@ impl From<Lighting> for String {
 }
 
 impl Lighting {
+    /// Every level, brightest first.
     pub const ALL: [Lighting; 6] =
         [Lighting::Sun, Lighting::Daylight, Lighting::Overcast, Lighting::Gloom, Lighting::Dark, Lighting::PitchBlack];
 

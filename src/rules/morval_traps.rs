@@ -45,6 +45,7 @@ pub const LOOP_SCREAMING_HEARD_TO_INCHES: i32 = 18;
 /// per rule, default D6, visible).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SpotDice {
+    /// An open D6, shown to the players.
     #[default]
     #[serde(rename = "D6")]
     D6,
@@ -54,6 +55,7 @@ pub enum SpotDice {
 }
 
 impl SpotDice {
+    /// The dice to roll.
     pub fn dice(self) -> Dice {
         match self {
             SpotDice::D6 => Dice::D6,
@@ -120,6 +122,7 @@ impl Default for MorvalTrapSettings {
 /// A figure's agility ('A'), with the factors that make it up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Agility {
+    /// The agility value ('A').
     pub value: i32,
     /// Each default factor (zero factors left out), or the card value alone.
     pub factors: Vec<Modifier>,
@@ -286,8 +289,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Concealment {
+        /// Loosely Concealed (LC): the best a trip cord can be.
         LooselyConcealed => "loosely_concealed",
+        /// Normally Concealed (NC): the best on commonly used routes, and for pits and loops.
         NormallyConcealed => "normally_concealed",
+        /// Well Concealed (WC): only in little-used areas such as tombs.
         WellConcealed => "well_concealed",
     }
 }
@@ -317,12 +323,19 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum TrapKind {
+        /// A trip cord.
         TripCord => "trip_cord",
+        /// A treadle trap: goes off when a creature steps on it.
         Treadle => "treadle",
+        /// A lifter trap: goes off when an object is lifted or a door or trapdoor opened.
         Lifter => "lifter",
+        /// A floor, bridge or the like that gives way.
         FallingFloor => "falling_floor",
+        /// The specimen pit: 1" deep, dug by one man in 8 hours.
         SpecimenPit => "specimen_pit",
+        /// A loop trap: a concealed noose on a bent-down young tree.
         Loop => "loop",
+        /// A leydonic (electric) trap.
         Leydonic => "leydonic",
     }
 }
@@ -352,7 +365,9 @@ pub fn best_concealment(kind: TrapKind, little_used_area: bool) -> Concealment {
 /// A figure looking for a trap within 2".
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spotter {
+    /// The figure; its armour, load and being mounted are factors.
     pub traits: Traits,
+    /// How it moves this move (cautious +1, searching +2).
     pub gait: Gait,
     /// Inches moved this move.
     pub speed_inches: f32,
@@ -366,8 +381,11 @@ pub struct Spotter {
 /// A spotting roll and whether it found the trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SpotResult {
+    /// MD or D6 + F, against the concealment's target.
     pub roll: Roll,
+    /// The trap's concealment class.
     pub concealment: Concealment,
+    /// Whether the figure found the trap.
     pub spotted: bool,
 }
 
@@ -422,8 +440,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum VictimStatus {
+        /// Demoralised (trip cord 5+).
         Demoralised => "demoralised",
+        /// Dazed (trip cord 7+).
         Dazed => "dazed",
+        /// Fainted (trip cord 9+).
         Fainted => "fainted",
     }
 }
@@ -433,7 +454,9 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum DurationUnit {
+        /// The duration counts moves.
         Moves => "moves",
+        /// The duration counts days.
         Days => "days",
     }
 }
@@ -519,9 +542,11 @@ impl InjuryKind {
 /// A lasting injury with its rolled duration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LastingInjury {
+    /// Which injury.
     pub kind: InjuryKind,
     /// Inches off every move while it lasts.
     pub move_penalty_inches: i32,
+    /// Whether `duration` counts moves or days.
     pub unit: DurationUnit,
     /// The D6, with any days added to it, as rolled.
     pub duration_roll: Roll,
@@ -556,7 +581,9 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum NoiseKind {
+        /// Cursing (a trip-cord victim, a loop's 2+ row).
         Cursing => "cursing",
+        /// Screaming (a loop's 1− row).
         Screaming => "screaming",
         /// A gong, bell or trumpet (000 "Treadle Traps").
         Alarm => "alarm",
@@ -566,6 +593,7 @@ crate::rules::named_enum! {
 /// A noise others may hear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Noise {
+    /// What is heard.
     pub kind: NoiseKind,
     /// How far it is heard, in inches, where the text or the trap gives a distance.
     pub heard_to_inches: Option<i32>,
@@ -609,6 +637,7 @@ impl TripCordOutcome {
         }
     }
 
+    /// How a fall leaves the victim (demoralised, dazed, fainted); `None` when the cord breaks.
     pub fn status(self) -> Option<VictimStatus> {
         match self {
             TripCordOutcome::BreakCord | TripCordOutcome::BreakCordCursing => None,
@@ -618,6 +647,7 @@ impl TripCordOutcome {
         }
     }
 
+    /// The row's lasting injury; `None` when the cord breaks.
     pub fn injury(self) -> Option<InjuryKind> {
         match self {
             TripCordOutcome::BreakCord | TripCordOutcome::BreakCordCursing => None,
@@ -659,6 +689,7 @@ pub fn trip_cord_band(total: i32) -> TripCordOutcome {
 /// One figure (or steed) running into a trip cord.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TripCordVictim {
+    /// The victim's agility, taken off the D10.
     pub agility: i32,
     /// Inches moved this move.
     pub speed_inches: f32,
@@ -673,11 +704,15 @@ pub struct TripCordVictim {
 pub struct TripCordResult {
     /// D10 - victim's agility + F.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: TripCordOutcome,
     /// Inches lost this move (cord-breaking rows).
     pub move_lost_inches: Option<i32>,
+    /// How the fall left the victim, if it fell.
     pub status: Option<VictimStatus>,
+    /// The lasting injury with its rolled duration, if any.
     pub injury: Option<LastingInjury>,
+    /// Loud cursing on the 3+ row; how far it is heard is a house rule.
     pub noise: Option<Noise>,
     /// "Riders whose Steeds fall, fall off strike -3": D10 - 3, reported (no combat tables).
     pub rider_fall_strike: Option<Roll>,
@@ -749,6 +784,7 @@ impl PayloadKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Payload {
+    /// What the trap sets off.
     pub kind: PayloadKind,
     /// Strike factor, set per trap (RULES-NOTES), added to a D10; alarms ignore it.
     #[serde(default)]
@@ -777,7 +813,9 @@ crate::rules::named_enum! {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TreadleTrap {
+    /// What the treadle sets off.
     pub payload: Payload,
+    /// Its safety device, if any, and whether it is locked.
     #[serde(default)]
     pub safety: SafetyLock,
     /// It works only for a creature above this weight ("above a certain weight?"); None: any.
@@ -816,7 +854,9 @@ crate::rules::named_enum! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LifterTrap {
+    /// What sets it off.
     pub action: LifterAction,
+    /// What it sets off.
     pub payload: Payload,
 }
 
@@ -831,6 +871,7 @@ pub fn lifter_triggers(trap: &LifterTrap, action: LifterAction) -> bool {
 pub struct SilentAlarmResult {
     /// D6 + F, 6+.
     pub roll: Roll,
+    /// 6+: the victim realises something has been triggered.
     pub victim_realises: bool,
 }
 
@@ -857,6 +898,7 @@ pub fn silent_alarm_check(
 /// What a sprung payload did to one victim.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PayloadResult {
+    /// What the trap set off.
     pub payload: PayloadKind,
     /// Silent alarm only: did the victim realise.
     pub silent_alarm: Option<SilentAlarmResult>,
@@ -913,8 +955,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum PitBottom {
+        /// Earth bottom: strike −4.
         Earth => "earth",
+        /// Rocky bottom: strike −3.
         Rocky => "rocky",
+        /// Spiked bottom: strike −2.
         Spiked => "spiked",
     }
 }
@@ -944,6 +989,7 @@ impl PitBottom {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pit {
+    /// What the bottom is, which sets the strike factor.
     pub bottom: PitBottom,
     /// Depth in whole inches; the specimen pit is 1".
     pub depth_inches: i32,
@@ -1037,6 +1083,7 @@ pub fn pit_band(total: i32) -> PitOutcome {
 pub struct PitResult {
     /// D10 - victim's agility + F.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: PitOutcome,
     /// For a fall: D10 + pit strike factor + retarded fall, reported (no combat tables).
     pub fall_strike: Option<Roll>,
@@ -1096,6 +1143,7 @@ impl LoopOutcome {
         self != LoopOutcome::MissedNotSprung
     }
 
+    /// The cursing (2+ row, heard to 8") or screaming (1− row, heard to 18"); `None` otherwise.
     pub fn noise(self) -> Option<Noise> {
         let (kind, inches) = match self {
             LoopOutcome::CaughtCursing => (NoiseKind::Cursing, LOOP_CURSING_HEARD_TO_INCHES),
@@ -1107,6 +1155,7 @@ impl LoopOutcome {
         Some(Noise { kind, heard_to_inches: Some(inches), house_rule: false })
     }
 
+    /// The strained foot (2+ row) or the foot sprained on release (1− row); `None` otherwise.
     pub fn injury(self) -> Option<InjuryKind> {
         match self {
             LoopOutcome::CaughtCursing => Some(InjuryKind::StrainedFoot),
@@ -1136,8 +1185,11 @@ pub fn loop_band(total: i32) -> LoopOutcome {
 pub struct LoopResult {
     /// D10 - victim's agility + F.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: LoopOutcome,
+    /// The cursing or screaming, with how far it is heard.
     pub noise: Option<Noise>,
+    /// The foot injury with its rolled duration, if caught and hurt.
     pub injury: Option<LastingInjury>,
 }
 

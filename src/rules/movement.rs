@@ -23,21 +23,27 @@ pub enum Going {
 /// One step in working out a move, for the log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveFactor {
+    /// What changed the move, e.g. "paved" or "heavy armour".
     pub reason: String,
+    /// Inches added (negative to take away).
     pub inches: f32,
 }
 
 /// A figure's move this move, in inches, with every factor that made it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveAllowance {
+    /// The move, in inches (never below 0).
     pub inches: f32,
+    /// Each step that made it, in order.
     pub factors: Vec<MoveFactor>,
 }
 
 /// A lasting penalty "to moves" (a strained ankle: 2.0).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MovePenalty<'a> {
+    /// What causes it, as the log shows it.
     pub reason: &'a str,
+    /// Inches taken off every move.
     pub inches: f32,
 }
 

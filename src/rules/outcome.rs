@@ -28,19 +28,23 @@ pub enum Sprung {
 /// read from the event's fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Harm {
+    /// No harm in the outcome itself.
     #[default]
     None,
     /// A fall into a pit.
     Fall,
     /// Burns (001 "Fire Against people and animals").
     Burn,
+    /// Left apparently dead.
     ApparentlyDead,
+    /// Definitely dead.
     DefinitelyDead,
 }
 
 /// What else the report counts an outcome for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mark {
+    /// Nothing else to count.
     #[default]
     None,
     /// A figure reached its last waypoint.
@@ -58,20 +62,28 @@ pub enum Mark {
 /// An outcome's meaning, carried by the log event beside its id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Meaning {
+    /// Whether it is a trap going off at a figure.
     pub sprung: Sprung,
+    /// Harm the outcome is in itself.
     pub harm: Harm,
+    /// What else the report counts it for.
     pub mark: Mark,
 }
 
 impl Meaning {
+    /// Not a trigger, no harm, no mark.
     pub const NONE: Meaning = Meaning { sprung: Sprung::NotATrigger, harm: Harm::None, mark: Mark::None };
+    /// A trap that went off at its subject, no harm or mark of its own.
     pub const SPRUNG: Meaning = Meaning { sprung: Sprung::Sprung, ..Meaning::NONE };
+    /// A trigger that did not go off.
     pub const NOT_SPRUNG: Meaning = Meaning { sprung: Sprung::NotSprung, ..Meaning::NONE };
 
+    /// The same meaning with `harm`.
     pub const fn harm(self, harm: Harm) -> Meaning {
         Meaning { harm, ..self }
     }
 
+    /// The same meaning with `mark`.
     pub const fn mark(self, mark: Mark) -> Meaning {
         Meaning { mark, ..self }
     }
@@ -79,7 +91,9 @@ impl Meaning {
 
 /// A typed outcome: its stable snake_case id for the log, and what it means.
 pub trait Outcome: Copy {
+    /// The stable snake_case id the log writes.
     fn id(self) -> &'static str;
+    /// What the outcome means for the report.
     fn meaning(self) -> Meaning;
 
     /// The id and meaning alone, where one event picks its outcome from two types.

@@ -29,6 +29,7 @@ pub enum D6OrMd {
 }
 
 impl D6OrMd {
+    /// The dice to roll.
     pub fn dice(self) -> Dice {
         match self {
             D6OrMd::D6 => Dice::D6,
@@ -43,18 +44,26 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Noise {
+        /// Furtive movement (waking −1; the response table omits it).
         FurtiveMovement => "furtive_movement",
+        /// Movement (waking 0, response 0).
         #[default]
         Movement => "movement",
+        /// Whispers (waking 0, response 0).
         Whispers => "whispers",
+        /// Speech (waking +1, response +1).
         Speech => "speech",
         /// Movement in heavy armour.
         HeavyMovement => "heavy_movement",
         /// Movement in plate armour.
         PlateMovement => "plate_movement",
+        /// Screeches (waking +2; the response table omits them).
         Screech => "screech",
+        /// Clash of weapons (waking +2, response +2).
         ClashOfWeapons => "clash_of_weapons",
+        /// Shouts (waking +4; the response table omits them).
         Shout => "shout",
+        /// Screams (waking +4, response +3).
         Scream => "scream",
         /// The alarm called.
         Alarm => "alarm",
@@ -132,8 +141,10 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Shelter {
+        /// In the open: a noise within 6" is diced for.
         #[default]
         Open => "open",
+        /// In a tent: within 4".
         Tent => "tent",
         /// Within a building, or the noise is in the next room.
         Building => "building",
@@ -161,14 +172,18 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Hearing {
+        /// An ordinary hearer (no factor).
         #[default]
         Normal => "normal",
+        /// An acute hearer (+1).
         Acute => "acute",
+        /// An obtuse hearer (−1).
         Obtuse => "obtuse",
     }
 }
 
 impl Hearing {
+    /// How the log names it, e.g. "acute hearer"; also the modifier's reason.
     pub fn label(self) -> &'static str {
         match self {
             Hearing::Normal => "normal hearer",
@@ -204,10 +219,14 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Rank {
+        /// An officer (+1).
         Officer => "officer",
+        /// Independent (0).
         #[default]
         Independent => "independent",
+        /// A follower (−1).
         Follower => "follower",
+        /// A nidderling (−2).
         Nidderling => "nidderling",
     }
 }
@@ -232,10 +251,15 @@ crate::rules::named_enum! {
         /// Anyone not in a category below: only the "All +1".
         #[default]
         Ordinary => "ordinary",
+        /// A woman: +2 rounds.
         Woman => "woman",
+        /// A lady: +4 rounds.
         Lady => "lady",
+        /// A child: +3 rounds.
         Child => "child",
+        /// A merchant: +1 round.
         Merchant => "merchant",
+        /// A courtier: +2 rounds.
         Courtier => "courtier",
     }
 }
@@ -487,10 +511,13 @@ pub struct WakingConditions {
     pub noise: Noise,
     /// The group's hearing.
     pub hearing: Hearing,
+    /// The sleepers lie in a noisy area (−1).
     pub noisy_area: bool,
     /// How many of the group are asleep; a lone sleeper is "One in group −1".
     pub asleep: u32,
+    /// Inner walls between the noise and the sleepers (−1 each; see [`WallStacking`]).
     pub inner_walls: u8,
+    /// Outer walls between the noise and the sleepers (−2 each; see [`WallStacking`]).
     pub outer_walls: u8,
     /// The sleepers know of a threat.
     pub known_threat: bool,
@@ -499,8 +526,11 @@ pub struct WakingConditions {
 /// A waking roll: the roll with every factor, the band and how many woke.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct WakingResult {
+    /// D6 or MD + F, with every factor.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: WakingOutcome,
+    /// How many woke (never more than were asleep).
     pub woken: u32,
 }
 
@@ -561,14 +591,18 @@ pub fn response_band(total: i32) -> ResponseOutcome {
 pub struct ResponseConditions {
     /// The noise going on now; `None` when it has ceased ("Noise ceased −1").
     pub noise_now: Option<Noise>,
+    /// The sleeper's standing.
     pub rank: Rank,
+    /// The sleeper is expecting trouble (+1).
     pub expecting_trouble: bool,
 }
 
 /// A response roll: the roll, the outcome, and the D6 moves spent listening when that is the outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResponseResult {
+    /// MD or D6 + F, with every factor.
     pub roll: Roll,
+    /// The band the total falls in.
     pub outcome: ResponseOutcome,
     /// The D6 for "listen awake D6 moves"; present only for [`ResponseOutcome::ListenAwake`].
     pub listen_moves: Option<Roll>,
@@ -630,7 +664,9 @@ pub fn armour_after_rounds(target: Armour, rounds_taken: u32, settings: &Sleeper
 /// How far a figure has got with dressing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DressingProgress {
+    /// The armour being put on.
     pub target: Armour,
+    /// Rounds spent dressing so far.
     pub rounds_taken: u32,
     /// Rounds until the armour is on: the hasty time.
     pub armour_rounds: u32,

@@ -143,23 +143,41 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Material {
+        /// Grass: good going; does not burn.
         Grass => "grass",
+        /// Bare earth: good going; does not burn.
         Earth => "earth",
+        /// A stone floor: good going; does not burn.
         StoneFloor => "stone_floor",
+        /// A paved road or floor: +1" going; does not burn.
         Paved => "paved",
+        /// Bad ground: −1" going; does not burn.
         BadGround => "bad_ground",
+        /// Rock: bad going; does not burn.
         Rock => "rock",
+        /// Water: impassable; does not burn.
         Water => "water",
+        /// Thatch: good going; burns.
         Thatch => "thatch",
+        /// Hay: good going; burns.
         Hay => "hay",
+        /// Standing corn: bad going; burns.
         StandingCorn => "standing_corn",
+        /// Heaped loose timber: bad going; burns.
         LooseTimber => "loose_timber",
+        /// Brushwood: bad going; burns.
         Brushwood => "brushwood",
+        /// Bushes and foliage: bad going; burn.
         Bushes => "bushes",
+        /// Trees: bad going; burn.
         Trees => "trees",
+        /// Cloth: good going; burns.
         Cloth => "cloth",
+        /// Oil: good going; burns.
         Oil => "oil",
+        /// Solid timber (huts, wagons, boats, shingles): good going; burns.
         SolidTimber => "solid_timber",
+        /// A half-timbered building: good going; burns.
         HalfTimbered => "half_timbered",
     }
 }

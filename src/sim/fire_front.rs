@@ -116,8 +116,11 @@ crate::rules::named_enum! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(rename_all = "snake_case")]
     pub enum CellState {
+        /// Not yet reached by the fire.
         Unburnt => "unburnt",
+        /// On fire.
         Burning => "burning",
+        /// Burnt out: spent.
         Spent => "spent",
     }
 }

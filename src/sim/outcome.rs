@@ -10,11 +10,13 @@ named_enum! {
     pub enum MoveOutcome {
         /// An immobile condition held it where it stood.
         Held => "held",
+        /// A wall stopped it short.
         BlockedByWall => "blocked_by_wall",
         /// It had no distance to walk this move.
         HeldUp => "held_up",
         /// It reached its last waypoint.
         Arrived => "arrived",
+        /// It moved and has waypoints left.
         Moved => "moved",
     }
 }
@@ -25,54 +27,69 @@ named_enum! {
     pub enum TrapOutcome {
         /// `spot_check`: the trap was seen.
         Spotted => "spotted",
+        /// `spot_check`: the trap was not seen.
         NotSpotted => "not_spotted",
         /// `treadle`: it did not go off.
         LockedSafe => "locked_safe",
+        /// `treadle`: a friend worked the safety lever.
         SafetyLever => "safety_lever",
+        /// `treadle`: the creature was too light to set it off.
         TooLight => "too_light",
         /// `treadle`, `lifter`: it went off.
         Sprung => "sprung",
         /// `payload`: a silent alarm, noticed or not.
         VictimRealises => "victim_realises",
+        /// `payload`: the victim did not notice the silent alarm.
         Unnoticed => "unnoticed",
         /// `falling_floor`.
         GivesWay => "gives_way",
+        /// `falling_floor`: it holds.
         Holds => "holds",
         /// `injury_starts`: a loop's sprain starts when the victim is let down.
         ReleasedFromLoop => "released_from_loop",
         /// `leydonic`.
         NotCharged => "not_charged",
+        /// `leydonic`: the charge struck.
         Discharged => "discharged",
         /// `trap_flame`: a trap's flame handed to the fire.
         Flame => "flame",
         /// `khemri_deal`.
         Dealt => "dealt",
+        /// `khemri_deal`: a side set more counters than it may place; the rest stay off the table.
         CountersLeftOut => "counters_left_out",
         /// Khemri blades and boulders.
         Struck => "struck",
+        /// Khemri blades and boulders: the model passed its I test.
         Dodged => "dodged",
         /// `khemri_trap`: a dud or a simple trap (a complex one logs its [`ComplexTrap`] id).
         ///
         /// [`ComplexTrap`]: crate::rules::khemri_traps::ComplexTrap
         Dud => "dud",
+        /// `khemri_trap`: a simple trap.
         Simple => "simple",
         /// `khemri_pit_edge`.
         FellIn => "fell_in",
+        /// `khemri_pit_edge`: the model passed its I test and did not fall in.
         KeptFooting => "kept_footing",
         /// `khemri_stray_arrows`.
         Missed => "missed",
+        /// `khemri_stray_arrows`: at least one stray arrow hit.
         Hit => "hit",
         /// `khemri_gas`.
         Immune => "immune",
+        /// `khemri_gas`: a model within 2" takes its S4 hit.
         Gassed => "gassed",
         /// `khemri_fire_nearby`.
         OnFire => "on_fire",
+        /// `khemri_fire_nearby`: the model's D6 was under 4.
         NotOnFire => "not_on_fire",
         /// `khemri_boulder_rolls`.
         Clear => "clear",
+        /// `khemri_boulder_rolls`: models lie in the boulder's path.
         ModelsInWay => "models_in_way",
         /// `khemri_step_aside`.
         SteppedAside => "stepped_aside",
+        /// `khemri_step_aside`: walls block both sides, so the model stays put.
         WallsBothSides => "walls_both_sides",
     }
 }
@@ -81,13 +98,21 @@ named_enum! {
     /// Herd events that are not a rule's own outcome.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum HerdOutcome {
+        /// `cattle_grid`: crossed on planks laid over the grid.
         CrossedOnPlanks => "crossed_on_planks",
+        /// `cattle_grid`: walked across, losing 1" (men) or 2" (women) of the move.
         Walked => "walked",
+        /// `grid_freed`: a figure freed a beast stuck on a grid.
         Freed => "freed",
+        /// `wandered`: the herd is tethered and stays.
         Tethered => "tethered",
+        /// `spread_out`: beasts pushed apart to their spacing.
         SpreadOut => "spread_out",
+        /// `herded`: no herder is within reach of the herd.
         HerdersOutOfReach => "herders_out_of_reach",
+        /// `herded`: every free beast was herded.
         Herded => "herded",
+        /// `herded`: more beasts than the herders can take; the rest straggle.
         PartlyHerded => "partly_herded",
         /// A stampede that nothing stopped.
         Ran => "ran",
@@ -98,12 +123,17 @@ named_enum! {
     /// Fire events that are not a rule's own outcome.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum FireOutcome {
+        /// `fire_lit`, `fire_burning`: the fire burns.
         Burning => "burning",
+        /// `fire_lit`, `ignition`: nothing there burns.
         NothingToBurn => "nothing_to_burn",
+        /// `ignition`: the spot is already burning.
         AlreadyBurning => "already_burning",
         /// `region_burning`.
         Caught => "caught",
+        /// `region_burning`: nothing is left burning in the region.
         BurntOut => "burnt_out",
+        /// `region_burning`: still burning, cells catching or burning out.
         Spreading => "spreading",
         /// `fires_out`.
         Out => "out",
@@ -116,8 +146,11 @@ named_enum! {
     pub enum SleeperOutcome {
         /// `investigator_moved`.
         FoundIntruder => "found_intruder",
+        /// `investigator_moved`: reached the noise and found nothing; heading back.
         FoundNothing => "found_nothing",
+        /// `investigator_moved`, `listening_ended`: back to sleep.
         BackToSleep => "back_to_sleep",
+        /// `investigator_moved`: still on the way.
         Walking => "walking",
         /// `response`: a watch kept in the group stays awake.
         StaysAwake => "stays_awake",
@@ -127,6 +160,7 @@ named_enum! {
         Heard => "heard",
         /// `dressing`.
         Dressed => "dressed",
+        /// `dressing`: still dressing.
         Dressing => "dressing",
     }
 }
@@ -135,6 +169,7 @@ named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
+        /// `condition_expired`: a condition's moves ran out.
         Expired => "expired",
     }
 }
