@@ -16,10 +16,10 @@
 //! so the front, and the dice that follow, continue exactly. See `docs/fire.md`.
 
 use super::clock::{MoveClock, SimDice};
-use super::referee::Referee;
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::outcome::FireOutcome;
+use super::referee::Referee;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
@@ -534,6 +534,44 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     }
 }
 
+/// The figures fire can catch, in a query of their own (they never carry a [`Fire`]).
+type FigureQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static SceneOrder,
+        &'static Name,
+        &'static Figure,
+        &'static TablePosition,
+        &'static Swept,
+        &'static mut Conditions,
+    ),
+    Without<Fire>,
+>;
+
+/// A scene fire as the round reads it, in scene order.
+type FireRow<'a> = (&'a SceneOrder, &'a Name, Mut<'a, Fire>, Mut<'a, TablePosition>);
+
+/// The round being resolved: its number in the move and on the scene clock (1-based), and the
+/// scene time it runs from and to.
+#[derive(Debug, Clone, Copy)]
+struct RoundTimes {
+    in_move: u8,
+    round: u32,
+    start: f32,
+    end: f32,
+}
+
+impl RoundTimes {
+    /// Round `in_move` of the clock's move: round `R` runs from time `R − 1` to `R`.
+    fn of(clock: &MoveClock, in_move: u8, rounds_per_move: u8) -> Self {
+        let rounds_per_move = u32::from(rounds_per_move.max(1));
+        let round = clock.move_number.saturating_sub(1).saturating_mul(rounds_per_move) + u32::from(in_move);
+        let (start, end) = ((round - 1) as f32, round as f32);
+        RoundTimes { in_move, round, start, end }
+    }
+}
+
 /// What one round of fire does (see the module documentation for the order).
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn fire_round(
@@ -541,106 +579,64 @@ fn fire_round(
     mut front: ResMut<FireFront>,
     mut requests: ResMut<Messages<IgniteRequest>>,
     mut fires: Query<(&SceneOrder, &Name, &mut Fire, &mut TablePosition), Without<Figure>>,
-    mut figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition, &Swept, &mut Conditions), Without<Fire>>,
+    mut figures: FigureQuery,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
     let Some(round_in_move) = clock.round else { return };
-    let rounds_per_move = u32::from(front.rounds_per_move.max(1));
-    let round = clock.move_number.saturating_sub(1).saturating_mul(rounds_per_move) + u32::from(round_in_move);
-    let (start, end) = ((round - 1) as f32, round as f32);
+    let times = RoundTimes::of(&clock, round_in_move, front.rounds_per_move);
     let requested: Vec<IgniteRequest> = requests.drain().collect();
     let live_fire = fires.iter().any(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out);
-    if !requested.is_empty() || live_fire {
-        front.build_grid();
-    }
-    if front.grid.is_none() {
+    if !front_to_round_start(&mut front, !requested.is_empty() || live_fire, times.start) {
         return;
     }
-    if let Some(grid) = front.grid.as_mut() {
-        grid.advance_to(start);
-    }
-    front.time = start;
     let front = &mut *front;
     let settings = front.settings.clone();
 
     // 1. Ignition requests, then the scene's fires and igniters.
     let mut ignitions =
-        Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: start };
-    for request in requested {
-        let at = request.position;
-        ignitions.try_ignite(at, request.fire_strike, request.rounds_held, &request.source);
-    }
+        Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: times.start };
+    ignitions.requested(requested);
     let mut fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
     let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
-    for (_, name, fire, position) in fires.iter_mut() {
-        let fire = &mut fire.0;
-        if fire.lit_round.is_some() || fire.out {
-            continue;
-        }
-        let at = vec2(fire.position);
-        match fire.igniter.clone() {
-            None => {
-                let lit = ignitions.front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
-                let region = lit.and_then(|l| ignitions.front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
-                let mut event = LogEvent::new("fire", "fire_lit", name.as_str())
-                    .field("position", fire.position)
-                    .field("diameter", fire.diameter);
-                if lit.is_some() {
-                    fire.lit_round = Some(round);
-                    ignitions.front.history.push(FireIgnition {
-                        time: start,
-                        position: fire.position,
-                        radius: fire.diameter / 2.0,
-                        source: name.to_string(),
-                    });
-                    event = event.outcome(FireOutcome::Burning).field("region", region);
-                } else {
-                    fire.out = true;
-                    event = event.outcome(FireOutcome::NothingToBurn);
-                }
-                ignitions.log.push(&clock, event);
-            }
-            Some(Igniter::Thrown { kind }) => {
-                let outcome = ignitions.try_ignite(at, kind.fire_strike(), 0, name.as_str());
-                if outcome == Some(IgnitionOutcome::Ignited) {
-                    fire.lit_round = Some(round);
-                } else {
-                    fire.out = true;
-                }
-            }
-            Some(Igniter::Held { kind, by, since_round }) => {
-                let Some(holder) = figure_positions.iter().find(|(n, _)| *n == by).map(|(_, p)| *p) else {
-                    fire.out = true;
-                    continue;
-                };
-                // Moved to another spot: held there from this round.
-                let mut since = since_round.unwrap_or(round);
-                if holder != at {
-                    fire.position = point(holder);
-                    position.0 = holder;
-                    if since_round.is_some() {
-                        since = round;
-                    }
-                }
-                fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
-                let outcome = ignitions.try_ignite(holder, kind.fire_strike(), round - since, name.as_str());
-                if outcome == Some(IgnitionOutcome::Ignited) {
-                    fire.lit_round = Some(round);
-                }
-            }
-            Some(Igniter::Dropped { kind, since_round }) => {
-                let since = since_round.unwrap_or(round);
-                fire.igniter = Some(Igniter::Dropped { kind, since_round: Some(since) });
-                match ignitions.try_ignite(at, kind.fire_strike(), round.saturating_sub(since), name.as_str()) {
-                    Some(IgnitionOutcome::Ignited) => fire.lit_round = Some(round),
-                    None => fire.out = true,
-                    Some(_) => {}
-                }
-            }
-        }
-    }
+    ignitions.scene_fires(&mut fires, &figure_positions, times.round);
+    ignitions.front.igniters = igniter_frights(&fires);
 
-    ignitions.front.igniters = fires
+    // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
+    ignitions.contact_ignitions();
+
+    // 3. The front advances to the end of the round.
+    let (changes, fires_before) = advance_front(front, times.end);
+
+    // 4. Figures caught by fire.
+    figures_in_fire(front, &mut figures, times, &settings, &mut dice, &mut log, &clock);
+
+    // 5. What caught, what burnt out, and each fire.
+    let changed = log_region_changes(front, &changes, &mut log, &clock);
+    log_fires(front, fires_before, &mut log, &clock);
+    if changed || fires_before != front.fires.len() {
+        front.generation += 1;
+    }
+}
+
+/// Build the grid when something may light it (`light`), and bring the front to the round's
+/// `start`. False when there is no grid: no fire this round.
+fn front_to_round_start(front: &mut ResMut<FireFront>, light: bool, start: f32) -> bool {
+    if light {
+        front.build_grid();
+    }
+    if front.grid.is_none() {
+        return false;
+    }
+    if let Some(grid) = front.grid.as_mut() {
+        grid.advance_to(start);
+    }
+    front.time = start;
+    true
+}
+
+/// The scene's igniters not yet alight whose fright value counts (FS − 3 above 0), for the herds.
+fn igniter_frights(fires: &[FireRow]) -> Vec<IgniterFright> {
+    fires
         .iter()
         .filter(|(_, _, f, _)| f.0.lit_round.is_none() && !f.0.out)
         .filter_map(|(_, name, f, _)| {
@@ -651,12 +647,12 @@ fn fire_round(
             let fright_value = rules::fright_value_of_fire_strike(strike)?;
             Some(IgniterFright { name: name.to_string(), position: f.0.position, fright_value })
         })
-        .collect();
+        .collect()
+}
 
-    // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
-    ignitions.contact_ignitions();
-
-    // 3. The front advances to the end of the round.
+/// Step 3: the front advances to `end`, the round's end. Returns the cells newly burning and
+/// newly spent in each region, and how many fires burnt before.
+fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize) {
     if let Some(grid) = front.grid.as_mut() {
         grid.advance_to(end);
     }
@@ -664,9 +660,22 @@ fn fire_round(
     let changes = front.count_new_cells(end);
     let fires_before = front.fires.len();
     front.fires = front.summarise(end);
+    (changes, fires_before)
+}
 
-    // 4. Figures caught by fire. The burning patches at the round's start and end are each
-    // labelled once, when first needed: a crowd in one big fire must not flood it per figure.
+/// Step 4: figures caught by fire. The burning patches at the round's start and end are each
+/// labelled once, when first needed: a crowd in one big fire must not flood it per figure.
+#[allow(clippy::too_many_arguments)]
+fn figures_in_fire(
+    front: &FireFront,
+    figures: &mut FigureQuery,
+    times: RoundTimes,
+    settings: &FireSettings,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+    clock: &MoveClock,
+) {
+    let RoundTimes { in_move: round_in_move, start, end, .. } = times;
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, position, swept, mut conditions) in figures {
@@ -688,12 +697,12 @@ fn fire_round(
                 labelled.region_of(cell).map(|r| r.diameter_in)
             })
             .unwrap_or(0.0);
-        let fire_strike = burning_fire_strike(diameter, &settings);
+        let fire_strike = burning_fire_strike(diameter, settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);
         let kept = condition.is_some() && conditions.0.len() < MAX_CONDITIONS;
         log.push(
-            &clock,
+            clock,
             LogEvent::new("fire", "person_in_fire", name.as_str())
                 .roll(result.roll)
                 .outcome(result.outcome)
@@ -707,8 +716,11 @@ fn fire_round(
             conditions.0.push(condition);
         }
     }
+}
 
-    // 5. What caught, what burnt out, and each fire.
+/// Step 5, each region where cells caught or were spent this round: whether it caught, spreads
+/// or burnt out. Returns whether any region changed.
+fn log_region_changes(front: &FireFront, changes: &[(usize, usize)], log: &mut EventLog, clock: &MoveClock) -> bool {
     let mut changed = false;
     for (i, (new, spent)) in changes.iter().copied().enumerate() {
         if new == 0 && spent == 0 {
@@ -727,7 +739,7 @@ fn fire_round(
             FireOutcome::Spreading
         };
         log.push(
-            &clock,
+            clock,
             LogEvent::new("fire", "region_burning", region.name.clone())
                 .outcome(outcome)
                 .field("material", region.fuel.id())
@@ -738,9 +750,15 @@ fn fire_round(
                 .field("region_in2", round_to_thousandths(region.cells as f32 * cell_area)),
         );
     }
+    changed
+}
+
+/// Step 5, each fire burning at the round's end (its size and fright value), and `fires_out`
+/// when the last of the `fires_before` went out.
+fn log_fires(front: &FireFront, fires_before: usize, log: &mut EventLog, clock: &MoveClock) {
     for fire in &front.fires {
         log.push(
-            &clock,
+            clock,
             LogEvent::new("fire", "fire_burning", fire.name.clone())
                 .outcome(FireOutcome::Burning)
                 .field("regions", &fire.regions)
@@ -754,10 +772,7 @@ fn fire_round(
         );
     }
     if fires_before > 0 && front.fires.is_empty() {
-        log.push(&clock, LogEvent::new("fire", "fires_out", "fire").outcome(FireOutcome::Out));
-    }
-    if changed || fires_before != front.fires.len() {
-        front.generation += 1;
+        log.push(clock, LogEvent::new("fire", "fires_out", "fire").outcome(FireOutcome::Out));
     }
 }
 
@@ -773,6 +788,88 @@ struct Ignitions<'a> {
 }
 
 impl Ignitions<'_> {
+    /// Step 1, first: the ignition requests (traps), in the order written.
+    fn requested(&mut self, requested: Vec<IgniteRequest>) {
+        for request in requested {
+            let at = request.position;
+            self.try_ignite(at, request.fire_strike, request.rounds_held, &request.source);
+        }
+    }
+
+    /// Step 1, then: the scene's fires and igniters in scene order, in round `round`. A fire
+    /// with no igniter catches without a roll; a thrown igniter is rolled once; a held or
+    /// dropped one is rolled each round, +1 per two rounds held in one place.
+    fn scene_fires(&mut self, fires: &mut [FireRow], figure_positions: &[(String, Vec2)], round: u32) {
+        let start = self.time;
+        for (_, name, fire, position) in fires.iter_mut() {
+            let fire = &mut fire.0;
+            if fire.lit_round.is_some() || fire.out {
+                continue;
+            }
+            let at = vec2(fire.position);
+            match fire.igniter.clone() {
+                None => {
+                    let lit = self.front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
+                    let region = lit.and_then(|l| self.front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
+                    let mut event = LogEvent::new("fire", "fire_lit", name.as_str())
+                        .field("position", fire.position)
+                        .field("diameter", fire.diameter);
+                    if lit.is_some() {
+                        fire.lit_round = Some(round);
+                        self.front.history.push(FireIgnition {
+                            time: start,
+                            position: fire.position,
+                            radius: fire.diameter / 2.0,
+                            source: name.to_string(),
+                        });
+                        event = event.outcome(FireOutcome::Burning).field("region", region);
+                    } else {
+                        fire.out = true;
+                        event = event.outcome(FireOutcome::NothingToBurn);
+                    }
+                    self.log.push(self.clock, event);
+                }
+                Some(Igniter::Thrown { kind }) => {
+                    let outcome = self.try_ignite(at, kind.fire_strike(), 0, name.as_str());
+                    if outcome == Some(IgnitionOutcome::Ignited) {
+                        fire.lit_round = Some(round);
+                    } else {
+                        fire.out = true;
+                    }
+                }
+                Some(Igniter::Held { kind, by, since_round }) => {
+                    let Some(holder) = figure_positions.iter().find(|(n, _)| *n == by).map(|(_, p)| *p) else {
+                        fire.out = true;
+                        continue;
+                    };
+                    // Moved to another spot: held there from this round.
+                    let mut since = since_round.unwrap_or(round);
+                    if holder != at {
+                        fire.position = point(holder);
+                        position.0 = holder;
+                        if since_round.is_some() {
+                            since = round;
+                        }
+                    }
+                    fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
+                    let outcome = self.try_ignite(holder, kind.fire_strike(), round - since, name.as_str());
+                    if outcome == Some(IgnitionOutcome::Ignited) {
+                        fire.lit_round = Some(round);
+                    }
+                }
+                Some(Igniter::Dropped { kind, since_round }) => {
+                    let since = since_round.unwrap_or(round);
+                    fire.igniter = Some(Igniter::Dropped { kind, since_round: Some(since) });
+                    match self.try_ignite(at, kind.fire_strike(), round.saturating_sub(since), name.as_str()) {
+                        Some(IgnitionOutcome::Ignited) => fire.lit_round = Some(round),
+                        None => fire.out = true,
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+
     /// Roll D6 + FS − FR against the material at `at` and set it alight on 1+. `None` when
     /// there is nothing there to burn (no roll is made).
     fn try_ignite(&mut self, at: Vec2, fire_strike: i32, rounds_held: u32, source: &str) -> Option<IgnitionOutcome> {

@@ -12,6 +12,10 @@ mod khemri;
 mod morval;
 
 use super::clock::{MoveClock, SimDice};
+use super::geometry::{
+    first_in_disc, first_in_rounded_square, first_within_convex, heading_along_path, point_along_path,
+    point_disc_distance, point_segment_distance, point_square_distance,
+};
 use super::log::{EventLog, LogEvent, point_to_thousandths};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
@@ -123,12 +127,9 @@ enum Area {
 impl Area {
     fn distance(self, p: Vec2) -> f32 {
         match self {
-            Area::Disc { centre, radius } => (p.distance(centre) - radius).max(0.0),
-            Area::Square { centre, half } => {
-                let d = ((p - centre).abs() - Vec2::splat(half)).max(Vec2::ZERO);
-                d.length()
-            }
-            Area::Cord { from, to } => super::geometry::point_segment_distance(p, from, to),
+            Area::Disc { centre, radius } => point_disc_distance(p, centre, radius),
+            Area::Square { centre, half } => point_square_distance(p, centre, half),
+            Area::Cord { from, to } => point_segment_distance(p, from, to),
         }
     }
 
@@ -230,108 +231,10 @@ fn first_within_on_segment(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f
     first_within_by_search(a, b, area, range)
 }
 
-/// Distance along `a`–`b` at which it first comes within `r` of `centre`.
-fn first_in_disc(a: Vec2, b: Vec2, centre: Vec2, r: f32) -> Option<f32> {
-    let f = a - centre;
-    if f.length_squared() <= r * r {
-        return Some(0.0);
-    }
-    let len = a.distance(b);
-    if len <= 0.0 {
-        return None;
-    }
-    let d = (b - a) / len;
-    let half_b = f.dot(d);
-    let disc = half_b * half_b - (f.length_squared() - r * r);
-    if disc < 0.0 {
-        return None;
-    }
-    let t = -half_b - disc.sqrt();
-    (0.0..=len).contains(&t).then_some(t)
-}
-
-/// Distance along `a`–`b` at which it first enters the axis-aligned box `lo`..`hi`.
-fn first_in_box(a: Vec2, b: Vec2, lo: Vec2, hi: Vec2) -> Option<f32> {
-    let len = a.distance(b);
-    if a.cmpge(lo).all() && a.cmple(hi).all() {
-        return Some(0.0);
-    }
-    if len <= 0.0 {
-        return None;
-    }
-    let d = (b - a) / len;
-    let (mut enter, mut exit) = (0.0f32, len);
-    for axis in 0..2 {
-        if d[axis].abs() < 1e-12 {
-            if a[axis] < lo[axis] || a[axis] > hi[axis] {
-                return None;
-            }
-            continue;
-        }
-        let (t0, t1) = ((lo[axis] - a[axis]) / d[axis], (hi[axis] - a[axis]) / d[axis]);
-        enter = enter.max(t0.min(t1));
-        exit = exit.min(t0.max(t1));
-    }
-    (enter <= exit).then_some(enter)
-}
-
-/// Distance along `a`–`b` at which it first comes within `range` of the square of half-side
-/// `half` at `centre`: two crossed boxes and four corner discs make up the grown square.
-fn first_in_rounded_square(a: Vec2, b: Vec2, centre: Vec2, half: f32, range: f32) -> Option<f32> {
-    let wide = Vec2::new(half + range, half);
-    let tall = Vec2::new(half, half + range);
-    let corners = [Vec2::new(half, half), Vec2::new(-half, half), Vec2::new(half, -half), Vec2::new(-half, -half)];
-    [first_in_box(a, b, centre - wide, centre + wide), first_in_box(a, b, centre - tall, centre + tall)]
-        .into_iter()
-        .chain(corners.map(|c| first_in_disc(a, b, centre + c, range)))
-        .flatten()
-        .min_by(f32::total_cmp)
-}
-
-/// The first distance along `a`–`b` at which `area` is within `range`, by search: the distance
-/// from a point moving on a line to a convex area is convex, so a ternary search finds its
-/// least value and a bisection before it the first point in range.
+/// The first distance along `a`–`b` at which `area` is within `range`, by search (the
+/// geometry's convex search, with the area's bounding circle and distance).
 fn first_within_by_search(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f32> {
-    // The area lies within its bounding circle, so a segment that never comes within `range`
-    // of the circle never comes within it of the area: skip the search.
-    let (centre, extent) = area.bounds();
-    if super::geometry::point_segment_distance(centre, a, b) - extent > range {
-        return None;
-    }
-    let len = a.distance(b);
-    let at = |s: f32| if len > 0.0 { a + (b - a) * (s / len) } else { a };
-    let f = |s: f32| area.distance(at(s));
-    if f(0.0) <= range {
-        return Some(0.0);
-    }
-    if len <= 0.0 {
-        return None;
-    }
-    let (mut lo, mut hi) = (0.0f32, len);
-    for _ in 0..60 {
-        let m1 = lo + (hi - lo) / 3.0;
-        let m2 = hi - (hi - lo) / 3.0;
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let best = (lo + hi) / 2.0;
-    let best = if f(len) < f(best) { len } else { best };
-    if f(best) > range {
-        return None;
-    }
-    let (mut lo, mut hi) = (0.0f32, best);
-    for _ in 0..40 {
-        let mid = (lo + hi) / 2.0;
-        if f(mid) <= range {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Some(hi)
+    first_within_convex(a, b, area.bounds(), |p| area.distance(p), range)
 }
 
 /// A figure during the pass: where it went this move and what traps did to it.
@@ -364,17 +267,7 @@ struct Mover {
 
 impl Mover {
     fn point_at(&self, d: f32) -> Vec2 {
-        let Some(first) = self.segments.first() else { return self.position };
-        let mut last = first.0;
-        for (i, &(a, b)) in self.segments.iter().enumerate() {
-            let len = a.distance(b);
-            if d <= self.starts[i] + len {
-                let s = (d - self.starts[i]).max(0.0);
-                return if len > 0.0 { a + (b - a) * (s / len) } else { a };
-            }
-            last = b;
-        }
-        last
+        point_along_path(&self.segments, &self.starts, d).unwrap_or(self.position)
     }
 
     /// Fraction of the move (0..=1) at which it has gone `d` inches.
@@ -404,12 +297,8 @@ impl Mover {
 
     /// The way it was going `d` inches along its move (its facing when it did not move).
     fn heading_at(&self, d: f32) -> Vec2 {
-        for (i, &(a, b)) in self.segments.iter().enumerate() {
-            if d <= self.starts[i] + a.distance(b) && a != b {
-                return (b - a).normalize();
-            }
-        }
-        Vec2::from_angle(self.facing.to_radians())
+        heading_along_path(&self.segments, &self.starts, d)
+            .unwrap_or_else(|| Vec2::from_angle(self.facing.to_radians()))
     }
 
     fn traits(&self) -> Traits {
@@ -612,10 +501,8 @@ impl Pass {
                 let morval = trap.spec.kind.morval_kind().is_some();
                 let reach = Self::reach(trap);
                 let (centre, extent) = area.bounds();
-                let near = m
-                    .segments
-                    .iter()
-                    .any(|&(a, b)| super::geometry::point_segment_distance(centre, a, b) <= extent + reach + ON_EDGE);
+                let near =
+                    m.segments.iter().any(|&(a, b)| point_segment_distance(centre, a, b) <= extent + reach + ON_EDGE);
                 if !near {
                     continue;
                 }

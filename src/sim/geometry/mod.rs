@@ -1,5 +1,15 @@
 //! Plane geometry on the table, in inches: what a swept path touches, what lies between two
-//! points. Pure functions over `Vec2`.
+//! points. Pure functions over `Vec2`. Where a moving point first comes within reach of a disc
+//! or square is in `entry`, walking a swept path in `path`; both are re-exported here.
+
+mod entry;
+mod path;
+
+pub use entry::{
+    first_in_box, first_in_disc, first_in_rounded_square, first_within_convex, point_disc_distance,
+    point_square_distance,
+};
+pub use path::{heading_along_path, point_along_path};
 
 use crate::scene::{Door, Point, Wall, WallKind};
 use bevy::math::Vec2;

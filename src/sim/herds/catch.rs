@@ -1,0 +1,143 @@
+//! Beasts held by cattle grids (trapped ones roll to escape, stuck ones wait for a helper) and
+//! steeds caught by their own side.
+
+use super::obstacles::BEAST_STANDOFF;
+use super::{
+    Beasts, CattleGrids, FigureQuery, Herd, HerdRules, beasts_near_figures, figures_in_order, herds_in_order,
+    scene_direction,
+};
+use crate::rules::herds::{
+    CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, resolve_catch, resolve_grid_escapes_this_move,
+};
+use crate::scene::{self, GridHoldState};
+use crate::sim::geometry::point_segment_distance;
+use crate::sim::log::{LogEvent, round_to_thousandths_f32};
+use crate::sim::outcome::HerdOutcome;
+use crate::sim::referee::Referee;
+use crate::sim::world::{Facing, SceneOrder, point, vec2};
+use bevy::prelude::*;
+
+// ---------------------------------------------------------------------------------------------
+// 2. Beasts held by grids
+// ---------------------------------------------------------------------------------------------
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn free_held_beasts(
+    figures: FigureQuery,
+    herds: Query<(Entity, &SceneOrder), With<Herd>>,
+    mut state: Query<(&Name, &mut Beasts, &Facing)>,
+    grids: Res<CattleGrids>,
+    rules: Res<HerdRules>,
+    referee: Referee,
+) {
+    let Referee { clock, mut dice, mut log } = referee;
+    let figures = figures_in_order(&figures);
+    for entity in herds_in_order(&herds) {
+        let Ok((name, mut beasts, facing)) = state.get_mut(entity) else { continue };
+        for i in 0..beasts.positions.len() {
+            let at = beasts.positions[i];
+            match beasts.held[i] {
+                None => {}
+                Some(GridHoldState::Trapped) => {
+                    let tries = resolve_grid_escapes_this_move(&rules.0, &mut *dice);
+                    let escaped = tries.iter().any(|t| t.outcome == GridEscapeOutcome::Escaped);
+                    let mut e = LogEvent::new("herds", "grid_escape", name.as_str())
+                        .outcome(if escaped { GridEscapeOutcome::Escaped } else { GridEscapeOutcome::StillTrapped })
+                        .field("beast", i)
+                        .field("at", point(at));
+                    for t in tries {
+                        e = e.roll(t.roll);
+                    }
+                    log.push(&clock, e);
+                    if escaped {
+                        beasts.held[i] = None;
+                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0);
+                    }
+                }
+                Some(GridHoldState::Stuck) => {
+                    let reach = rules.0.free_stuck_reach_in;
+                    if let Some(helper) = figures.iter().find(|f| f.position.distance(at) <= reach) {
+                        beasts.held[i] = None;
+                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0);
+                        log.push(
+                            &clock,
+                            LogEvent::new("herds", "grid_freed", name.as_str())
+                                .outcome(HerdOutcome::Freed)
+                                .field("beast", i)
+                                .field("helper", &helper.name)
+                                .field("at", point(at)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A beast leaving a grid steps just off it, on the side it was heading for.
+fn off_the_grid(at: Vec2, heading: Vec2, grids: &[scene::CattleGrid]) -> Vec2 {
+    let nearest = grids.iter().min_by(|a, b| {
+        let da = point_segment_distance(at, vec2(a.from), vec2(a.to));
+        let db = point_segment_distance(at, vec2(b.from), vec2(b.to));
+        da.total_cmp(&db)
+    });
+    let Some(grid) = nearest else { return at };
+    let u = (vec2(grid.to) - vec2(grid.from)).normalize_or_zero();
+    let n = Vec2::new(-u.y, u.x);
+    let side = if heading.dot(n) >= 0.0 { 1.0 } else { -1.0 };
+    at + n * side * 2.0 * BEAST_STANDOFF
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Catching steeds
+// ---------------------------------------------------------------------------------------------
+
+pub(super) fn catch_steeds(
+    figures: FigureQuery,
+    herds: Query<(Entity, &SceneOrder), With<Herd>>,
+    mut state: Query<(&Name, &mut Herd, &Beasts)>,
+    rules: Res<HerdRules>,
+    referee: Referee,
+) {
+    let Referee { clock, mut dice, mut log } = referee;
+    let order = herds_in_order(&herds);
+    let loose: Vec<Entity> = order
+        .into_iter()
+        .filter(|&e| state.get(e).is_ok_and(|(_, h, _)| h.0.beast.is_steed() && !h.0.tethered))
+        .collect();
+    if loose.is_empty() {
+        return;
+    }
+    let figures = figures_in_order(&figures);
+    let near = {
+        let beasts: Vec<&Beasts> = loose.iter().filter_map(|&e| state.get(e).ok().map(|(_, _, b)| b)).collect();
+        beasts_near_figures(&figures, &beasts, CATCH_REACH_IN)
+    };
+    let mut tried = vec![false; figures.len()];
+    for (h, &entity) in loose.iter().enumerate() {
+        let Ok((name, mut herd, _)) = state.get_mut(entity) else { continue };
+        for (f, figure) in figures.iter().enumerate() {
+            // House rule: a figure of the steeds' side whose move ends within 6" tries, once a move.
+            if tried[f] || !figure.moved || figure.side != herd.0.side {
+                continue;
+            }
+            let Some(&(_, distance)) = near[f].iter().find(|(hh, _)| *hh == h) else { continue };
+            tried[f] = true;
+            let attempt = resolve_catch(distance, herd.0.bond, figure.horsemanship, &rules.0, &mut *dice);
+            let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())
+                .outcome(attempt.outcome)
+                .field("catcher", &figure.name)
+                .field("distance", round_to_thousandths_f32(distance))
+                .field("bond", herd.0.bond)
+                .field("horsemanship", figure.horsemanship);
+            if let Some(roll) = attempt.roll {
+                e = e.roll(roll);
+            }
+            log.push(&clock, e);
+            if attempt.outcome == CatchOutcome::Caught {
+                herd.0.tethered = true;
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Herds, steeds and beasts with tempers (Herds set): figures crossing cattle grids, beasts
+//! freed from grids, steeds caught, herds herded, wandering or stampeding, and zone attacks.
+//!
+//! A herd is one entity holding every beast's position ([`Beasts`]); it moves together.
+//! Rules come from `rules::herds`; its headings are compass bearings (clockwise from north),
+//! the scene's are degrees counter-clockwise from +x: [`compass_from_scene`] and
+//! [`scene_from_compass`] are the one place that converts. See `docs/herds.md`.
+
+pub mod spatial;
+
+mod catch;
+mod grids;
+mod movement;
+mod obstacles;
+mod zones;
+
+use super::world::{Facing, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use super::{Move, MoveSystems};
+use crate::rules::herds::{HerdSettings, Horsemanship, normalize_heading};
+use crate::scene::{self, GridHold, GridHoldState, Scene, Skill};
+use bevy::prelude::*;
+use spatial::SpatialGrid;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CattleGrids>()
+        .init_resource::<FireHazards>()
+        .init_resource::<BurningHazards>()
+        .init_resource::<HerdRules>();
+    app.add_systems(
+        Move,
+        (
+            obstacles::fires_turn_herds,
+            grids::figures_cross_cattle_grids,
+            catch::free_held_beasts,
+            catch::catch_steeds,
+            movement::move_herds,
+            zones::check_zones,
+        )
+            .chain()
+            .in_set(MoveSystems::Herds),
+    );
+}
+
+/// A herd as the scene gives it; `tethered` and `stampede` change in play.
+#[derive(Component, Debug, Clone)]
+pub struct Herd(pub scene::Herd);
+
+/// Every beast of a herd: where it stands and whether a cattle grid holds it.
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct Beasts {
+    pub positions: Vec<Vec2>,
+    pub held: Vec<Option<GridHoldState>>,
+}
+
+impl Beasts {
+    fn is_free(&self, i: usize) -> bool {
+        self.held[i].is_none()
+    }
+
+    /// The centre of the herd: the mean of its beasts.
+    pub fn centroid(&self) -> Vec2 {
+        if self.positions.is_empty() {
+            return Vec2::ZERO;
+        }
+        self.positions.iter().copied().sum::<Vec2>() / self.positions.len() as f32
+    }
+}
+
+/// The scene's cattle grids (they do not change in play).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CattleGrids(pub Vec<scene::CattleGrid>);
+
+/// The `rules.herds` settings of the scene.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct HerdRules(pub HerdSettings);
+
+/// A fire as herds see it: beasts will not go within `radius` inches of `position`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FireHazard {
+    pub position: Vec2,
+    pub radius: f32,
+    /// 001 "Fire Against people and animals": the fire's fright value, logged when it turns a herd.
+    pub fright: i32,
+}
+
+/// Hook for the fire domain: fires that turn herds. Empty unless something fills it (the fire
+/// systems run before the Herds set each move, so whatever they write here is seen the same
+/// move). A herd whose move would enter a hazard stops short and turns away from it.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct FireHazards(pub Vec<FireHazard>);
+
+/// The fires burning now, as hazards (filled from the fire front each move, beside any
+/// [`FireHazards`] given by hand).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct BurningHazards(pub Vec<FireHazard>);
+
+// ---------------------------------------------------------------------------------------------
+// Headings
+// ---------------------------------------------------------------------------------------------
+
+/// A scene heading (degrees counter-clockwise from +x) as the rules' compass bearing (degrees
+/// clockwise from north, +y): 90 (north) is bearing 0, 0 (east) is bearing 90.
+pub fn compass_from_scene(scene_degrees: f32) -> f32 {
+    normalize_heading(90.0 - scene_degrees)
+}
+
+/// A compass bearing as a scene heading in `0.0..360.0` (the inverse of [`compass_from_scene`]).
+pub fn scene_from_compass(bearing: f32) -> f32 {
+    normalize_heading(90.0 - bearing)
+}
+
+/// The unit vector a scene heading points along.
+pub fn scene_direction(scene_degrees: f32) -> Vec2 {
+    Vec2::from_angle(scene_degrees.to_radians())
+}
+
+/// The scene heading of a direction, in `0.0..360.0`.
+fn heading_of(d: Vec2) -> f32 {
+    normalize_heading(d.to_angle().to_degrees())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spawning and saving
+// ---------------------------------------------------------------------------------------------
+
+fn herd_bundle(order: u32, h: &scene::Herd) -> impl Bundle {
+    let mut held = vec![None; h.count as usize];
+    for hold in &h.on_grid {
+        if let Some(slot) = held.get_mut(hold.beast as usize) {
+            *slot = Some(hold.state);
+        }
+    }
+    let positions = h.beast_positions().into_iter().map(vec2).collect();
+    (placed_bundle(order, &h.name, h.position), Facing(h.heading), Beasts { positions, held }, Herd(h.clone()))
+}
+
+/// Spawn the scene's herds, its cattle grids and the herd settings.
+pub(super) fn spawn(world: &mut World, scene: &Scene) {
+    world.insert_resource(CattleGrids(scene.cattle_grids.clone()));
+    world.insert_resource(HerdRules(scene.rules.herds.clone()));
+    world.insert_resource(FireHazards::default());
+    for (i, h) in scene.herds.iter().enumerate() {
+        world.spawn(herd_bundle(i as u32, h));
+    }
+}
+
+/// Write the herds back into a scene, where they are now. Beast positions are written unless
+/// they are still exactly the laid-out herd, so an unplayed scene saves as it was loaded.
+pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
+    scene.herds = sorted::<Herd>(world)
+        .into_iter()
+        .map(|(_, Herd(mut h), e)| {
+            let entity = world.entity(e);
+            if let Some(p) = entity.get::<TablePosition>() {
+                h.position = point(p.0);
+            }
+            if let Some(facing) = entity.get::<Facing>() {
+                h.heading = facing.0;
+            }
+            if let Some(beasts) = entity.get::<Beasts>() {
+                let now: Vec<scene::Point> = beasts.positions.iter().copied().map(point).collect();
+                h.beasts =
+                    if now == scene::herds::layout_beasts(h.position, h.count, h.spacing) { Vec::new() } else { now };
+                h.on_grid = beasts
+                    .held
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.map(|state| GridHold { beast: i as u32, state }))
+                    .collect();
+            }
+            h
+        })
+        .collect();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What figures are, as herds see them
+// ---------------------------------------------------------------------------------------------
+
+/// A figure as the herd systems read it, after movement.
+#[derive(Debug, Clone)]
+struct FigureAt {
+    name: String,
+    side: String,
+    position: Vec2,
+    /// It moved this move (its swept path is not empty).
+    moved: bool,
+    horsemanship: Horsemanship,
+    trainer_or_shepherd: bool,
+}
+
+/// 000 "Riders & Animal Trainers": riders are 1st-level animal trainers.
+fn horsemanship(skills: &[Skill]) -> Horsemanship {
+    if skills.contains(&Skill::AnimalTrainer(2)) {
+        Horsemanship::SecondLevelTrainer
+    } else if skills.iter().any(|s| matches!(s, Skill::Rider | Skill::AnimalTrainer(_))) {
+        Horsemanship::Rider
+    } else {
+        Horsemanship::NonRider
+    }
+}
+
+type FigureQuery<'w, 's> = Query<
+    'w,
+    's,
+    (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition, &'static Swept),
+    Without<Herd>,
+>;
+
+fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
+    let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
+    v.into_iter()
+        .map(|(_, name, figure, position, swept)| FigureAt {
+            name: name.as_str().to_string(),
+            side: figure.0.side.clone(),
+            position: position.0,
+            moved: !swept.segments.is_empty(),
+            horsemanship: horsemanship(&figure.0.skills),
+            trainer_or_shepherd: figure.0.skills.iter().any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
+        })
+        .collect()
+}
+
+/// For each figure, the distance to the nearest beast of each herd within `reach`: one grid
+/// over every beast, so the cost grows with the beasts near each figure, not all of them.
+fn beasts_near_figures(figures: &[FigureAt], herds: &[&Beasts], reach: f32) -> Vec<Vec<(usize, f32)>> {
+    let mut owners: Vec<(u32, u32)> = Vec::new();
+    let mut grid = SpatialGrid::new(reach.max(1.0));
+    for (h, beasts) in herds.iter().enumerate() {
+        for (b, &p) in beasts.positions.iter().enumerate() {
+            grid.insert(owners.len() as u32, p);
+            owners.push((h as u32, b as u32));
+        }
+    }
+    figures
+        .iter()
+        .map(|f| {
+            let mut nearest: Vec<(usize, f32)> = Vec::new();
+            grid.for_each_near(f.position, reach, |id| {
+                let (h, b) = owners[id as usize];
+                let d = herds[h as usize].positions[b as usize].distance(f.position);
+                if d <= reach {
+                    match nearest.iter_mut().find(|(hh, _)| *hh == h as usize) {
+                        Some(entry) => entry.1 = entry.1.min(d),
+                        None => nearest.push((h as usize, d)),
+                    }
+                }
+            });
+            nearest.sort_by_key(|(h, _)| *h);
+            nearest
+        })
+        .collect()
+}
+
+fn herds_in_order(q: &Query<(Entity, &SceneOrder), With<Herd>>) -> Vec<Entity> {
+    let mut v: Vec<_> = q.iter().map(|(e, o)| (*o, e)).collect();
+    v.sort_by_key(|(o, _)| *o);
+    v.into_iter().map(|(_, e)| e).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_convert_between_scene_and_compass() {
+        // Scene 90 (+y) is north, bearing 0; scene 0 (+x) is east, bearing 90.
+        assert_eq!(compass_from_scene(90.0), 0.0);
+        assert_eq!(compass_from_scene(0.0), 90.0);
+        assert_eq!(compass_from_scene(180.0), 270.0);
+        assert_eq!(compass_from_scene(270.0), 180.0);
+        for h in [0.0f32, 17.0, 90.0, 200.0, 359.0] {
+            assert!((scene_from_compass(compass_from_scene(h)) - h).abs() < 1e-4, "{h}");
+        }
+        // A right (clockwise) turn of 90 from north heads east, along +x.
+        let east = scene_direction(scene_from_compass(compass_from_scene(90.0) + 90.0));
+        assert!((east - Vec2::X).length() < 1e-5, "{east}");
+        // A left turn of 90 from east heads north, along +y.
+        let north = scene_direction(scene_from_compass(compass_from_scene(0.0) - 90.0));
+        assert!((north - Vec2::Y).length() < 1e-5, "{north}");
+    }
+}

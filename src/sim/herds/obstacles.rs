@@ -1,0 +1,223 @@
+//! Obstacles for beasts: the table edge, walls, cattle grids they may not cross, and fires
+//! they fear (filled from the fire front each move).
+
+use super::{BurningHazards, FireHazard};
+use crate::rules::outcome::Meaning;
+use crate::scene;
+use crate::sim::fire::FireFront;
+use crate::sim::geometry::{first_wall_hit, point_segment_distance, segment_enters_circle, segments_cross};
+use crate::sim::world::{Walls, vec2};
+use bevy::prelude::*;
+
+/// How far short of a wall, grid or fire a blocked beast stops, in inches.
+pub(super) const BEAST_STANDOFF: f32 = 0.05;
+
+/// Beasts flee fire they fear (001 "Fire Against people and animals"): every fire burning
+/// now, with a fright value, is a hazard herds turn from. House rule: any fright value (FV1
+/// and up) turns livestock; the hazard reaches half the fire's longer span.
+pub(super) fn fires_turn_herds(front: Res<FireFront>, mut hazards: ResMut<BurningHazards>) {
+    hazards.0 = front
+        .fires()
+        .iter()
+        .filter_map(|f| {
+            let fright = f.fright_value?;
+            Some(FireHazard {
+                position: Vec2::new(f.centre.0, f.centre.1),
+                radius: (f.span_in.max(f.diameter_in) / 2.0).max(0.5),
+                fright,
+            })
+        })
+        .collect();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Obstacles: the table edge, walls, impassable grids and fires
+// ---------------------------------------------------------------------------------------------
+
+/// What stopped a group of beasts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Blocker {
+    /// The table edge; the outward normal.
+    TableEdge(Vec2),
+    /// A wall segment's direction.
+    Wall(Vec2),
+    /// A cattle grid the beasts may not cross: its index and direction.
+    Grid(usize, Vec2),
+    /// A fire: its centre and fright value.
+    Fire(Vec2, i32),
+}
+
+impl crate::rules::outcome::Outcome for Blocker {
+    fn id(self) -> &'static str {
+        Blocker::id(self)
+    }
+    fn meaning(self) -> Meaning {
+        Meaning::NONE
+    }
+}
+
+impl Blocker {
+    pub(super) fn id(self) -> &'static str {
+        match self {
+            Blocker::TableEdge(_) => "stopped_by_table_edge",
+            Blocker::Wall(_) => "stopped_by_wall",
+            Blocker::Grid(..) => "stopped_by_cattle_grid",
+            Blocker::Fire(..) => "turned_by_fire",
+        }
+    }
+
+    /// The direction to take after being stopped going along `d` (house rule): bounce off
+    /// the edge, wall or grid as a ball would, or turn straight away from the fire.
+    pub(super) fn turn(self, d: Vec2, centre: Vec2) -> Vec2 {
+        match self {
+            Blocker::TableEdge(n) => d - 2.0 * d.dot(n) * n,
+            Blocker::Wall(u) | Blocker::Grid(_, u) => {
+                let u = u.normalize_or_zero();
+                2.0 * d.dot(u) * u - d
+            }
+            Blocker::Fire(c, _) => {
+                let away = (centre - c).normalize_or_zero();
+                if away == Vec2::ZERO { -d } else { away }
+            }
+        }
+    }
+}
+
+/// Everything that can stop one herd this move, cut down to what lies near it.
+pub(super) struct Obstacles<'a> {
+    table: Vec2,
+    walls: Vec<scene::Wall>,
+    doors: &'a [scene::Door],
+    /// Grids these beasts may not cross now: (index, from, to).
+    grids: Vec<(usize, Vec2, Vec2)>,
+    fires: &'a [FireHazard],
+}
+
+impl<'a> Obstacles<'a> {
+    /// The obstacles within `reach` of the beasts' bounding box.
+    pub(super) fn near(
+        positions: &[Vec2],
+        reach: f32,
+        table: Vec2,
+        walls: &'a Walls,
+        grids: &[(usize, Vec2, Vec2)],
+        fires: &'a [FireHazard],
+    ) -> Self {
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for &p in positions {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        lo -= Vec2::splat(reach);
+        hi += Vec2::splat(reach);
+        let overlaps = |a: Vec2, b: Vec2| a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all();
+        let near_walls = walls
+            .walls
+            .iter()
+            .filter(|w| w.points.windows(2).any(|s| overlaps(vec2(s[0]), vec2(s[1]))))
+            .cloned()
+            .collect();
+        let grids = grids.iter().copied().filter(|&(_, a, b)| overlaps(a, b)).collect();
+        Obstacles { table, walls: near_walls, doors: &walls.doors, grids, fires }
+    }
+
+    /// How far (0..=1) a beast at `p` can go along `d` before something stops it.
+    pub(super) fn clear(&self, p: Vec2, d: Vec2) -> (f32, Option<Blocker>) {
+        let len = d.length();
+        if len <= f32::EPSILON {
+            return (1.0, None);
+        }
+        let back = BEAST_STANDOFF / len;
+        let mut best: (f32, Option<Blocker>) = (1.0, None);
+        let mut consider = |t: f32, b: Blocker| {
+            let t = t.clamp(0.0, 1.0);
+            if t < best.0 {
+                best = (t, Some(b));
+            }
+        };
+        // Table edge: stop on it.
+        for (axis, size) in [(0usize, self.table.x), (1, self.table.y)] {
+            let (pc, dc) = (p[axis], d[axis]);
+            let mut n = Vec2::ZERO;
+            if dc > 0.0 && pc + dc > size {
+                n[axis] = 1.0;
+                consider((size - pc) / dc, Blocker::TableEdge(n));
+            } else if dc < 0.0 && pc + dc < 0.0 {
+                n[axis] = -1.0;
+                consider(-pc / dc, Blocker::TableEdge(n));
+            }
+        }
+        if let Some(t) = first_wall_hit(p, p + d, &self.walls, self.doors) {
+            let hit = p + d * t;
+            let u = self
+                .walls
+                .iter()
+                .flat_map(|w| w.points.windows(2).map(|s| (vec2(s[0]), vec2(s[1]))))
+                .find(|&(a, b)| point_segment_distance(hit, a, b) < 1e-3)
+                .map_or(Vec2::new(-d.y, d.x), |(a, b)| b - a);
+            consider(t - back, Blocker::Wall(u));
+        }
+        for &(i, a, b) in &self.grids {
+            if let Some(t) = segments_cross(p, p + d, a, b) {
+                consider(t - back, Blocker::Grid(i, b - a));
+            }
+        }
+        for fire in self.fires {
+            if let Some(t) = segment_enters_circle(p, p + d, fire.position, fire.radius) {
+                // Already within the fire's ring: only going closer is stopped.
+                let inside = p.distance(fire.position) <= fire.radius;
+                if !inside || (p + d).distance(fire.position) < p.distance(fire.position) {
+                    consider(if inside { 0.0 } else { t - back }, Blocker::Fire(fire.position, fire.fright));
+                }
+            }
+        }
+        best
+    }
+
+    /// A point nudged onto the table: a beast stopped at the edge may land a rounding error off it.
+    pub(super) fn on_table(&self, p: Vec2) -> Vec2 {
+        p.clamp(Vec2::ZERO, self.table)
+    }
+
+    /// Whether a beast may step from `p` to `q` (a small spreading step).
+    pub(super) fn step_ok(&self, p: Vec2, q: Vec2) -> bool {
+        q.x >= 0.0 && q.y >= 0.0 && q.x <= self.table.x && q.y <= self.table.y && self.clear(p, q - p).1.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obstacles_stop_and_turn() {
+        let walls = Walls {
+            walls: vec![scene::Wall {
+                name: "w".into(),
+                kind: Default::default(),
+                points: vec![(10.0, 0.0), (10.0, 20.0)],
+            }],
+            doors: vec![],
+        };
+        let fires = [FireHazard { position: Vec2::new(5.0, 15.0), radius: 2.0, fright: 2 }];
+        let grids = [(0usize, Vec2::new(0.0, 8.0), Vec2::new(10.0, 8.0))];
+        let obstacles = Obstacles::near(&[Vec2::new(5.0, 5.0)], 20.0, Vec2::new(20.0, 20.0), &walls, &grids, &fires);
+        // Wall ahead: stops short of it, then bounces back.
+        let (t, b) = obstacles.clear(Vec2::new(5.0, 2.0), Vec2::new(10.0, 0.0));
+        assert!((t - (0.5 - BEAST_STANDOFF / 10.0)).abs() < 1e-5, "{t}");
+        let b = b.unwrap();
+        assert_eq!(b.id(), "stopped_by_wall");
+        assert!((b.turn(Vec2::new(10.0, 0.0), Vec2::ZERO) - Vec2::new(-10.0, 0.0)).length() < 1e-4);
+        // Grid ahead.
+        let (_, b) = obstacles.clear(Vec2::new(5.0, 5.0), Vec2::new(0.0, 5.0));
+        assert_eq!(b.unwrap().id(), "stopped_by_cattle_grid");
+        // Table edge: stops on it.
+        let (t, b) = obstacles.clear(Vec2::new(2.0, 2.0), Vec2::new(-4.0, 0.0));
+        assert_eq!((t, b.unwrap().id()), (0.5, "stopped_by_table_edge"));
+        // Fire: turns away from it.
+        let (_, b) = obstacles.clear(Vec2::new(5.0, 10.0), Vec2::new(0.0, 4.0));
+        let b = b.unwrap();
+        assert_eq!(b.id(), "turned_by_fire");
+        assert!(b.turn(Vec2::new(0.0, 4.0), Vec2::new(5.0, 12.0)).y < 0.0);
+    }
+}
