@@ -172,7 +172,6 @@ fn fail(e: &dyn std::fmt::Display, io: bool) -> ExitCode {
     ExitCode::from(if io { 2 } else { 1 })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn playtest(
     path: &Path,
     runs: u32,

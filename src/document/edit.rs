@@ -188,9 +188,9 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
                 }
                 Placeable::Herd => {
                     let name = fresh_name(scene, "Herd");
-                    scene.herds.push(parse_ron(&format!(
-                        "(name: \"{name}\", beast: cow, count: 5, position: ({x}, {y}))"
-                    ))?);
+                    scene
+                        .herds
+                        .push(parse_ron(&format!("(name: \"{name}\", beast: cow, count: 5, position: ({x}, {y}))"))?);
                 }
                 Placeable::Sleepers => {
                     let name = fresh_name(scene, "Sleepers");

@@ -573,7 +573,6 @@ impl RoundTimes {
 }
 
 /// What one round of fire does (see the module documentation for the order).
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn fire_round(
     referee: Referee,
     mut front: ResMut<FireFront>,
@@ -665,7 +664,6 @@ fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize
 
 /// Step 4: figures caught by fire. The burning patches at the round's start and end are each
 /// labelled once, when first needed: a crowd in one big fire must not flood it per figure.
-#[allow(clippy::too_many_arguments)]
 fn figures_in_fire(
     front: &FireFront,
     figures: &mut FigureQuery,

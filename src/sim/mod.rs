@@ -13,9 +13,9 @@ pub mod herds;
 pub mod log;
 pub mod movement;
 pub mod noise;
+pub mod outcome;
 pub mod referee;
 pub mod run;
-pub mod outcome;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod testing;

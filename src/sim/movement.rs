@@ -85,7 +85,6 @@ pub fn walk(
     (segments, false)
 }
 
-#[allow(clippy::type_complexity)]
 fn move_figures(
     mut figures: Query<(
         &SceneOrder,

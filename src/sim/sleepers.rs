@@ -10,12 +10,12 @@
 //! 4. listening timers run down and the alarmed dress ([`tick_members`]).
 
 use super::clock::MoveClock;
-use super::referee::Referee;
 use super::geometry::{WallsBetween, walls_between};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
 use super::noise::{NoiseMade, make_noise_in};
 use super::outcome::SleeperOutcome;
+use super::referee::Referee;
 use super::world::{
     Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point, sorted, vec2,
 };
@@ -112,7 +112,6 @@ pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>) -> f32 {
 /// armour. The whole swept path is noisy; for each group the point of the path nearest to it
 /// counts, so a noise is written there for every group it comes within earshot of. Where no group
 /// could hear it no noise is written, so scenes without sleepers log no more than before.
-#[allow(clippy::type_complexity)]
 fn make_movement_noises(
     figures: Query<(&SceneOrder, &Name, &Figure, &Swept)>,
     groups: Query<(&SceneOrder, &SleepingGroup)>,
@@ -145,7 +144,6 @@ fn make_movement_noises(
 /// there they look about and walk back, and at the group go back to sleep. Whoever comes within
 /// `investigator_spots_within` of a figure of another side, with no wall between, raises the
 /// alarm (house rule).
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn walk_investigators(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
@@ -315,7 +313,6 @@ fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &[FigureNow]) ->
 }
 
 /// Waking rolls and responses, wave by wave, until no new alarm is raised.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn hear_noises(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&Name, &Figure, &TablePosition, &Swept, &Waypoints)>,

@@ -31,7 +31,6 @@ struct Label(Entity);
 struct SceneDrawing;
 
 /// The world was rebuilt from a scene: rebuild what mirrors it.
-#[allow(clippy::type_complexity)]
 fn rebuild(mut commands: Commands, old: Query<Entity, Or<(With<SceneDrawing>, With<Label>)>>) {
     for e in &old {
         commands.entity(e).despawn();
@@ -85,7 +84,6 @@ fn background_image(
     .map_err(|e| format!("background {}: {e}", bg.image))
 }
 
-#[allow(clippy::too_many_arguments)]
 fn spawn_terrain(
     mut commands: Commands,
     table: Res<TableSize>,
@@ -310,7 +308,6 @@ fn draw_lights(mut gizmos: Gizmos, lights: Res<crate::sim::world::Lights>) {
 /// along what is left of this move's walk, then through the waypoints still ahead. Redrawn
 /// when a step or an edit changes them, not on every frame of an animation; tokens themselves
 /// are sprites (tokens.rs).
-#[allow(clippy::type_complexity)]
 fn draw_paths(
     mut lines: Retained,
     generation: Res<SceneGeneration>,
@@ -345,7 +342,6 @@ fn draw_paths(
 }
 
 /// Hidden traps are GM-only markers (amber); revealed ones are drawn for everyone (red).
-#[allow(clippy::type_complexity)]
 fn draw_traps(
     mut lines: Retained,
     generation: Res<SceneGeneration>,
@@ -385,7 +381,6 @@ fn draw_traps(
 
 /// Names under tokens. Trap names start GM-only (`reveal_trap_labels` shows a revealed trap's
 /// to the players), sleepers' are always GM-only; everything else is public.
-#[allow(clippy::type_complexity)]
 fn spawn_labels(
     mut commands: Commands,
     named: Query<(Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>), With<SceneOrder>>,

@@ -88,7 +88,6 @@ pub struct EditRequest(pub Vec<Edit>);
 
 const PICK_RADIUS: f32 = 0.7;
 
-#[allow(clippy::too_many_arguments)]
 fn mouse_edit(
     buttons: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorTable>,

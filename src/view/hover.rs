@@ -32,7 +32,6 @@ const HOVER_RADIUS: f32 = 0.7;
 #[derive(Resource, Default)]
 struct Reach(Vec<Vec2>);
 
-#[allow(clippy::type_complexity)]
 fn draw_reach(
     figures: Query<(&Figure, &TablePosition, &Waypoints, &Conditions)>,
     changed: Query<(), Or<(Changed<TablePosition>, Changed<Waypoints>, Changed<Conditions>)>>,
@@ -78,7 +77,6 @@ fn draw_hovered_trap(cursor: Res<CursorTable>, traps: Query<(&TablePosition, &Tr
     }
 }
 
-#[allow(clippy::type_complexity)]
 fn hover_info(
     mut contexts: EguiContexts,
     cursor: Res<CursorTable>,

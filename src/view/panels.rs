@@ -73,7 +73,6 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("B", "blackout the projector"),
 ];
 
-#[allow(clippy::too_many_arguments)]
 fn shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
     mut request: ResMut<StepRequest>,
@@ -185,7 +184,6 @@ fn elapsed(moves: u32) -> String {
     format!("{}h {:02}m", minutes / 60, minutes % 60)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn controls(
     mut contexts: EguiContexts,
     clock: Res<MoveClock>,

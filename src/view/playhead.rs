@@ -225,7 +225,6 @@ pub fn swept_ahead(swept: &Swept, progress: f32) -> Vec<Vec2> {
     out
 }
 
-#[allow(clippy::type_complexity)]
 fn place_figures(
     mut commands: Commands,
     playhead: Res<Playhead>,
@@ -247,7 +246,6 @@ fn place_figures(
     }
 }
 
-#[allow(clippy::type_complexity)]
 fn place_herds(
     mut commands: Commands,
     playhead: Res<Playhead>,

@@ -33,7 +33,6 @@ fn rebuild(mut commands: Commands, old: Query<Entity, With<StateLabel>>) {
     commands.run_system_cached(spawn_state_labels);
 }
 
-#[allow(clippy::type_complexity)]
 fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Trap>, With<Figure>)>>) {
     for entity in &things {
         commands.spawn((
@@ -49,7 +48,6 @@ fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Tra
 
 /// Grey ring round a trap that can no longer go off (spent, disarmed, left out of play).
 /// Redrawn only when a trap changes.
-#[allow(clippy::type_complexity)]
 fn draw_trap_state(
     mut lines: Retained,
     generation: Res<SceneGeneration>,
@@ -82,7 +80,6 @@ fn badge(c: &crate::scene::Condition) -> String {
     s
 }
 
-#[allow(clippy::type_complexity)]
 fn update_state_labels(
     mut labels: Query<(Ref<StateLabel>, &mut Text2d, &mut Transform)>,
     traps: Query<(Ref<TablePosition>, Ref<Trap>, Option<Ref<KhemriCounter>>)>,

@@ -21,7 +21,6 @@ use bevy::prelude::*;
 // 2. Beasts held by grids
 // ---------------------------------------------------------------------------------------------
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn free_held_beasts(
     figures: FigureQuery,
     herds: Query<(Entity, &SceneOrder), With<Herd>>,

@@ -56,7 +56,6 @@ fn pull_back(segments: &[(Vec2, Vec2)], waypoints: &mut VecDeque<Vec2>, keep: f3
     (lb, kept)
 }
 
-#[allow(clippy::type_complexity)]
 pub(super) fn figures_cross_cattle_grids(
     mut figures: Query<(&SceneOrder, &Name, &Figure, &mut TablePosition, &mut Waypoints, &mut Swept, &mut Conditions)>,
     grids: Res<CattleGrids>,

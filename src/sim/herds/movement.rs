@@ -114,7 +114,6 @@ fn spread_out(positions: &mut [Vec2], held: &[Option<GridHoldState>], spacing: f
 // 4. Herding, wandering and stampeding
 // ---------------------------------------------------------------------------------------------
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn move_herds(
     figures: FigureQuery,
     herds: Query<(Entity, &SceneOrder), With<Herd>>,
@@ -205,7 +204,6 @@ pub(super) fn move_herds(
 
 /// 000 "Untethered Steeds and ruminants & herding": the herd (or its stragglers) turns by
 /// D10×20°, right on D6 4+, and goes D10−3" (nothing on a minus), together.
-#[allow(clippy::too_many_arguments)]
 fn wander(
     name: &str,
     beasts: &mut Beasts,
@@ -266,7 +264,6 @@ fn group_centre(positions: &[Vec2], members: &[usize]) -> Vec2 {
 
 /// 000 "Herding": beasts up to the herders' capacity follow the first herder in reach at the
 /// herded rate, stopping a spacing short of him; the rest are returned to wander.
-#[allow(clippy::too_many_arguments)]
 fn herd_beasts(
     name: &str,
     herd: &scene::Herd,
@@ -341,7 +338,6 @@ fn herd_beasts(
 /// A stampede (house rule: `stampede_move_in` a move along the heading, no wander roll).
 /// 001 "Cattle Grids": each beast running onto a grid rolls D6 + F; trapped and stuck beasts
 /// stay on it.
-#[allow(clippy::too_many_arguments)]
 fn stampede(
     name: &str,
     herd: &mut scene::Herd,
