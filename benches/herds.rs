@@ -1,6 +1,9 @@
 //! One move of 100 herds of 50 beasts each (5000 beasts), with fences, cattle grids, herders
 //! and strangers near bulls: the neighbour queries must keep this cheap.
 
+// criterion_group! generates a public function with no doc comment.
+#![allow(missing_docs)]
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use tabula::scene::parse_scene;

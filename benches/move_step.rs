@@ -1,5 +1,8 @@
 //! Foundation benchmarks: parsing a scene, and resolving one move of a crowded scene.
 
+// criterion_group! generates a public function with no doc comment.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;

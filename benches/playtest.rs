@@ -1,5 +1,8 @@
 //! Play-test throughput: runs of the tomb and the ambush trail, on 1 and 2 threads.
 
+// criterion_group! generates a public function with no doc comment.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::path::Path;
 use tabula::playtest::run_all;

@@ -6,7 +6,7 @@
 //! - [`history`]: snapshots before every move, capped by size; rewind; stepping by moves and by
 //!   rounds, and how much of the last move is revealed.
 //! - [`edit`]: edits to the scene, made through the scene and a rebuild of the world.
-//! - [`file`]: open (a scene or a map), save atomically (a map's image beside its scene),
+//! - [`file`](mod@file): open (a scene or a map), save atomically (a map's image beside its scene),
 //!   reload when the file changed on disk.
 
 pub mod edit;

@@ -68,6 +68,7 @@ impl ScriptedDice {
         ScriptedFaces { faces: faces.into_iter().collect() }
     }
 
+    /// Whether every scripted index has been used.
     pub fn is_empty(&self) -> bool {
         self.indices.is_empty()
     }
@@ -91,6 +92,7 @@ pub struct ScriptedFaces {
 
 #[cfg(test)]
 impl ScriptedFaces {
+    /// Whether every scripted face has been used.
     pub fn is_empty(&self) -> bool {
         self.faces.is_empty()
     }

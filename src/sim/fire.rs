@@ -60,6 +60,7 @@ pub struct Fire(pub scene::Fire);
 /// payload (`TrapFlame`) is meant to be turned into this message.
 #[derive(Message, Debug, Clone, PartialEq)]
 pub struct IgniteRequest {
+    /// Where the igniter touches the ground, in table inches.
     pub position: Vec2,
     /// The igniter's fire strike (FS), e.g. a thrown torch −1.
     pub fire_strike: i32,
@@ -95,8 +96,11 @@ pub const DEAD_CONDITION: &str = "definitely dead (fire)";
 /// A burnable terrain region, as painted into the grid (fuel index = position + 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FuelRegion {
+    /// The region's scene name.
     pub name: String,
+    /// What burns there (001 "Fire Resistances").
     pub fuel: Fuel,
+    /// Wet fuel resists ignition more.
     pub wet: bool,
     /// Cells painted with this fuel index.
     pub cells: usize,
@@ -109,19 +113,25 @@ pub struct FuelRegion {
 pub struct FireSummary {
     /// The first region (scene order) burning in it.
     pub name: String,
+    /// Every region burning in it, in scene order.
     pub regions: Vec<String>,
+    /// Burning area in square inches.
     pub area_in2: f32,
     /// Diameter of the circle of the same area (001 "1.0" diameter fire FV1" ...).
     pub diameter_in: f32,
     /// Longer side of its bounding box.
     pub span_in: f32,
+    /// Centre of the burning cells.
     pub centre: (f32, f32),
+    /// Lower corner of its bounding box.
     pub min: (f32, f32),
+    /// Upper corner of its bounding box.
     pub max: (f32, f32),
     /// As an igniter: 001 "Held Igniters" fire rows by diameter (1.5" and more +5).
     pub fire_strike: i32,
     /// 001 "Fire Against people and animals": by diameter, or the burning building's, the larger.
     pub fright_value: Option<i32>,
+    /// The burning building it counts as, if a building burns in it.
     pub building: Option<rules::BurningBuilding>,
 }
 
@@ -129,8 +139,11 @@ pub struct FireSummary {
 /// fire (0 or less not used)"): only the 1.0" and 1.5" fire rows do.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct IgniterFright {
+    /// The fire's scene name.
     pub name: String,
+    /// Where it burns.
     pub position: (f32, f32),
+    /// Its fright value (1 or 2).
     pub fright_value: i32,
 }
 
@@ -197,6 +210,7 @@ impl FireFront {
         self.grid_error.as_deref()
     }
 
+    /// The burnable regions painted into the grid.
     pub fn regions(&self) -> &[FuelRegion] {
         &self.regions
     }
@@ -209,6 +223,7 @@ impl FireFront {
             .unwrap_or(CellState::Unburnt)
     }
 
+    /// Whether the cell at `p` is burning now.
     pub fn is_burning(&self, p: Vec2) -> bool {
         self.state_at(p) == CellState::Burning
     }

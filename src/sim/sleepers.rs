@@ -3,11 +3,11 @@
 //! Undressing"). The readings and house rules are in docs/sleepers.md.
 //!
 //! Order within the Sleepers set, each step visiting groups and members in scene order:
-//! 1. figures that moved make their movement noise ([`make_movement_noises`]);
-//! 2. investigators walk and look about ([`walk_investigators`]);
+//! 1. figures that moved make their movement noise (`make_movement_noises`);
+//! 2. investigators walk and look about (`walk_investigators`);
 //! 3. every group dices for the noises in earshot, wave by wave: wave 0 holds the move's noises,
-//!    each later wave the alarms raised in the wave before ([`hear_noises`]);
-//! 4. listening timers run down and the alarmed dress ([`tick_members`]).
+//!    each later wave the alarms raised in the wave before (`hear_noises`);
+//! 4. listening timers run down and the alarmed dress (`tick_members`).
 
 use super::clock::MoveClock;
 use super::geometry::{WallsBetween, walls_between};

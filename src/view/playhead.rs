@@ -66,6 +66,13 @@ impl Playhead {
         self.revealed < 1.0
     }
 
+    /// Rounds of the last move revealed so far (the tests check the playhead against the
+    /// document's reveal bookkeeping).
+    #[cfg(test)]
+    pub fn revealed_rounds(&self, rounds_per_move: u8) -> u8 {
+        (self.revealed * f32::from(rounds_per_move.max(1))).round() as u8
+    }
+
     /// A move was just resolved: show it from its start, up to `rounds` of its rounds.
     pub fn new_move(&mut self, rounds: u8, rounds_per_move: u8, duration: f32) {
         self.shown = 0.0;

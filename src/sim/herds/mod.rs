@@ -48,7 +48,9 @@ pub struct Herd(pub scene::Herd);
 /// Every beast of a herd: where it stands and whether a cattle grid holds it.
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct Beasts {
+    /// Where each beast stands, in table inches.
     pub positions: Vec<Vec2>,
+    /// Per beast: the cattle grid's hold on it, if one has it.
     pub held: Vec<Option<GridHoldState>>,
 }
 
@@ -77,7 +79,9 @@ pub struct HerdRules(pub HerdSettings);
 /// A fire as herds see it: beasts will not go within `radius` inches of `position`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FireHazard {
+    /// Centre of the fire.
     pub position: Vec2,
+    /// How near beasts will go, in inches.
     pub radius: f32,
     /// 001 "Fire Against people and animals": the fire's fright value, logged when it turns a herd.
     pub fright: i32,

@@ -29,6 +29,7 @@ const DEAL_SALT: u64 = 0x6b68_656d_7269_6465;
 /// A Khemri counter in play: the rules' counter, and whether the deal left it on the table.
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct KhemriCounter {
+    /// The counter as the rules see it: its kind and state.
     pub counter: TrapCounter,
     /// False for counters beyond the number its side rolled: they are not in play.
     pub in_play: bool,

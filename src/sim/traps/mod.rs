@@ -54,6 +54,7 @@ pub struct Wounds(pub i32);
 pub struct TrapFlame {
     /// The trap's scene name.
     pub trap: String,
+    /// Where the flame bursts out.
     pub position: Vec2,
     /// Across, in inches: the trap's area.
     pub diameter: f32,
