@@ -54,6 +54,25 @@ pub fn house_rule_path(reason: &str) -> Option<&'static str> {
     HOUSE_RULE_REASONS.iter().find(|(r, _)| *r == reason).map(|&(_, path)| path)
 }
 
+/// What the GM view shows for a roll's modifiers when a house rule decided any of them: the
+/// [`HOUSE_RULE_HOVER`] line, then each tagged reason with the setting it comes from. `None`
+/// when no reason carries the tag.
+pub fn house_rule_note<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut note = String::new();
+    for reason in reasons.into_iter().filter(|r| is_house_rule_reason(r)) {
+        if note.is_empty() {
+            note.push_str(HOUSE_RULE_HOVER);
+        }
+        note.push('\n');
+        note.push_str(reason);
+        if let Some(path) = house_rule_path(reason) {
+            note.push_str(": ");
+            note.push_str(path);
+        }
+    }
+    (!note.is_empty()).then_some(note)
+}
+
 /// Every tagged modifier reason the rules write, with the setting that decides it.
 /// `tests::every_tagged_reason_is_mapped` finds the tagged literals in `src/` and checks each
 /// is listed here.
@@ -624,6 +643,9 @@ mod tests {
         assert!(is_house_rule("traps.morval.clothed_agility"));
         assert!(!is_house_rule("fire.cell_size"));
         assert_eq!(house_rule_path("clothed (house rule)"), Some("traps.morval.clothed_agility"));
+        assert_eq!(house_rule_note(["light", "cautious"]), None);
+        let note = house_rule_note(["light", "clothed (house rule)"]).expect("a tagged reason");
+        assert_eq!(note, format!("{HOUSE_RULE_HOVER}\nclothed (house rule): traps.morval.clothed_agility"));
     }
 
     /// Every modifier reason in `src/` written as a literal ending "(house rule)" (or built with
