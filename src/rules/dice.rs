@@ -12,6 +12,14 @@ use std::borrow::Cow;
 pub trait DiceSource {
     /// A uniformly distributed integer in `0..n` (`n >= 1`).
     fn below(&mut self, n: u32) -> u32;
+
+    /// One die's face: `low..low + sides`, uniformly. [`Dice::roll_faces`] rolls every physical
+    /// die through this. The default is `low + below(sides)`, one `below` call per die, so the
+    /// seeded generators give the same faces (and logs) as they always have; scripted test
+    /// dice override it, because only here is the die's lowest face known.
+    fn face(&mut self, low: u32, sides: u32) -> u32 {
+        low + self.below(sides)
+    }
 }
 
 /// The seeded, portable generator: xoshiro256++ seeded through SplitMix64, with unbiased
@@ -62,8 +70,8 @@ impl ScriptedDice {
         Self { indices: indices.into_iter().collect() }
     }
 
-    /// Faces as the dice show them, in order: each value is converted for the die it meets
-    /// (a 1-based die subtracts 1, a Morval D10 or a D% digit keeps 0–9).
+    /// Faces as the dice show them, in order: each value is the face of the die it meets
+    /// (a Morval D10 or a D% digit shows 0–9, a 2D10 die 1–10, every other die is 1-based).
     pub fn faces(faces: impl IntoIterator<Item = u32>) -> ScriptedFaces {
         ScriptedFaces { faces: faces.into_iter().collect() }
     }
@@ -100,13 +108,25 @@ impl ScriptedFaces {
 
 #[cfg(test)]
 impl DiceSource for ScriptedFaces {
+    /// A draw that is not a die (a shuffle): the scripted value read as a face of a die with
+    /// `n` sides, 0-based when `n` is 10 (as a Morval D10), 1-based otherwise.
     fn below(&mut self, n: u32) -> u32 {
         let face = self.faces.pop_front().expect("scripted dice ran out");
-        // Sides of 10 are Morval D10s / D% digits (0–9); every other die is 1-based.
-        // A 1-based D10 does not occur in the sources this product implements.
         let index = if n == 10 { face } else { face.wrapping_sub(1) };
         assert!(index < n, "scripted face {face} impossible on a {n}-sided die");
         index
+    }
+
+    /// A die: the scripted face itself, which must be one the die shows
+    /// (`low..low + sides`: 0–9 on a Morval D10, 1–10 on each die of 2D10).
+    fn face(&mut self, low: u32, sides: u32) -> u32 {
+        let face = self.faces.pop_front().expect("scripted dice ran out");
+        assert!(
+            low <= face && face < low + sides,
+            "scripted face {face} impossible on a die showing {low}..={}",
+            low + sides - 1
+        );
+        face
     }
 }
 
@@ -195,7 +215,7 @@ impl Dice {
 
     /// Roll the physical dice, returning each face.
     pub fn roll_faces(self, src: &mut impl DiceSource) -> Vec<u8> {
-        self.dice().iter().map(|&(low, sides)| (low + src.below(sides)) as u8).collect()
+        self.dice().iter().map(|&(low, sides)| src.face(low, sides) as u8).collect()
     }
 
     /// The value the faces show: D% reads tens then units; other dice add up.
@@ -482,5 +502,37 @@ mod tests {
         assert_eq!(Dice::D6.roll_value(&mut s), 6);
         assert_eq!(Dice::Percent.roll_value(&mut s), 42);
         assert!(s.is_empty());
+    }
+
+    /// 003 "Morale & Loyalty": "roll 2d10". Each die of 2D10 shows 1–10, unlike a Morval D10.
+    #[test]
+    fn scripted_faces_know_one_based_two_d10() {
+        let mut s = ScriptedDice::faces([10, 1, 1, 1, 0, 4, 2]);
+        let r = Roll::new(Dice::TwoD10, &mut s);
+        assert_eq!(r.faces, vec![10, 1]);
+        assert_eq!(r.total, 11);
+        assert_eq!(Dice::TwoD10.roll_value(&mut s), 2);
+        assert_eq!(Dice::D10.roll_value(&mut s), 0);
+        assert_eq!(Dice::Percent.roll_value(&mut s), 42);
+        assert!(s.is_empty());
+        let zero = std::panic::catch_unwind(|| Dice::TwoD10.roll_value(&mut ScriptedDice::faces([0, 1])));
+        assert!(zero.is_err(), "a 2D10 die has no 0");
+        let ten = std::panic::catch_unwind(|| Dice::D10.roll_value(&mut ScriptedDice::faces([10])));
+        assert!(ten.is_err(), "a Morval D10 has no 10");
+    }
+
+    /// The default `face` is `low + below(sides)`: the seeded stream, and so every log, is
+    /// what it was before dice rolled through `face`.
+    #[test]
+    fn seeded_faces_are_the_below_stream() {
+        for dice in Dice::ALL {
+            let mut a = SeededDice::new(11);
+            let mut b = SeededDice::new(11);
+            for _ in 0..200 {
+                let faces = dice.roll_faces(&mut a);
+                let expect: Vec<u8> = dice.dice().iter().map(|&(low, sides)| (low + b.below(sides)) as u8).collect();
+                assert_eq!(faces, expect, "{dice}");
+            }
+        }
     }
 }

@@ -51,6 +51,7 @@ pub mod character;
 pub mod dice;
 pub mod fire;
 pub mod herds;
+pub mod house_rules;
 pub mod khemri_traps;
 pub mod lighting;
 pub mod morval_traps;

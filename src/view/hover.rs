@@ -3,11 +3,15 @@
 
 use super::camera::CursorTable;
 use super::layers::GmGizmos;
+use super::panels::HOUSE_RULE_COLOUR;
 use super::{PX_PER_INCH, to_world};
+use crate::document::{Reveal, event_revealed};
+use crate::rules::house_rules::house_rule_note;
 use crate::sim::fire::FireFront;
 use crate::sim::movement::{allowance_for, walk};
 use crate::sim::traps::Trap;
 use crate::sim::world::{Conditions, Figure, SceneOrder, TablePosition, Terrain, Walls, Waypoints};
+use crate::sim::{EventLog, MoveClock};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -26,6 +30,24 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Distance within which the cursor is over a token, in inches.
 const HOVER_RADIUS: f32 = 0.7;
+
+/// How many of the newest log events the hover looks through for the hovered entity's last
+/// rolls (the lookup runs every frame the pointer rests on it).
+const HOVER_LOG_EVENTS: usize = 2_000;
+
+/// The house rules that decided the latest rolled event about `subject`: its note (see
+/// [`house_rule_note`]) headed by the event, or `None` when no house rule touched its rolls.
+fn latest_house_rules(log: &EventLog, subject: &str, unrevealed: Option<(u32, u8)>) -> Option<String> {
+    let event = log
+        .events
+        .iter()
+        .rev()
+        .take(HOVER_LOG_EVENTS)
+        .filter(|e| event_revealed(e, unrevealed))
+        .find(|e| e.subject == subject && !e.rolls.is_empty())?;
+    let note = house_rule_note(event.rolls.iter().flat_map(|r| r.modifiers.iter().map(|m| &*m.reason)))?;
+    Some(format!("HR m{} {} -> {}: {note}", event.move_number, event.event, event.outcome))
+}
 
 /// Where each figure will be at the end of this move, worked out again only when a figure, its
 /// path or its conditions change.
@@ -82,9 +104,14 @@ fn hover_info(
     cursor: Res<CursorTable>,
     named: Query<(&Name, &TablePosition, Option<&Figure>, Option<&Trap>), With<SceneOrder>>,
     front: Option<Res<FireFront>>,
+    log: Res<EventLog>,
+    clock: Res<MoveClock>,
+    reveal: Res<Reveal>,
 ) -> Result {
     let Some(at) = cursor.0 else { return Ok(()) };
     let mut lines = Vec::new();
+    // Lines a house rule decided, drawn in the house-rule colour after the others.
+    let mut house_rules = None;
     if let Some((name, _, figure, trap)) = named
         .iter()
         .filter(|(_, p, _, _)| p.0.distance(at) <= HOVER_RADIUS)
@@ -99,6 +126,7 @@ fn hover_info(
             lines.push(format!("trap · {concealment} · trigger radius {}\" · spotted within 2\"", t.0.radius));
             lines.push(if t.0.revealed { "revealed to the players".into() } else { "hidden from the players".into() });
         }
+        house_rules = latest_house_rules(&log, name.as_str(), reveal.unrevealed(clock.move_number));
     }
     if let Some(fire) = front.as_ref().and_then(|f| f.fire_at(at)) {
         let fright = fire.fright_value.map(|v| format!("FV{v}")).unwrap_or_else(|| "no fright".into());
@@ -118,8 +146,35 @@ fn hover_info(
                     for l in &lines {
                         ui.label(l);
                     }
+                    if let Some(note) = &house_rules {
+                        ui.label(egui::RichText::new(note).color(HOUSE_RULE_COLOUR));
+                    }
                 });
             });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::{Dice, Roll};
+    use crate::sim::LogEvent;
+
+    #[test]
+    fn hover_names_the_house_rules_of_the_latest_roll() {
+        let mut older = LogEvent::new("traps", "trip_cord", "Bob");
+        older.rolls.push(Roll::from_faces(Dice::D10, vec![5]).modifier("clothed (house rule)", 1));
+        let mut other = LogEvent::new("traps", "trip_cord", "Ann");
+        other.rolls.push(Roll::from_faces(Dice::D10, vec![5]).modifier("clothed (house rule)", 1));
+        let log = EventLog { events: vec![older.clone(), other] };
+        let note = latest_house_rules(&log, "Bob", None).expect("Bob's roll was house-ruled");
+        assert!(note.starts_with("HR m0 trip_cord"), "{note}");
+        assert!(note.contains("traps.morval.clothed_agility"), "{note}");
+        assert_eq!(latest_house_rules(&log, "Cid", None), None);
+        let mut newer = LogEvent::new("traps", "spotting", "Bob");
+        newer.rolls.push(Roll::from_faces(Dice::D6, vec![4]).modifier("cautious", 1));
+        let log = EventLog { events: vec![older, newer] };
+        assert_eq!(latest_house_rules(&log, "Bob", None), None, "only the latest rolled event counts");
+    }
 }

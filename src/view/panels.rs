@@ -7,6 +7,7 @@ use super::files::{FileAction, FileRequest};
 use super::history::{Playback, StepRequest};
 use super::settings::ViewSettings;
 use crate::document::{Document, History, Reveal, entity_ron, event_revealed};
+use crate::rules::house_rules::house_rule_note;
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, MoveClock, SimDice};
 use bevy::prelude::*;
@@ -271,7 +272,13 @@ enum LogLine {
 struct LogText {
     text: String,
     kind: LogLine,
+    /// For a roll a house rule modified: the hover note naming each house rule (the line is
+    /// marked "HR" and drawn in [`HOUSE_RULE_COLOUR`]).
+    house_rules: Option<String>,
 }
+
+/// The colour of a dice-log roll that a house rule modified (and of house-rule lines on hover).
+pub const HOUSE_RULE_COLOUR: egui::Color32 = egui::Color32::from_rgb(255, 190, 80);
 
 /// Most lines the dice log keeps for display (newest first).
 const MAX_LOG_LINES: usize = 5_000;
@@ -300,16 +307,20 @@ fn log_lines(log: &EventLog, system: &str, subject: &str, unrevealed: Unrevealed
         out.push(LogText {
             text: format!("m{}{} {} · {} · {} -> {}", e.move_number, round, e.system, e.subject, e.event, e.outcome),
             kind: LogLine::Event,
+            house_rules: None,
         });
         for r in &e.rolls {
             let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
             let mods: Vec<String> = r.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.reason)).collect();
             let target = r.target.map(|t| format!(" vs {t}")).unwrap_or_default();
-            let text = format!("   {} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
+            let house_rules = house_rule_note(r.modifiers.iter().map(|m| &*m.reason));
+            // "HR" takes the place of the indent, so marked and unmarked rolls line up.
+            let indent = if house_rules.is_some() { "HR " } else { "   " };
+            let text = format!("{indent}{} [{}] {} = {}{}", r.dice, faces.join(","), mods.join(", "), r.total, target);
             if r.secret {
-                out.push(LogText { text: format!("{text}   (MD: secret)"), kind: LogLine::Secret });
+                out.push(LogText { text: format!("{text}   (MD: secret)"), kind: LogLine::Secret, house_rules });
             } else {
-                out.push(LogText { text, kind: LogLine::Roll });
+                out.push(LogText { text, kind: LogLine::Roll, house_rules });
             }
         }
     }
@@ -357,11 +368,15 @@ fn dice_log(
                     let text = egui::RichText::new(&line.text);
                     let text = match line.kind {
                         LogLine::Event => text.strong(),
+                        LogLine::Roll if line.house_rules.is_some() => text.color(HOUSE_RULE_COLOUR),
                         LogLine::Roll => text,
                         LogLine::Secret => text.color(egui::Color32::from_rgb(220, 170, 255)),
                     };
                     // One line per row (no wrapping), so every row has the same height.
-                    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
+                    let label = ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
+                    if let Some(note) = &line.house_rules {
+                        label.on_hover_text(note.as_str());
+                    }
                 }
             });
         });
@@ -599,5 +614,23 @@ mod tests {
         assert!(!first_round.iter().any(|t| t.starts_with("m2 r2")), "{first_round:?}");
         assert!(first_round.iter().any(|t| t.starts_with("m1 r2")), "earlier moves are shown whole");
         assert!(first_round.iter().any(|t| t.starts_with("m2 herds")), "events of the whole move show at once");
+    }
+
+    #[test]
+    fn rolls_a_house_rule_modified_are_marked() {
+        use crate::rules::dice::{Dice, Roll};
+        let mut e = event(1, Some(1), "traps");
+        e.rolls.push(Roll::from_faces(Dice::D10, vec![5]).modifier("clothed (house rule)", 1).modifier("light", 0));
+        e.rolls.push(Roll::from_faces(Dice::D6, vec![3]).modifier("cautious", 1));
+        let log = EventLog { events: vec![e] };
+        let lines = log_lines(&log, "", "", None);
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].text.starts_with("HR D10 [5] +1 clothed (house rule) = 6"), "{}", lines[1].text);
+        let note = lines[1].house_rules.as_deref().expect("a house-rule note");
+        assert!(note.contains("see docs/house-rules.md"), "{note}");
+        assert!(note.contains("traps.morval.clothed_agility"), "{note}");
+        assert!(lines[2].text.starts_with("   D6 [3]"), "{}", lines[2].text);
+        assert!(lines[2].house_rules.is_none());
+        assert!(lines[0].house_rules.is_none());
     }
 }

@@ -1,0 +1,708 @@
+//! The house rules: every setting of the scene's `rules` block whose default the product
+//! supplies where the texts are silent, with what the text says and why the default was
+//! chosen. `docs/house-rules.md` lists the same entries; `tests::every_house_rule_is_documented`
+//! keeps the two in step, and `tests::every_setting_is_classified` makes every setting of
+//! [`RulesSettings`](crate::scene::RulesSettings) either a house rule here or a reading of the
+//! text (or an engine setting) in [`TEXT_SETTINGS`].
+//!
+//! A roll modifier that a house rule decides carries [`HOUSE_RULE_TAG`] at the end of its
+//! reason ("clothed (house rule)"); the GM view marks such modifiers in the dice log and the
+//! hover text. [`HOUSE_RULE_REASONS`] says which setting each tagged reason comes from.
+
+/// One house rule: a setting whose default the texts do not give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HouseRule {
+    /// The setting's dotted path in the scene's `rules` block, e.g.
+    /// `"traps.morval.clothed_agility"`.
+    pub path: &'static str,
+    /// The default, as the scene file writes it (`none` for an empty option).
+    pub default: &'static str,
+    /// What the text says or leaves open, citing the source file and heading.
+    pub silent: &'static str,
+    /// Why the default is what it is.
+    pub why: &'static str,
+}
+
+/// What a modifier's reason ends with when a house rule decided it.
+pub const HOUSE_RULE_TAG: &str = " (house rule)";
+
+/// What the GM view shows on hover over a house-rule marker.
+pub const HOUSE_RULE_HOVER: &str = "house rule: not in the source text; see docs/house-rules.md";
+
+/// A modifier reason tagged as a house rule: `reason` with [`HOUSE_RULE_TAG`] appended.
+pub fn house_rule_reason(reason: &str) -> String {
+    format!("{reason}{HOUSE_RULE_TAG}")
+}
+
+/// Whether a modifier's reason carries the house-rule tag.
+pub fn is_house_rule_reason(reason: &str) -> bool {
+    reason.ends_with(HOUSE_RULE_TAG)
+}
+
+/// Whether the setting at `path` (dotted, in the scene's `rules` block) is a house rule.
+pub fn is_house_rule(path: &str) -> bool {
+    house_rule(path).is_some()
+}
+
+/// The house rule for the setting at `path`, if it is one.
+pub fn house_rule(path: &str) -> Option<&'static HouseRule> {
+    HOUSE_RULES.iter().find(|h| h.path == path)
+}
+
+/// The setting a tagged modifier reason comes from, if the reason is one the rules write.
+pub fn house_rule_path(reason: &str) -> Option<&'static str> {
+    HOUSE_RULE_REASONS.iter().find(|(r, _)| *r == reason).map(|&(_, path)| path)
+}
+
+/// What the GM view shows for a roll's modifiers when a house rule decided any of them: the
+/// [`HOUSE_RULE_HOVER`] line, then each tagged reason with the setting it comes from. `None`
+/// when no reason carries the tag.
+pub fn house_rule_note<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut note = String::new();
+    for reason in reasons.into_iter().filter(|r| is_house_rule_reason(r)) {
+        if note.is_empty() {
+            note.push_str(HOUSE_RULE_HOVER);
+        }
+        note.push('\n');
+        note.push_str(reason);
+        if let Some(path) = house_rule_path(reason) {
+            note.push_str(": ");
+            note.push_str(path);
+        }
+    }
+    (!note.is_empty()).then_some(note)
+}
+
+/// Every tagged modifier reason the rules write, with the setting that decides it.
+/// `tests::every_tagged_reason_is_mapped` finds the tagged literals in `src/` and checks each
+/// is listed here.
+pub const HOUSE_RULE_REASONS: &[(&str, &str)] = &[
+    ("clothed (house rule)", "traps.morval.clothed_agility"),
+    ("5th or later victim (house rule)", "traps.morval.fifth_or_later_factor"),
+    ("fifth or later in area (house rule)", "traps.morval.fifth_or_later_factor"),
+    ("gloom D/L (house rule)", "traps.morval.gloom_spot_factor"),
+    ("darkness DDL (house rule)", "traps.morval.dark_spot_factor"),
+    ("pitch black DDD (house rule)", "traps.morval.pitch_black_spot_factor"),
+    ("metal armour (house rule)", "traps.morval.leydonic_metal_armour_bonus"),
+    ("non-rider (house rule)", "herds.non_rider_catch_modifier"),
+    ("2nd-level animal trainer (house rule)", "herds.second_level_trainer_catch_bonus"),
+    ("horse, not listed (house rule)", "herds.unlisted_stampede_factor"),
+    ("wolf, not listed (house rule)", "herds.unlisted_stampede_factor"),
+];
+
+/// Settings that are not house rules: a choice the text itself offers or a reading of its
+/// words (`shared/RULES-NOTES.md` "Dice", "Time and movement"), or an engine setting that no
+/// rule decides. docs/house-rules.md "Settings that are not house rules" says why for each.
+pub const TEXT_SETTINGS: &[&str] = &[
+    // Time
+    "rounds_per_move",
+    "moves_per_day",
+    // Traps
+    "traps.morval.spot_dice",
+    "traps.khemri.complex_table_dice",
+    "traps.khemri.simple_trap_strength",
+    "traps.khemri.traps_per_player",
+    "traps.khemri.traps_modifier",
+    // Fire and light
+    "fire.cell_size",
+    // Herds, riders and sleepers
+    "sleepers.waking_dice",
+    "sleepers.response_dice",
+];
+
+/// Every house rule, by domain (the same order as docs/house-rules.md).
+pub const HOUSE_RULES: &[HouseRule] = &[
+    // ---- Traps (000 Morval traps) -------------------------------------------------------
+    HouseRule {
+        path: "traps.morval.clothed_agility",
+        default: "1",
+        silent: "000 \"Characters and Traps\" > \"Agility\" lists plate, heavy, medium, light and unclothed, not clothed.",
+        why: "As light armour (+1): the list runs unclothed +2, light +1, and clothes hamper no more than light armour.",
+    },
+    HouseRule {
+        path: "traps.morval.loosely_concealed_spot_target",
+        default: "4",
+        silent: "000 \"Spotting Traps\": \"Diced for when within 2\", MD or D6 + F\"; no target per concealment class.",
+        why: "RULES-NOTES \"Where a source is silent\": LC 4+, NC 5+, WC 6+, one step per class.",
+    },
+    HouseRule {
+        path: "traps.morval.normally_concealed_spot_target",
+        default: "5",
+        silent: "000 \"Spotting Traps\": no target per concealment class.",
+        why: "RULES-NOTES \"Where a source is silent\": NC 5+.",
+    },
+    HouseRule {
+        path: "traps.morval.well_concealed_spot_target",
+        default: "6",
+        silent: "000 \"Spotting Traps\": no target per concealment class.",
+        why: "RULES-NOTES \"Where a source is silent\": WC 6+, the top of a D6.",
+    },
+    HouseRule {
+        path: "traps.morval.gloom_spot_factor",
+        default: "-1",
+        silent: "000 \"Spotting Traps\" gives no factor for light.",
+        why: "As 000 \"Tracking\": \"Gloomy D/L -1\".",
+    },
+    HouseRule {
+        path: "traps.morval.dark_spot_factor",
+        default: "-3",
+        silent: "000 \"Spotting Traps\" gives no factor for light.",
+        why: "As 000 \"Tracking\": \"Dark DDL -3\".",
+    },
+    HouseRule {
+        path: "traps.morval.pitch_black_spot_factor",
+        default: "-3",
+        silent: "000 \"Spotting Traps\" gives no factor for light; \"Tracking\" stops at DDL.",
+        why: "As DDL (-3): the nearest row the text gives.",
+    },
+    HouseRule {
+        path: "traps.morval.fifth_or_later_factor",
+        default: "-3",
+        silent: "000 \"Trip cords\" and \"Spotting Traps\": the victim and spotter lists stop at the fourth (-3).",
+        why: "Later ones keep the last factor the text gives (-3).",
+    },
+    HouseRule {
+        path: "traps.morval.trip_cord_cursing_heard_to_inches",
+        default: "8",
+        silent: "000 \"Trip cords\": \"curse loudly\", with no distance.",
+        why: "As 000 \"Loop Traps\": cursing \"heard to 8\"\".",
+    },
+    HouseRule {
+        path: "traps.morval.leydonic_metal_armour_bonus",
+        default: "2",
+        silent: "000 \"Leydonic traps\": \"more effective against those wearing metal armour\", with no number.",
+        why: "RULES-NOTES \"Where a source is silent\": +2 against medium, heavy and plate.",
+    },
+    // ---- Traps (002 Khemri traps) -------------------------------------------------------
+    HouseRule {
+        path: "traps.khemri.deck_sets",
+        default: "4",
+        silent: "002 \"Traps\": counters are \"drawn from the deck\" at a ratio of 3:1:1; the deck's size is not given.",
+        why: "4 sets of 5 (20 counters): two players at six traps each fit in one deck; refilled with a fresh shuffled deck when it runs out.",
+    },
+    HouseRule {
+        path: "traps.khemri.simple_trap_rearms",
+        default: "false",
+        silent: "002 \"Traps\" does not say whether a Simple trap works again.",
+        why: "A jury-rigged trap is spent once it has gone off.",
+    },
+    HouseRule {
+        path: "traps.khemri.poison_gas_rearms",
+        default: "true",
+        silent: "002 complex-trap table does not say whether Poison Gas works again.",
+        why: "Only the traps the text calls once-only (Boulder, Pit) are spent.",
+    },
+    HouseRule {
+        path: "traps.khemri.fire_trap_rearms",
+        default: "true",
+        silent: "002 complex-trap table does not say whether the Fire Trap works again.",
+        why: "As Poison Gas: only the traps the text calls once-only are spent.",
+    },
+    HouseRule {
+        path: "traps.khemri.boulder_path_saves",
+        default: "true",
+        silent: "002 Boulder: no armour saves for the model beneath it; silent on the models in its path.",
+        why: "The S5 hit on a model in the path takes saves as usual (the Mordheim default).",
+    },
+    HouseRule {
+        path: "traps.khemri.skill_dice",
+        default: "two_d6",
+        silent: "002 \"Spot/Disarm trap\": \"roll a 6+\" and \"an 8+\" without naming the dice.",
+        why: "An 8+ needs more than a D6, so 2D6 (the Mordheim convention).",
+    },
+    // ---- Traps on the table -------------------------------------------------------------
+    HouseRule {
+        path: "traps.table.figure_weight",
+        default: "1",
+        silent: "000 \"Treadle Traps\": \"a creature (above a certain weight?)\"; \"Falling Traps\": \"a certain cubits weight\"; no figure weights.",
+        why: "A figure weighs 1 unless it says otherwise, so trap thresholds count figures.",
+    },
+    HouseRule {
+        path: "traps.table.skill_spot_bonus",
+        default: "1",
+        silent: "000 \"Spotting Traps\": \"Trackers in the wild, Engineers & thieves in buildings\", with no number.",
+        why: "+1, the smallest bonus the list uses.",
+    },
+    HouseRule {
+        path: "traps.table.default_initiative",
+        default: "3",
+        silent: "002 \"Traps\": models test against their I; a figure with no Mordheim profile has none.",
+        why: "I3, the Mordheim human's Initiative.",
+    },
+    HouseRule {
+        path: "traps.table.status_moves",
+        default: "1",
+        silent: "000 \"Trip cords\": \"fall Demoralised\", \"Dazed\", \"Fainted\" with no duration.",
+        why: "One move, the shortest a lasting condition can be: the text gives none.",
+    },
+    HouseRule {
+        path: "traps.table.boulder_width",
+        default: "1",
+        silent: "002 Boulder: rolls along a path; no width.",
+        why: "1\", about a base's width.",
+    },
+    HouseRule {
+        path: "traps.table.disarm_counters",
+        default: "true",
+        silent: "002 \"Spot/Disarm trap\": the hero \"can also attempt to disarm any traps he comes upon\"; whether he does is the player's choice.",
+        why: "The simulator has no player to ask, so a figure with the skill always tries.",
+    },
+    // ---- Traps: pits, payloads, riders --------------------------------------------------
+    HouseRule {
+        path: "traps.table.hanging_moves",
+        default: "1",
+        silent: "000 \"Specimen Pit Trap\": \"hanging on far edge\", \"hanging on near edge\", with no duration.",
+        why: "One move, then the figure has pulled itself up; `none` leaves it until the GM frees it.",
+    },
+    HouseRule {
+        path: "traps.table.in_pit_moves",
+        default: "none",
+        silent: "000 \"Specimen Pit Trap\" does not say how a fallen figure gets out.",
+        why: "Until the GM frees it: the most literal reading of a silent text.",
+    },
+    // ---- Fire and light -----------------------------------------------------------------
+    HouseRule {
+        path: "fire.oil_fire_resistance",
+        default: "-2",
+        silent: "001 \"Fire Resistances\" has no row for oil (the FSR list has one).",
+        why: "-2, the most flammable value the table uses: oil has the fastest spread rate.",
+    },
+    HouseRule {
+        path: "fire.brushwood_fire_resistance",
+        default: "-1",
+        silent: "001 \"Fire Resistances\" has no row for brushwood.",
+        why: "Between haystack (-2) and heaped loose timber (0): dry small wood, FSR 0.5\".",
+    },
+    HouseRule {
+        path: "fire.cloth_fire_resistance",
+        default: "0",
+        silent: "001 \"Fire Resistances\" has no row for cloth.",
+        why: "As bushes & foliage, which share its spread rate (0.3\").",
+    },
+    HouseRule {
+        path: "fire.trees_fire_resistance",
+        default: "2",
+        silent: "001 \"Fire Resistances\" has no row for trees.",
+        why: "Their spread rate (0.2\") lies between bushes (FR 0) and solid timber (FR +3).",
+    },
+    HouseRule {
+        path: "fire.heaped_loose_timber_spread_rate",
+        default: "0.2",
+        silent: "001 \"Fire Spreading\" has no rate for heaped loose timber.",
+        why: "Between brushwood (0.5\") and solid timber (0.1\").",
+    },
+    HouseRule {
+        path: "fire.half_timbered_building_spread_rate",
+        default: "0.1",
+        silent: "001 \"Fire Spreading\" has no rate for half-timbered buildings.",
+        why: "As solid timber, its frame.",
+    },
+    HouseRule {
+        path: "fire.fire_strike_under_smallest_fire",
+        default: "1",
+        silent: "001 \"Held Igniters\": fire sizes start at \"0.3\" diameter fire +2\".",
+        why: "As burning wood (+1): a fire that small is a handful of flame.",
+    },
+    HouseRule {
+        path: "fire.burn_out.oil",
+        default: "2",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": oil flares and is gone.",
+    },
+    HouseRule {
+        path: "fire.burn_out.hay",
+        default: "3",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Hay/Corn 3.",
+    },
+    HouseRule {
+        path: "fire.burn_out.standing_corn",
+        default: "3",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Hay/Corn 3.",
+    },
+    HouseRule {
+        path: "fire.burn_out.heaped_loose_timber",
+        default: "10",
+        silent: "001 \"Fire Spreading\" gives no burning time; RULES-NOTES has none for heaped loose timber either.",
+        why: "Between brushwood (4) and solid timber (30): logs and planks are thicker than brushwood but open to the air.",
+    },
+    HouseRule {
+        path: "fire.burn_out.brushwood",
+        default: "4",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Brushwood 4.",
+    },
+    HouseRule {
+        path: "fire.burn_out.thatch",
+        default: "6",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Thatch 6.",
+    },
+    HouseRule {
+        path: "fire.burn_out.cloth",
+        default: "2",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Cloth 2.",
+    },
+    HouseRule {
+        path: "fire.burn_out.bushes_and_foliage",
+        default: "4",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Bushes 4.",
+    },
+    HouseRule {
+        path: "fire.burn_out.trees",
+        default: "20",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Trees 20.",
+    },
+    HouseRule {
+        path: "fire.burn_out.solid_timber",
+        default: "30",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": Solid timber 30.",
+    },
+    HouseRule {
+        path: "fire.burn_out.half_timbered_building",
+        default: "40",
+        silent: "001 \"Fire Spreading\" gives no burning time.",
+        why: "RULES-NOTES \"Fire burn-out\": half-timbered 40.",
+    },
+    HouseRule {
+        path: "fire.house_area",
+        default: "16",
+        silent: "001 \"Fire Against people and animals\": \"Small Burning building\" FV2, house FV3, large building FV4, with no sizes.",
+        why: "A burning building region of at least 16 square inches (a 4\" square) is a house; smaller is a small building.",
+    },
+    HouseRule {
+        path: "fire.large_building_area",
+        default: "150",
+        silent: "001 \"Fire Against people and animals\": a large building, with no size.",
+        why: "From 150 square inches (about 12\" square) a burning building is a large building.",
+    },
+    // ---- Herds, riders and sleepers -----------------------------------------------------
+    HouseRule {
+        path: "herds.non_rider_catch_modifier",
+        default: "-1",
+        silent: "000 \"Untethered Steeds and ruminants & herding\": catching \"depends on rider's skill\", with no number.",
+        why: "As 000 \"Riders & Animal Trainers\": non-riders deduct 1 from stampeding and falling dice.",
+    },
+    HouseRule {
+        path: "herds.second_level_trainer_catch_bonus",
+        default: "1",
+        silent: "000 \"Riders & Animal Trainers\": \"2nd level animal trainers can break in wild horses\"; no catching bonus.",
+        why: "+1 for the trainer who breaks in horses; a rider (1st level) takes nothing.",
+    },
+    HouseRule {
+        path: "herds.unlisted_stampede_factor",
+        default: "0",
+        silent: "001 \"Cattle Grids\" lists cows, sheep, goats and pigs; not horses or wolves.",
+        why: "0: no factor the text does not give.",
+    },
+    HouseRule {
+        path: "herds.planks_let_livestock_cross",
+        default: "true",
+        silent: "001 \"Cattle Grids\": planks are needed \"to allow horse drawn vehicles to cross\"; silent on livestock.",
+        why: "Planks bridge the grid for anything that walks on them.",
+    },
+    HouseRule {
+        path: "herds.grid_hurt_lasts_moves",
+        default: "none",
+        silent: "001 \"Cattle Grids\": a hurt beast is \"-1\" to all moves\", with no duration.",
+        why: "For the rest of the scene: the most literal reading.",
+    },
+    HouseRule {
+        path: "herds.grid_escape_attempts_per_move",
+        default: "1",
+        silent: "001 \"Cattle Grids\": \"D6 5+ to escape\", without saying how often.",
+        why: "Once a move, as the herd rules' other rolls.",
+    },
+    HouseRule {
+        path: "herds.herding_reach_in",
+        default: "6",
+        silent: "000 \"Untethered Steeds and ruminants & herding\" > \"Herding\" gives no reach.",
+        why: "6\", a man's basic move: a herder can reach the herd within a move.",
+    },
+    HouseRule {
+        path: "herds.stampede_move_in",
+        default: "10",
+        silent: "001 \"Cattle Grids\" names stampedes but gives no speed.",
+        why: "10\" a move: a beast's headlong run; the text gives no speed to build on.",
+    },
+    HouseRule {
+        path: "herds.free_stuck_reach_in",
+        default: "1",
+        silent: "001 \"Cattle Grids\": a stuck beast needs \"help to be freed\", with no reach.",
+        why: "Any figure ending its move within 1\" of the beast frees it.",
+    },
+    HouseRule {
+        path: "sleepers.alarm_waking_factor",
+        default: "4",
+        silent: "000 \"Awaking groups asleep\" has no row for an alarm called (the response table has one).",
+        why: "As \"Shouts or Screams +4\".",
+    },
+    HouseRule {
+        path: "sleepers.cursing_waking_factor",
+        default: "1",
+        silent: "000 \"Awaking groups asleep\" has no row for cursing.",
+        why: "As \"speech\" (+1).",
+    },
+    HouseRule {
+        path: "sleepers.furtive_movement_response_factor",
+        default: "0",
+        silent: "000 \"Woken sleepers response\" has no row for furtive movement.",
+        why: "As \"Movement\" (0), the table's lowest noise still going on.",
+    },
+    HouseRule {
+        path: "sleepers.plate_movement_response_factor",
+        default: "1",
+        silent: "000 \"Woken sleepers response\" names \"heavy movement\", not plate.",
+        why: "As heavy movement (+1), as the waking table groups them.",
+    },
+    HouseRule {
+        path: "sleepers.screech_response_factor",
+        default: "2",
+        silent: "000 \"Woken sleepers response\" has no row for screeches.",
+        why: "As \"Clash of weapons\" (+2), as the waking table groups them.",
+    },
+    HouseRule {
+        path: "sleepers.shout_response_factor",
+        default: "3",
+        silent: "000 \"Woken sleepers response\" has no row for shouts.",
+        why: "As \"Screams\" (+3), as the waking table groups them.",
+    },
+    HouseRule {
+        path: "sleepers.cursing_response_factor",
+        default: "1",
+        silent: "000 \"Woken sleepers response\" has no row for cursing.",
+        why: "As \"speech\" (+1).",
+    },
+    HouseRule {
+        path: "sleepers.running_noise",
+        default: "heavy_movement",
+        silent: "000 \"Awaking groups asleep\" does not rate running.",
+        why: "Heavy movement (+1): louder than movement, quieter than clashing weapons.",
+    },
+    HouseRule {
+        path: "sleepers.armour_heard_through_furtive_gait",
+        default: "true",
+        silent: "000 \"Awaking groups asleep\" rates furtive movement and heavy or plate movement, not both at once.",
+        why: "Armour clanks whatever the gait.",
+    },
+    HouseRule {
+        path: "sleepers.wall_stacking",
+        default: "sum",
+        silent: "000 \"Awaking groups asleep\": \"Inner wall between -1, outer wall between -2\", for one wall.",
+        why: "Every wall counts: each muffles the noise further.",
+    },
+    HouseRule {
+        path: "sleepers.light_armour_hasty_rounds",
+        default: "3",
+        silent: "000 \"Dressing & Undressing\" lists unclothed, clothed, medium, heavy and plate, not light armour.",
+        why: "As medium (3): worn over clothes and laced or buckled like mail.",
+    },
+    HouseRule {
+        path: "sleepers.group_hearing",
+        default: "keenest",
+        silent: "000 \"Awaking groups asleep\" gives the factor per hearer (\"Acute hearer +1\") but rolls for the group.",
+        why: "The keenest hearer still asleep counts: the keenest wake first.",
+    },
+    HouseRule {
+        path: "sleepers.waking_checks",
+        default: "each_source",
+        silent: "000 \"Awaking groups asleep\": \"Diced for within 6\"...\", without saying how often.",
+        why: "Once for each noise source in earshot: a party of four is four chances to wake the camp.",
+    },
+    HouseRule {
+        path: "sleepers.listeners_respond",
+        default: "true",
+        silent: "000 \"Woken sleepers response\": \"3+ listen awake D6 moves\"; silent on what a listener hears.",
+        why: "A listener awake hears every noise in earshot without a waking roll and responds afresh.",
+    },
+    HouseRule {
+        path: "sleepers.investigator_spots_within",
+        default: "2",
+        silent: "000 \"Woken sleepers response\": \"4+ investigate\", with no rule for what the investigator finds.",
+        why: "Within 2\" with no wall between, as the 2\" of \"Spotting Traps\"; the investigator raises the alarm.",
+    },
+];
+
+/// Every leaf of a settings value as a dotted path with the value there. Objects are
+/// descended; anything else (a number, a string, a bool, null, an array) is a leaf at its key.
+pub fn leaf_paths(value: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    fn walk(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, serde_json::Value)>) {
+        match value {
+            serde_json::Value::Object(map) if !map.is_empty() => {
+                for (key, v) in map {
+                    let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                    walk(&path, v, out);
+                }
+            }
+            _ => out.push((prefix.to_string(), value.clone())),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", value, &mut out);
+    out
+}
+
+/// A settings value as docs and [`HouseRule::default`] write it: strings without quotes,
+/// null as `none`, floats as the `f32` the settings hold (`0.1`, not `0.10000000149011612`).
+pub fn display_value(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "none".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            n.as_f64().map(|f| (f as f32).to_string()).unwrap_or_else(|| n.to_string())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
+/// when they hold their defaults (`traps`, `fire`) are put back. The destructuring names
+/// every field, so a new block fails to compile here until it is added.
+pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
+    let crate::scene::RulesSettings { rounds_per_move, moves_per_day, sleepers, traps, herds, fire } = rules;
+    let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
+    let mut map = serde_json::Map::new();
+    map.insert("rounds_per_move".into(), to(serde_json::to_value(rounds_per_move)));
+    map.insert("moves_per_day".into(), to(serde_json::to_value(moves_per_day)));
+    map.insert("sleepers".into(), to(serde_json::to_value(sleepers)));
+    map.insert("traps".into(), to(serde_json::to_value(traps)));
+    map.insert("herds".into(), to(serde_json::to_value(herds)));
+    map.insert("fire".into(), to(serde_json::to_value(fire)));
+    serde_json::Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    fn default_leaves() -> BTreeMap<String, serde_json::Value> {
+        leaf_paths(&rules_value(&crate::scene::RulesSettings::default())).into_iter().collect()
+    }
+
+    /// Every house rule appears, as `path` in backticks, in docs/house-rules.md.
+    #[test]
+    fn every_house_rule_is_documented() {
+        let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/house-rules.md"))
+            .expect("docs/house-rules.md");
+        let missing: Vec<&str> =
+            HOUSE_RULES.iter().map(|h| h.path).filter(|p| !doc.contains(&format!("`{p}`"))).collect();
+        assert!(missing.is_empty(), "house rules missing from docs/house-rules.md: {missing:?}");
+        let missing: Vec<&str> = TEXT_SETTINGS.iter().copied().filter(|p| !doc.contains(&format!("`{p}`"))).collect();
+        assert!(missing.is_empty(), "text settings missing from docs/house-rules.md: {missing:?}");
+    }
+
+    /// Every setting of the `rules` block is a house rule or a text setting, never both; every
+    /// listed path is a setting; each house rule's `default` is the setting's default.
+    #[test]
+    fn every_setting_is_classified() {
+        let leaves = default_leaves();
+        let house: BTreeSet<&str> = HOUSE_RULES.iter().map(|h| h.path).collect();
+        let text: BTreeSet<&str> = TEXT_SETTINGS.iter().copied().collect();
+        assert_eq!(house.len(), HOUSE_RULES.len(), "a house rule is listed twice");
+        assert_eq!(text.len(), TEXT_SETTINGS.len(), "a text setting is listed twice");
+        let both: Vec<&&str> = house.intersection(&text).collect();
+        assert!(both.is_empty(), "listed both as house rule and as text: {both:?}");
+        let unclassified: Vec<&String> =
+            leaves.keys().filter(|p| !house.contains(p.as_str()) && !text.contains(p.as_str())).collect();
+        assert!(
+            unclassified.is_empty(),
+            "settings neither in HOUSE_RULES nor TEXT_SETTINGS (src/rules/house_rules.rs): {unclassified:?}"
+        );
+        let unknown: Vec<&&str> = house.iter().chain(text.iter()).filter(|p| !leaves.contains_key(**p)).collect();
+        assert!(unknown.is_empty(), "listed paths that are not settings: {unknown:?}");
+        for h in HOUSE_RULES {
+            assert_eq!(h.default, display_value(&leaves[h.path]), "{}: default", h.path);
+            assert!(!h.silent.is_empty() && !h.why.is_empty(), "{}: say what the text leaves open and why", h.path);
+        }
+    }
+
+    #[test]
+    fn leaf_paths_descend_objects_only() {
+        let v = serde_json::json!({"a": 1, "b": {"c": [1, 2], "d": null, "e": {"f": "x"}}});
+        let paths: Vec<String> = leaf_paths(&v).into_iter().map(|(p, _)| p).collect();
+        assert_eq!(paths, vec!["a", "b.c", "b.d", "b.e.f"]);
+        assert_eq!(display_value(&serde_json::json!(0.1f32)), "0.1");
+        assert_eq!(display_value(&serde_json::json!(6.0f32)), "6");
+        assert_eq!(display_value(&serde_json::json!(-3)), "-3");
+        assert_eq!(display_value(&serde_json::json!("D6")), "D6");
+        assert_eq!(display_value(&serde_json::Value::Null), "none");
+    }
+
+    #[test]
+    fn reasons_carry_the_tag() {
+        assert_eq!(house_rule_reason("clothed"), "clothed (house rule)");
+        assert!(is_house_rule_reason(&house_rule_reason("clothed")));
+        assert!(!is_house_rule_reason("clothed"));
+        assert!(is_house_rule("traps.morval.clothed_agility"));
+        assert!(!is_house_rule("fire.cell_size"));
+        assert_eq!(house_rule_path("clothed (house rule)"), Some("traps.morval.clothed_agility"));
+        assert_eq!(house_rule_note(["light", "cautious"]), None);
+        let note = house_rule_note(["light", "clothed (house rule)"]).expect("a tagged reason");
+        assert_eq!(note, format!("{HOUSE_RULE_HOVER}\nclothed (house rule): traps.morval.clothed_agility"));
+    }
+
+    /// Every modifier reason in `src/` written as a literal ending "(house rule)" (or built with
+    /// `house_rule_reason("…")`) is listed in [`HOUSE_RULE_REASONS`], and every listed reason
+    /// names a house rule. Comments are skipped; the reasons are found in the source text
+    /// because they cannot be enumerated at run time.
+    #[test]
+    fn every_tagged_reason_is_mapped() {
+        fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("read src") {
+                let path = entry.expect("dir entry").path();
+                if path.is_dir() {
+                    rust_files(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+        let tag_end = "(house rule)\"";
+        let mut found = BTreeSet::new();
+        for file in &files {
+            if file.ends_with("house_rules.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(file).expect("read source");
+            for line in text.lines() {
+                let code = line.trim_start();
+                if code.starts_with("//") {
+                    continue;
+                }
+                let mut rest = code;
+                while let Some(end) = rest.find(tag_end) {
+                    let head = &rest[..end];
+                    if let Some(start) = head.rfind('"') {
+                        found.insert(format!("{}(house rule)", &head[start + 1..]));
+                    }
+                    rest = &rest[end + tag_end.len()..];
+                }
+                let call = "house_rule_reason(\"";
+                let mut rest = code;
+                while let Some(at) = rest.find(call) {
+                    let after = &rest[at + call.len()..];
+                    if let Some(end) = after.find('"') {
+                        found.insert(house_rule_reason(&after[..end]));
+                    }
+                    rest = after;
+                }
+            }
+        }
+        assert!(found.contains("clothed (house rule)"), "the scan found no tagged reasons: {found:?}");
+        let unmapped: Vec<&String> = found.iter().filter(|r| house_rule_path(r).is_none()).collect();
+        assert!(unmapped.is_empty(), "tagged reasons not in HOUSE_RULE_REASONS: {unmapped:?}");
+        for (reason, path) in HOUSE_RULE_REASONS {
+            assert!(is_house_rule_reason(reason), "{reason}: no tag");
+            assert!(is_house_rule(path), "{reason}: {path} is not a house rule");
+        }
+    }
+}
