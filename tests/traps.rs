@@ -567,3 +567,32 @@ fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
         assert!(full.events.iter().filter(|e| e.system == "traps").count() > 10, "{}", scene.title);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 13: rules fidelity
+
+#[test]
+fn a_falling_floor_weighs_friend_and_foe() {
+    // 000 "Falling Traps": "a bridge or floor gives way when a certain cubits weight of creatures
+    // is on it". The keep's own guard stands on its floor (weight 1); a stranger steps on (1
+    // more): 2 reaches `gives_way_at: 2`, and both fall. In plate in pitch black (D6 − 3 − 2)
+    // the stranger never spots the floor (NC 5+).
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), lighting: \"DDD\",
+          figures: [
+            (name: \"guard\", side: \"keep\", position: (10, 5), armour: plate),
+            (name: \"stranger\", position: (1, 5.3), armour: plate, path: [(20, 5.3)]),
+          ],
+          traps: [
+            (name: \"floor\", kind: falling_floor(depth: 2, bottom: earth, gives_way_at: Some(2)), position: (10, 5), radius: 1.5, side: Some(\"keep\")),
+          ])",
+    );
+    let Run { log, .. } = run(&scene, 7, 3);
+    let floors = events(&log, "falling_floor");
+    assert_eq!(floors.len(), 1, "{floors:?}");
+    assert_eq!(floors[0].outcome, "gives_way");
+    assert_eq!(floors[0].fields["weight_on_it"].as_f64(), Some(2.0));
+    let mut fallers: Vec<&str> = events(&log, "pit").iter().map(|e| e.subject.as_str()).collect();
+    fallers.sort_unstable();
+    assert_eq!(fallers, ["guard", "stranger"], "both on the floor roll the pit table");
+}

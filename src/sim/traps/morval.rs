@@ -357,15 +357,15 @@ impl Pass {
     }
 
     /// 000 "Falling Traps": the floor gives way once the weight on it reaches its limit, and
-    /// everyone on it then goes as at a pit.
+    /// everyone on it, friend or foe, then goes as at a pit.
     fn falling_floor(&mut self, c: Candidate, pit: Pit, gives_way_at: Option<f32>) {
         let (m, t) = (c.mover, c.trap);
         if !self.live_for(m, t) {
             return;
         }
         let area = self.traps[t].area();
+        // "a certain cubits weight of creatures": every figure on it, of any side, weighs and falls.
         let on_it: Vec<usize> = (0..self.movers.len())
-            .filter(|&o| !self.friendly(o, t))
             .filter(|&o| area.distance(self.movers[o].position_at_time(c.time)) <= 10.0 * super::ON_EDGE)
             .collect();
         let weights: Vec<f32> =
