@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::scene_from_str;
+use common::{chi_square, scene_from_str};
 use std::collections::BTreeMap;
 use tabula::scene::Scene;
 use tabula::sim::EventLog;
@@ -376,9 +376,10 @@ fn a_caught_figure_stops_at_the_trap_and_keeps_its_path() {
 
 #[test]
 fn spotted_traps_are_revealed_and_own_side_is_not_caught() {
+    // With the house rule `own_side_exempt` (default off, see morval_own_side_exemption_is_a_setting).
     let scene = scene_from_str(
         "(version: 1, table: (width: 40, height: 10),
-          rules: (traps: (morval: (loosely_concealed_spot_target: -20))),
+          rules: (traps: (morval: (loosely_concealed_spot_target: -20, own_side_exempt: true))),
           figures: [
             (name: \"sharp\", position: (1, 2), path: [(30, 2)]),
             (name: \"bandit\", side: \"bandits\", position: (1, 6), path: [(30, 6)]),
@@ -595,4 +596,79 @@ fn a_falling_floor_weighs_friend_and_foe() {
     let mut fallers: Vec<&str> = events(&log, "pit").iter().map(|e| e.subject.as_str()).collect();
     fallers.sort_unstable();
     assert_eq!(fallers, ["guard", "stranger"], "both on the floor roll the pit table");
+}
+
+/// 99.9% critical value of chi-square with one degree of freedom.
+const CHI2_DF1: f64 = 10.828;
+
+#[test]
+fn khemri_counters_catch_their_own_side() {
+    // 002 "Traps": "When a model was to move over a trap counter, then the player would test
+    // against his I" — no side is exempted. A tomb figure with I 3 and no Spot/Disarm crossing
+    // a tomb counter: D6 ≤ 3 avoids, 3/6; 4–6 triggers, 3/6.
+    let scene = lanes("", "side: \"tomb\", mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(simple)), side: Some(\"tomb\"), position: (5, {y})")
+    });
+    let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
+    let (counts, n) = outcomes(&scene, 1, "khemri_crossing");
+    assert_eq!(n, LANES as u32 * SEEDS as u32, "every crossing tests I: {counts:?}");
+    let observed = [counts.get("avoided").copied().unwrap_or(0), counts.get("triggered").copied().unwrap_or(0)];
+    assert_eq!(observed[0] + observed[1], n, "{counts:?}");
+    let chi = chi_square(&observed, &[0.5, 0.5]);
+    assert!(chi < CHI2_DF1, "chi-square {chi}: {counts:?}");
+}
+
+#[test]
+fn set_trap_leaves_the_counter_unowned() {
+    // 002 "SKILLS" > Set Trap: "a success means that it will work" — nothing about whose it
+    // becomes. A trapper (Set Trap 4 times) ends his path on a face-up dud with no side.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10),
+          figures: [(name: \"trapper\", side: \"raiders\", position: (1, 5), path: [(10, 5)], skills: [set_trap(4)])],
+          traps: [(name: \"old dud\", kind: khemri(drawn: Some(dud)), position: (10, 5), revealed: true)])",
+    );
+    let mut armed = 0;
+    for seed in 0..20 {
+        let Run { log, end } = run(&scene, seed, 3);
+        let set = events(&log, "khemri_set_trap");
+        assert_eq!(set.len(), 1, "seed {seed}: {set:?}");
+        assert_eq!(set[0].fields["set_by"].as_str(), Some("trapper"));
+        assert_eq!(end.traps[0].side, None, "seed {seed}: Set Trap gives the counter no side");
+        armed += usize::from(set[0].outcome == "armed");
+    }
+    assert!(armed > 0, "some seeds arm it");
+}
+
+#[test]
+fn morval_own_side_exemption_is_a_setting() {
+    // The text exempts nobody; `own_side_exempt: true` (house rule) spares the setter's side
+    // except at loops and treadles with no safety device. Side "a" figures each cross one of
+    // side "a"'s traps, unseen (pitch black, plate: D6 − 5 never spots).
+    let text = |rules: &str| {
+        format!(
+            "(version: 1, table: (width: 40, height: 20), lighting: \"DDD\", {rules}
+              figures: [
+                (name: \"corder\", side: \"a\", position: (1, 2), armour: plate, agility: Some(0), path: [(30, 2)]),
+                (name: \"looper\", side: \"a\", position: (1, 8), armour: plate, agility: Some(0), path: [(30, 8)]),
+                (name: \"treader\", side: \"a\", position: (1, 14), armour: plate, agility: Some(0), path: [(30, 14)]),
+              ],
+              traps: [
+                (name: \"cord\", kind: trip_cord(to: (10, 3)), position: (10, 1), concealment: Some(LC), side: Some(\"a\")),
+                (name: \"noose\", kind: loop, position: (10, 8), side: Some(\"a\")),
+                (name: \"board\", kind: treadle(payload: (kind: silent_alarm)), position: (10, 14), side: Some(\"a\")),
+              ])"
+        )
+    };
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene_from_str(&text("")), seed, 3);
+        assert_eq!(events(&log, "trip_cord").len(), 1, "default: the cord trips its own side");
+        assert_eq!(events(&log, "loop").len(), 1);
+        assert_eq!(events(&log, "treadle").iter().filter(|e| e.outcome == "sprung").count(), 1);
+        let Run { log, .. } =
+            run(&scene_from_str(&text("rules: (traps: (morval: (own_side_exempt: true))),")), seed, 3);
+        assert!(events(&log, "trip_cord").is_empty(), "exempt: the cord spares its side");
+        assert!(events(&log, "spot_check").iter().all(|e| e.fields["trap"] != "cord"));
+        assert_eq!(events(&log, "loop").len(), 1, "loops still catch friends");
+        assert_eq!(events(&log, "treadle").iter().filter(|e| e.outcome == "sprung").count(), 1);
+    }
 }

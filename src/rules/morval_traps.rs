@@ -96,6 +96,11 @@ pub struct MorvalTrapSettings {
     /// House rule (RULES-NOTES): leydonic strike bonus against medium, heavy and plate armour
     /// ("more effective against those wearing metal armour").
     pub leydonic_metal_armour_bonus: i32,
+    /// House rule when true: traps other than loops and treadles without a safety device do
+    /// not catch (nor make roll to spot) figures of the side that set them. The text exempts
+    /// nobody (000 "Traps General Comments": traps catch "the local denizens" too; a treadle's
+    /// safety lever is the text's way for friends to pass), so the default is false.
+    pub own_side_exempt: bool,
 }
 
 impl Default for MorvalTrapSettings {
@@ -112,6 +117,7 @@ impl Default for MorvalTrapSettings {
             fifth_or_later_factor: -3,
             trip_cord_cursing_heard_to_inches: 8,
             leydonic_metal_armour_bonus: 2,
+            own_side_exempt: false,
         }
     }
 }

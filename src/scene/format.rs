@@ -574,7 +574,8 @@ fn is_zero(v: &i32) -> bool {
 pub struct Figure {
     /// The figure's name, unique in the scene.
     pub name: String,
-    /// Who the figure is with; traps do not catch their own side unless the rules say so.
+    /// Who the figure is with: a treadle's lever lets friends pass; with the house rule
+    /// `own_side_exempt` Morval traps spare their own side.
     #[serde(default = "default_side")]
     pub side: String,
     /// Where the figure stands.

@@ -195,12 +195,13 @@ impl Pass {
         }
     }
 
-    /// 002 "Traps": a figure moving over a counter tests Initiative; Spot/Disarm never sets one
-    /// off, and (house rule `disarm_counters`) stops to disarm it.
+    /// 002 "Traps": a figure of any side moving over a counter tests Initiative; Spot/Disarm
+    /// never sets one off, and (house rule `disarm_counters`) stops to disarm it.
     pub(super) fn cross_counter(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let Some(mut kc) = self.traps[t].khemri.clone() else { return };
-        if !kc.in_play || !self.traps[t].spec.armed || self.friendly(m, t) {
+        // 002 "Traps": "When a model was to move over a trap counter": any model, of any side.
+        if !kc.in_play || !self.traps[t].spec.armed {
             return;
         }
         let victim = self.victim(m);
@@ -267,7 +268,8 @@ impl Pass {
     }
 
     /// 002 "SKILLS" > Set Trap: a figure with the skill whose path ends on a face-up dud or a
-    /// disarmed counter sets it; an armed counter is then its side's.
+    /// disarmed counter sets it. The text gives it no owner: the counter catches any model, and
+    /// the log names who set it (`set_by`).
     pub(super) fn set_trap(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let times = skill_times(&self.movers[m].sheet, true);
@@ -282,11 +284,9 @@ impl Pass {
         let rolls = report.dud_roll.iter().chain(std::iter::once(&report.roll)).cloned().collect::<Vec<_>>();
         let event = with_rolls(self.new_event("khemri_set_trap", m, t, c.time), rolls)
             .outcome(report.outcome)
-            .field("becomes", report.becomes.id());
+            .field("becomes", report.becomes.id())
+            .field("set_by", self.movers[m].name.clone());
         self.event(event);
-        if report.outcome == rules::SetTrapOutcome::Armed {
-            self.traps[t].spec.side = Some(self.movers[m].sheet.side.clone());
-        }
         self.set_counter(t, kc);
     }
 

@@ -43,9 +43,9 @@ impl Pass {
         if skilled { self.settings.table.skill_spot_bonus } else { 0 }
     }
 
-    /// A Morval trap a figure could spring now: armed, hidden, and not of its own side unless
-    /// the rules say friends are caught too (loops; treadles without a safety device decide
-    /// for themselves).
+    /// A Morval trap a figure could spring now: armed and hidden. The text exempts no side; with
+    /// the house rule `own_side_exempt` a trap spares its own side, except loops and treadles
+    /// (a treadle's safety lever decides for itself).
     fn live_for(&self, m: usize, t: usize) -> bool {
         let trap = &self.traps[t].spec;
         if !trap.armed || trap.revealed {
@@ -53,15 +53,21 @@ impl Pass {
         }
         match trap.kind {
             TrapKind::Loop | TrapKind::Treadle { .. } => true,
-            _ => !self.friendly(m, t),
+            _ => !self.exempt(m, t),
         }
+    }
+
+    /// House rule `own_side_exempt` (default off): the figure is of the trap's side and so
+    /// spared by it.
+    fn exempt(&self, m: usize, t: usize) -> bool {
+        self.settings.morval.own_side_exempt && self.friendly(m, t)
     }
 
     /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
     pub(super) fn spot(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let trap = &self.traps[t].spec;
-        if !trap.armed || trap.revealed || self.friendly(m, t) {
+        if !trap.armed || trap.revealed || self.exempt(m, t) {
             return;
         }
         let Some(class) = trap.concealment_class() else { return };
@@ -123,7 +129,7 @@ impl Pass {
         match self.traps[t].cord_round {
             Some(sprung) if sprung != round => return,
             Some(_) => {
-                if self.friendly(m, t) {
+                if self.exempt(m, t) {
                     return;
                 }
             }
