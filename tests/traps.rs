@@ -672,3 +672,60 @@ fn morval_own_side_exemption_is_a_setting() {
         assert_eq!(events(&log, "treadle").iter().filter(|e| e.outcome == "sprung").count(), 1);
     }
 }
+
+#[test]
+fn one_deck_is_dealt_in_order() {
+    // 002 "Traps": "The trap counters must be drawn from the deck". One set (3 simple, 1 complex,
+    // 1 dud) and five counters, two of one side and three of another, all in play (fixed 3):
+    // each counter draws one card, so the five are exactly the one set, on every seed.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          rules: (traps: (khemri: (deck_sets: 1, traps_per_player: fixed(3)))),
+          traps: [
+            (name: \"a1\", kind: khemri(), position: (5, 5), side: Some(\"a\")),
+            (name: \"b1\", kind: khemri(), position: (8, 5), side: Some(\"b\")),
+            (name: \"a2\", kind: khemri(), position: (11, 5), side: Some(\"a\")),
+            (name: \"b2\", kind: khemri(), position: (14, 5), side: Some(\"b\")),
+            (name: \"b3\", kind: khemri(), position: (17, 5), side: Some(\"b\")),
+          ])",
+    );
+    for seed in 0..100 {
+        let mut app = Simulation::new(&scene, seed);
+        let world = app.world_mut();
+        let mut counts = BTreeMap::new();
+        for c in world.query::<&KhemriCounter>().iter(world) {
+            assert!(c.in_play, "seed {seed}");
+            *counts.entry(c.counter.trap.id()).or_insert(0) += 1;
+        }
+        assert_eq!(counts, BTreeMap::from([("complex", 1), ("dud", 1), ("simple", 3)]), "seed {seed}");
+    }
+}
+
+#[test]
+fn one_roll_for_everyone() {
+    // 002 "Traps": "(Or there could be one D6 roll that applied to everyone ...)". With
+    // `traps_per_player: roll_d6_once` both sides may place the same number, rolled once:
+    // uniform 1..6, 1/6 each.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          rules: (traps: (khemri: (traps_per_player: roll_d6_once))),
+          traps: [
+            (name: \"a1\", kind: khemri(), position: (5, 3), side: Some(\"a\")),
+            (name: \"b1\", kind: khemri(), position: (5, 7), side: Some(\"b\")),
+          ])",
+    );
+    let mut observed = [0u32; 6];
+    for seed in 0..1200 {
+        let app = Simulation::new(&scene, seed);
+        let log = app.world().resource::<EventLog>();
+        let deals = events(log, "khemri_deal");
+        assert_eq!(deals.len(), 2, "seed {seed}");
+        assert_eq!(deals[0].fields["allowed"], deals[1].fields["allowed"], "seed {seed}: one number for both");
+        assert_eq!(deals.iter().map(|e| e.rolls.len()).sum::<usize>(), 1, "seed {seed}: one roll, logged once");
+        let allowed = deals[0].fields["allowed"].as_u64().unwrap() as usize;
+        observed[allowed - 1] += 1;
+    }
+    let chi = chi_square(&observed, &[1.0 / 6.0; 6]);
+    // 99.9% critical value of chi-square with five degrees of freedom.
+    assert!(chi < 20.515, "chi-square {chi} for {observed:?}");
+}

@@ -57,10 +57,12 @@ impl ComplexTableDice {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TrapsPerPlayer {
-    /// Each player rolls a D6 (the text's default). For "one D6 roll that applied to everyone",
-    /// roll once with [`trap_count`] and deal that many to every player.
+    /// Each player rolls a D6 (the text's default).
     #[default]
     RollD6,
+    /// "one D6 roll that applied to everyone": the deal rolls [`trap_count`] once and every
+    /// player places that many.
+    RollD6Once,
     /// "a set number included in the scenario".
     Fixed(u32),
 }
@@ -308,11 +310,12 @@ pub struct TrapCount {
     pub count: u32,
 }
 
-/// 002 "Traps": each player rolls a D6 for the traps he places, or the scenario sets a number;
-/// the scenario modifier applies to either.
+/// 002 "Traps": each player rolls a D6 for the traps he places (or one roll applies to
+/// everyone: the caller rolls once), or the scenario sets a number; the scenario modifier
+/// applies to either.
 pub fn trap_count(settings: &KhemriSettings, src: &mut impl DiceSource) -> TrapCount {
     match settings.traps_per_player {
-        TrapsPerPlayer::RollD6 => {
+        TrapsPerPlayer::RollD6 | TrapsPerPlayer::RollD6Once => {
             let roll = Roll::new(Dice::D6, src).modifier("scenario modifier", settings.traps_modifier);
             let count = roll.total.max(0) as u32;
             TrapCount { roll: Some(roll), count }

@@ -7,7 +7,7 @@ use crate::rules::dice::{Dice, Roll, Rolls, SeededDice};
 use crate::rules::khemri_traps::{
     self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
     MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
-    attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
+    TrapsPerPlayer, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
 };
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
@@ -53,11 +53,12 @@ impl KhemriCounter {
     }
 }
 
-/// 002 "Traps": deal the counters. Each side that set counters rolls D6 (or takes the set
-/// number) for how many it may place, and each counter draws face down from one deck of 3:1:1,
-/// in scene order, with dice from the run's seed: the same scene and seed deal the same.
-/// Counters past their side's number stay off the table. The deal is logged when the scene
-/// starts (no moves played), so a saved scene run on does not log it twice.
+/// 002 "Traps": deal the counters. Each side that set counters rolls D6 (or one D6 for
+/// everyone, or takes the set number) for how many it may place, and each counter draws one
+/// card face down from one deck of 3:1:1, in scene order, with dice from the run's seed: the
+/// same scene and seed deal the same. Counters past their side's number stay off the table.
+/// The deal is logged when the scene starts (no moves played), so a saved scene run on does
+/// not log it twice.
 pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize, KhemriCounter> {
     let settings = &scene.rules.traps.khemri;
     let mut dice = SeededDice::new(move_seed(seed ^ DEAL_SALT, 0));
@@ -73,9 +74,18 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
     }
     let mut out = HashMap::new();
     let mut events = Vec::new();
+    // "one D6 roll that applied to everyone": rolled once, logged with the first side's deal.
+    let mut once = (settings.traps_per_player == TrapsPerPlayer::RollD6Once && !sides.is_empty())
+        .then(|| trap_count(settings, &mut dice));
+    let shared = once.as_ref().map(|c| c.count);
     for (side, indices) in sides {
-        let hand = deal_player_traps(&mut deck, 0, settings, &mut dice);
-        let allowed = hand.count.count as usize;
+        // Only the number is rolled here: the counters themselves draw their cards below.
+        let count = match (shared, once.take()) {
+            (Some(_), Some(first)) => first,
+            (Some(n), None) => rules::TrapCount { roll: None, count: n },
+            (None, _) => trap_count(settings, &mut dice),
+        };
+        let allowed = count.count as usize;
         let side_name = side.unwrap_or_else(|| "(no side)".to_string());
         let mut left_out = Vec::new();
         for (n, &i) in indices.iter().enumerate() {
@@ -103,9 +113,10 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
                 .outcome(if left_out.is_empty() { TrapOutcome::Dealt } else { TrapOutcome::CountersLeftOut })
                 .field("allowed", allowed)
                 .field("placed", indices.len())
-                .field("left_out", left_out),
+                .field("left_out", left_out)
+                .field("one_roll_for_everyone", shared.is_some()),
         );
-        if let Some(roll) = hand.count.roll {
+        if let Some(roll) = count.roll {
             let last = events.len() - 1;
             events[last] = events[last].clone().roll(roll);
         }
