@@ -729,3 +729,57 @@ fn one_roll_for_everyone() {
     // 99.9% critical value of chi-square with five degrees of freedom.
     assert!(chi < 20.515, "chi-square {chi} for {observed:?}");
 }
+
+#[test]
+fn a_broken_cord_trips_no_one_after_it_breaks() {
+    // 000 "Trip cords": "= 2- break cord lose 1", 3+ break cord lose 3" & curse loudly, 5+ fall
+    // ..." and "2nd victim -1, 3rd victim -2". Three figures (agility 0, 6" a move, unseen in
+    // pitch black) reach one cord 0.5", 1" and 1.5" from their starts, all in round 1. The 1st
+    // rolls D10 (0–9): breaks it on 0–4, 5/10. Only if he fell does the 2nd roll, D10 − 1:
+    // falls (total ≥ 5) on 6–9, 4/10. So victims per cord: 1 with 5/10, 2 with 5/10 · 6/10 =
+    // 3/10, 3 with 5/10 · 4/10 = 2/10.
+    const CORDS: usize = 200;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..CORDS {
+        let y = (4 * i + 2) as f32;
+        for (n, (x, dy)) in [(3.5, 0.0), (3.0, 0.3), (2.5, -0.3)].into_iter().enumerate() {
+            figures.push_str(&format!(
+                "(name: \"c{i}v{n}\", position: ({x}, {}), armour: medium, agility: Some(0), path: [(25, {})]),\n",
+                y + dy,
+                y + dy
+            ));
+        }
+        traps.push_str(&format!(
+            "(name: \"cord{i}\", kind: trip_cord(to: (4, {})), position: (4, {}), concealment: Some(LC)),\n",
+            y + 1.0,
+            y - 1.0
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), lighting: \"DDD\", figures: [{figures}], traps: [{traps}])",
+        4 * CORDS + 4
+    ));
+    let mut observed = [0u32; 3];
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene, 2000 + seed, 1);
+        let mut by_cord: BTreeMap<String, Vec<&tabula::sim::LogEvent>> = BTreeMap::new();
+        for e in events(&log, "trip_cord") {
+            by_cord.entry(e.fields["trap"].as_str().unwrap().to_string()).or_default().push(e);
+        }
+        assert_eq!(by_cord.len(), CORDS, "every cord is sprung");
+        for (cord, victims) in &by_cord {
+            // In the order they reach it, each numbered as the text counts victims.
+            for (k, e) in victims.iter().enumerate() {
+                assert!(e.subject.ends_with(&format!("v{k}")), "{cord}: {victims:?}");
+                assert_eq!(e.fields["victim_order"].as_u64(), Some(k as u64 + 1));
+                let broke = e.outcome.starts_with("break_cord");
+                assert!(!broke || k + 1 == victims.len(), "{cord}: tripped after it broke: {victims:?}");
+            }
+            observed[victims.len() - 1] += 1;
+        }
+    }
+    let chi = chi_square(&observed, &[0.5, 0.3, 0.2]);
+    // 99.9% critical value of chi-square with two degrees of freedom.
+    assert!(chi < 13.816, "chi-square {chi} for {observed:?}");
+}

@@ -122,14 +122,17 @@ impl Pass {
     }
 
     /// 000 "Trip cords": D10 − agility + F; the cord works for the round it is sprung in, and
-    /// every figure that runs into it in that round is a victim (2nd −1, 3rd −2, 4th −3).
+    /// every figure that runs into it in that round, in the order they reach it, is a victim
+    /// (2nd −1, 3rd −2, 4th −3) — until a victim breaks it ("2- break cord", "3+ break cord"):
+    /// a broken cord trips no one after.
     fn trip_cord(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let round = self.round_at(c.time);
         match self.traps[t].cord_round {
             Some(sprung) if sprung != round => return,
             Some(_) => {
-                if self.exempt(m, t) {
+                // Broken by an earlier victim this round (a fall leaves it whole).
+                if !self.traps[t].spec.armed || self.exempt(m, t) {
                     return;
                 }
             }
@@ -152,6 +155,10 @@ impl Pass {
             carries_rider: mover.sheet.mounted,
         };
         let result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
+        if matches!(result.outcome, rules::TripCordOutcome::BreakCord | rules::TripCordOutcome::BreakCordCursing) {
+            self.traps[t].spec.armed = false;
+            self.traps[t].changed = true;
+        }
         let mut added = Vec::new();
         let mut stop_at = None;
         if let Some(lost) = result.move_lost_inches {
