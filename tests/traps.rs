@@ -451,6 +451,13 @@ fn khemri_effects_on_the_table() {
     assert!(trap_events.contains(&("burnt".into(), "fire_trap".into())), "{trap_events:?}");
     // The figure beside the pit (within 1") tests I 0: it falls in too.
     assert!(events(log, "khemri_pit_edge").iter().any(|e| e.subject == "near" && e.outcome == "fell_in"));
+    // 002 "Use the MH rules for falling": the Mordheim rule, labelled as not in the sources.
+    for e in
+        events(log, "khemri_pit_edge").iter().chain(events(log, "khemri_trap").iter().filter(|e| e.outcome == "pit"))
+    {
+        let rule = e.fields["fall_rule"].as_str().unwrap_or_default();
+        assert!(rule.starts_with("Mordheim rulebook falling (not in the sources)"), "{e:?}");
+    }
     assert!(flames.iter().any(|f| f.trap == "fire" && f.position.x == 10.0), "the fire trap starts a fire: {flames:?}");
     let Run { end, .. } = run(&scene, 11, 2);
     let victim = &end.figures[0];

@@ -152,6 +152,10 @@ pub struct KhemriSettings {
     /// 002 "SKILLS": whether every take of Spot/Disarm or Set Trap lowers the score (default,
     /// the worked example) or only the takes after the first (the sentence alone).
     pub skill_reduction: SkillReduction,
+    /// House rule when true: a Fire Trap's flame also lights the ground under the counter
+    /// through the fire rules. 002 "10-11 – Fire Trap" sets models on fire and says nothing of
+    /// the ground, so the default is false.
+    pub fire_trap_ignites_ground: bool,
 }
 
 impl Default for KhemriSettings {
@@ -168,6 +172,7 @@ impl Default for KhemriSettings {
             boulder_path_saves: true,
             skill_dice: SkillDice::TwoD6,
             skill_reduction: SkillReduction::EveryTake,
+            fire_trap_ignites_ground: false,
         }
     }
 }
@@ -832,8 +837,12 @@ pub struct FallReport {
     pub hits: HitsReport,
 }
 
+/// 002 "3-4 - Pit": "Use the MH rules for falling" — the Mordheim rulebook, not in the sources;
+/// the log labels the fall with this.
+pub const FALL_RULE: &str = "Mordheim rulebook falling (not in the sources): D3 hits at S = depth, no saves";
+
 /// 002 "3-4 - Pit": "Use the MH rules for falling": D3 hits at a Strength equal to the inches
-/// fallen, no armour saves.
+/// fallen, no armour saves (Mordheim's rule, [`FALL_RULE`]).
 pub fn resolve_fall(depth: i32, victim: &TrapVictim, src: &mut impl DiceSource) -> FallReport {
     let hit_count = Roll::new(Dice::D3, src);
     let hits = victim.hits(hit_count.total, depth, false, src);
@@ -2155,8 +2164,10 @@ mod tests {
 
     #[test]
     fn disarm_targets_by_level_match_the_example() {
-        let simple: Vec<Option<i32>> = (1..=4).map(|l| skill_target(KhemriTrap::Simple, l, SkillReduction::EveryTake).ok().flatten()).collect();
-        let complex: Vec<Option<i32>> = (1..=4).map(|l| skill_target(KhemriTrap::Complex, l, SkillReduction::EveryTake).ok().flatten()).collect();
+        let simple: Vec<Option<i32>> =
+            (1..=4).map(|l| skill_target(KhemriTrap::Simple, l, SkillReduction::EveryTake).ok().flatten()).collect();
+        let complex: Vec<Option<i32>> =
+            (1..=4).map(|l| skill_target(KhemriTrap::Complex, l, SkillReduction::EveryTake).ok().flatten()).collect();
         assert_eq!(simple, vec![Some(5), Some(4), Some(3), Some(2)]);
         assert_eq!(complex, vec![Some(7), Some(6), Some(5), Some(4)]);
         // "so a Simple trap would disarm on a 2+, a Complex on a 4+".
@@ -2164,7 +2175,10 @@ mod tests {
         assert_eq!(skill_target(KhemriTrap::Complex, 4, SkillReduction::EveryTake), Ok(Some(4)));
         assert_eq!(skill_target(KhemriTrap::Dud, 1, SkillReduction::EveryTake), Ok(None));
         assert_eq!(skill_target(KhemriTrap::Simple, 0, SkillReduction::EveryTake), Err(SkillError::NotTaken));
-        assert_eq!(skill_target(KhemriTrap::Simple, 5, SkillReduction::EveryTake), Err(SkillError::OverLimit { times: 5 }));
+        assert_eq!(
+            skill_target(KhemriTrap::Simple, 5, SkillReduction::EveryTake),
+            Err(SkillError::OverLimit { times: 5 })
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@ use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, with_rolls};
 use crate::rules::dice::{Dice, Roll, Rolls, SeededDice};
 use crate::rules::khemri_traps::{
     self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
-    MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
-    TrapsPerPlayer, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
+    MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, TrapsPerPlayer,
+    attempt_disarm, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
 };
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
@@ -361,7 +361,9 @@ impl Pass {
                         self.roll_boulder(m, t, time, r.rolling.distance.total, r.rolling.direction);
                     }
                     ComplexEffect::Pit(r) => {
-                        let e = head(self, &(&r.depth, &r.fall)).field("depth", r.depth.total);
+                        let e = head(self, &(&r.depth, &r.fall))
+                            .field("depth", r.depth.total)
+                            .field("fall_rule", rules::FALL_RULE);
                         self.event(Self::hits_fields(e, Some(&r.fall.hits)));
                         let name = self.traps[t].spec.name.clone();
                         let in_pit = Self::lasting(
@@ -376,9 +378,13 @@ impl Pass {
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
-                            let e = with_rolls(base(self, "khemri_pit_edge", o), edge.rolls()).outcome(
-                                if edge.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting },
-                            );
+                            let e = with_rolls(base(self, "khemri_pit_edge", o), edge.rolls())
+                                .outcome(if edge.fall.is_some() {
+                                    TrapOutcome::FellIn
+                                } else {
+                                    TrapOutcome::KeptFooting
+                                })
+                                .field("fall_rule", rules::FALL_RULE);
                             self.event(Self::hits_fields(e, edge.fall.as_ref().map(|f| &f.hits)));
                             if let Some(fall) = &edge.fall {
                                 let mover = &self.movers[o];
@@ -469,6 +475,7 @@ impl Pass {
                             position: trap.position,
                             diameter: 2.0 * trap.spec.radius,
                             figures_on_fire: burning,
+                            source: super::FlameSource::KhemriFireTrap,
                         }));
                     }
                     ComplexEffect::CollapsingWalls(r) => {

@@ -59,6 +59,18 @@ pub struct TrapFlame {
     pub diameter: f32,
     /// Figures the flame set on fire (Khemri "counts as being on fire"), by scene name.
     pub figures_on_fire: Vec<String>,
+    /// Which trap made it: a Khemri Fire Trap lights the ground only with the house rule
+    /// `khemri.fire_trap_ignites_ground`.
+    pub source: FlameSource,
+}
+
+/// Where a [`TrapFlame`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlameSource {
+    /// A Morval treadle or lifter with a `flame` payload ("gout of flame").
+    MorvalPayload,
+    /// A Khemri Fire Trap: 002 burns the models, and says nothing of the ground.
+    KhemriFireTrap,
 }
 
 /// Spawn the scene's traps, deal the Khemri counters drawn face down, and give figures with a

@@ -307,6 +307,7 @@ impl Pass {
                 position,
                 diameter: 2.0 * radius,
                 figures_on_fire: Vec::new(),
+                source: super::FlameSource::MorvalPayload,
             }));
         }
     }
