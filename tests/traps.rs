@@ -790,3 +790,19 @@ fn a_broken_cord_trips_no_one_after_it_breaks() {
     // 99.9% critical value of chi-square with two degrees of freedom.
     assert!(chi < 13.816, "chi-square {chi} for {observed:?}");
 }
+
+#[test]
+fn a_figure_s_own_spot_factor_counts() {
+    // 000 "Spotting Traps": "D6 + F ... F are Personal Bonuses and handicaps". A clothed 6"
+    // walker at an NC pit (5+) in daylight: D6 alone spots on 5–6, 2/6; `spot_factor: 2` on
+    // 3–6, 4/6; `spot_factor: -1` on 6, 1/6.
+    let pit = |y: f32| format!("kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, {y})");
+    for (figure, p) in [("", 2.0 / 6.0), ("spot_factor: 2", 4.0 / 6.0), ("spot_factor: -1", 1.0 / 6.0)] {
+        let scene = lanes("", figure, &[25.0], pit);
+        let (counts, n) = outcomes(&scene, 1, "spot_check");
+        assert_eq!(n, LANES as u32 * SEEDS as u32, "{figure}: one roll per walker");
+        let observed = [counts.get("spotted").copied().unwrap_or(0), counts.get("not_spotted").copied().unwrap_or(0)];
+        let chi = chi_square(&observed, &[p, 1.0 - p]);
+        assert!(chi < CHI2_DF1, "{figure}: chi-square {chi} for {counts:?}");
+    }
+}

@@ -613,6 +613,10 @@ pub struct Figure {
     /// Overrides the agility worked out from armour, sex and so on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agility: Option<i32>,
+    /// 000 "Spotting Traps": the figure's own "Personal Bonuses and handicaps" (F), added to its
+    /// trap-spotting rolls and its silent-alarm check; −10 to 10.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spot_factor: i32,
     /// Skills the rules read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<Skill>,

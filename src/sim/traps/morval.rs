@@ -79,6 +79,7 @@ impl Pass {
             speed_inches: mover.speed,
             order_in_area: self.traps[t].spotters,
             skill_bonus: self.spot_skill_bonus(m, t),
+            personal: mover.sheet.spot_factor,
         };
         let lighting = lighting_at_trap(self, t);
         let result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
@@ -270,7 +271,9 @@ impl Pass {
     /// victim did not notice (a silent alarm) stays hidden.
     fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
         let mover = &self.movers[m];
-        let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
+        let mut result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
+        // "F= Personal bonuses": the figure's own factor (scene `spot_factor`).
+        result.silent_alarm = result.silent_alarm.map(|a| a.with_personal_factor(mover.sheet.spot_factor));
         let outcome = match (&result.silent_alarm, payload.kind) {
             (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
             (Some(_), _) => TrapOutcome::Unnoticed.classified(),
