@@ -806,3 +806,79 @@ fn a_figure_s_own_spot_factor_counts() {
         assert!(chi < CHI2_DF1, "{figure}: chi-square {chi} for {counts:?}");
     }
 }
+
+#[test]
+fn khemri_pit_edge_is_measured_from_the_counter() {
+    // 002 "3-4 - Pit": "Any other models 1" or closer to the pit must also roll against I".
+    // The counter at (5, 2), radius 0.5; the digger (I 0: always triggers) enters at (4.5, 2).
+    // "far side" at (6.4, 2) is 1.9" from the digger but 0.9" from the pit: it tests. "behind"
+    // at (3.4, 2) is 1.1" from both: it does not.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 20, height: 6), rules: (traps: (khemri: (traps_per_player: fixed(10)))),
+          figures: [
+            (name: \"digger\", position: (1, 2), path: [(9, 2)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)),
+            (name: \"far side\", position: (6.4, 2), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)),
+            (name: \"behind\", position: (3.4, 2.0), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)),
+          ],
+          traps: [(name: \"slab\", kind: khemri(drawn: Some(complex), complex: Some(pit)), position: (5, 2))])",
+    );
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene, seed, 1);
+        assert!(events(&log, "khemri_trap").iter().any(|e| e.outcome == "pit"), "seed {seed}");
+        let edge: Vec<&str> = events(&log, "khemri_pit_edge").iter().map(|e| e.subject.as_str()).collect();
+        assert_eq!(edge, ["far side"], "seed {seed}");
+    }
+}
+
+#[test]
+fn figures_climb_out_of_a_pit() {
+    // House rule `table.pit_climb: initiative_test` (default): each move D6 ≤ I. With I 3, 1/2
+    // a move: out in move 1 with 1/2, move 2 1/4, move 3 1/8, later 1/8 (geometric, mean 2).
+    const PITS: usize = 300;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..PITS {
+        let y = 4 * i + 2;
+        figures.push_str(&format!(
+            "(name: \"f{i}\", position: (5, {y}), path: [(25, {y})], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3),
+              conditions: [(name: \"in pit p{i}\", kind: in_pit, immobile: true)]),\n"
+        ));
+        traps.push_str(&format!(
+            "(name: \"p{i}\", kind: khemri(drawn: Some(complex), complex: Some(pit), status: spent, pit_depth: Some(3)), position: (5, {y}), revealed: true),\n"
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), figures: [{figures}], traps: [{traps}])",
+        4 * PITS + 4
+    ));
+    let mut observed = [0u32; 4];
+    for seed in 0..4 {
+        let Run { log, end } = run(&scene, 3000 + seed, 3);
+        let mut out_in: BTreeMap<&str, u32> = BTreeMap::new();
+        for e in events(&log, "pit_climb") {
+            assert_eq!(e.rolls.len(), 1, "{e:?}");
+            if e.outcome == "climbed_out" {
+                assert!(out_in.insert(e.subject.as_str(), e.move_number).is_none(), "climbed out twice: {e:?}");
+                // On the edge nearest its next waypoint (25, y): 0.5" along +x from the centre.
+                let to = e.fields["to"].as_array().unwrap();
+                assert!((to[0].as_f64().unwrap() - 5.5).abs() < 1e-3, "{e:?}");
+            }
+        }
+        for f in &end.figures {
+            let in_pit = f.conditions.iter().any(|c| c.immobile && c.name.starts_with("in pit"));
+            match out_in.get(f.name.as_str()) {
+                Some(&m) => {
+                    assert!(!in_pit, "{f:?}");
+                    observed[(m as usize - 1).min(3)] += 1;
+                }
+                None => {
+                    assert!(in_pit, "{f:?}");
+                    observed[3] += 1;
+                }
+            }
+        }
+    }
+    let chi = chi_square(&observed, &[0.5, 0.25, 0.125, 0.125]);
+    // 99.9% critical value of chi-square with three degrees of freedom.
+    assert!(chi < 16.266, "chi-square {chi} for {observed:?}");
+}

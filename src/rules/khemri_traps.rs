@@ -610,9 +610,13 @@ pub struct Bystander {
 pub struct TrapSurroundings {
     /// The trap lies in a narrow hall: a boulder rolls 50/50 along it.
     pub narrow_hall: bool,
-    /// Other models near the trap (the triggering model excluded), any distance: each trap
-    /// picks those in its range.
+    /// Other models near the trap (the triggering model excluded), any distance from the
+    /// triggering model ("the model"): each trap picks those in its range.
     pub nearby: Vec<Bystander>,
+    /// The same models with their distance from the counter's edge, for the Pit ("1" or closer
+    /// to the pit"); `None`: the pit uses `nearby`.
+    #[serde(default)]
+    pub pit_edge: Option<Vec<Bystander>>,
 }
 
 /// A bystander's test (if any) and hits (if any).
@@ -1213,7 +1217,8 @@ pub fn trigger_trap(
             let effect = match trap {
                 ComplexTrap::Boulder => ComplexEffect::Boulder(resolve_boulder(victim, surroundings.narrow_hall, src)),
                 ComplexTrap::Pit => {
-                    let pit = resolve_pit(victim, nearby, src);
+                    let edge = surroundings.pit_edge.as_deref().unwrap_or(nearby);
+                    let pit = resolve_pit(victim, edge, src);
                     counter.pit_depth = Some(pit.depth.total);
                     ComplexEffect::Pit(pit)
                 }

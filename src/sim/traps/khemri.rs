@@ -9,6 +9,7 @@ use crate::rules::khemri_traps::{
     MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, TrapsPerPlayer,
     attempt_disarm, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
 };
+use crate::scene::traps::PitClimb;
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
@@ -240,7 +241,88 @@ impl Pass {
 
     fn surroundings(&self, m: usize, t: usize, at: Vec2, time: f32) -> TrapSurroundings {
         let narrow_hall = matches!(self.traps[t].spec.kind, TrapKind::Khemri { hall: Some(_), .. });
-        TrapSurroundings { narrow_hall, nearby: self.bystanders(m, at, time) }
+        TrapSurroundings {
+            narrow_hall,
+            nearby: self.bystanders(m, at, time),
+            pit_edge: Some(self.pit_edge(m, t, time)),
+        }
+    }
+
+    /// 002 "3-4 - Pit": "Any other models 1" or closer to the pit": the other figures at `time`,
+    /// with their distance from the counter's edge (the pit is the counter's area).
+    fn pit_edge(&self, m: usize, t: usize, time: f32) -> Vec<Bystander> {
+        let area = self.traps[t].area();
+        (0..self.movers.len())
+            .filter(|&o| o != m)
+            .map(|o| Bystander {
+                id: o as u32,
+                distance: f64::from(area.distance(self.movers[o].position_at_time(time))),
+                victim: self.victim(o),
+            })
+            .filter(|b| b.distance <= rules::PIT_EDGE_RANGE + 1.0)
+            .collect()
+    }
+
+    /// Moves a figure that fell into a pit stays in it: `table.pit_climb` `after_moves(n)` (or
+    /// the older `in_pit_moves`); otherwise until it climbs out or the GM frees it.
+    pub(super) fn in_pit_moves(&self) -> Option<u32> {
+        match self.settings.table.pit_climb() {
+            PitClimb::AfterMoves(n) => Some(n),
+            PitClimb::GmFrees | PitClimb::InitiativeTest => None,
+        }
+    }
+
+    /// House rule `table.pit_climb: initiative_test` (Mordheim-style, not in the sources; 002
+    /// "3-4 - Pit": "Models who find themselves still alive in the pit will also have to climb
+    /// out"): each move a figure in a pit tests Initiative (D6 ≤ I); passing, it is placed on
+    /// the pit's edge nearest its next waypoint and is no longer in the pit.
+    pub(super) fn climb_out(&mut self, m: usize) {
+        if self.settings.table.pit_climb() != PitClimb::InitiativeTest {
+            return;
+        }
+        let Some(i) = self.movers[m].conditions.iter().position(|c| c.kind == ConditionKind::InPit) else {
+            return;
+        };
+        let victim = self.victim(m);
+        let test = rules::initiative_test(victim.initiative, &mut self.dice);
+        let out = test.passed() == Some(true);
+        let mover = &self.movers[m];
+        let here = mover.final_position();
+        // The pit it is in: the first pit (scene order) under it.
+        let pit = self.traps.iter().position(|t| {
+            matches!(t.spec.kind, TrapKind::Pit { .. } | TrapKind::FallingFloor { .. } | TrapKind::Khemri { .. })
+                && t.area().distance(here) <= ON_EDGE
+        });
+        let edge = pit.filter(|_| out).map(|t| {
+            let (centre, radius) = (self.traps[t].position, self.traps[t].spec.radius);
+            let toward = mover.waypoints.front().map(|&w| w - centre).unwrap_or(here - centre);
+            let dir = if toward.length() > ON_EDGE {
+                toward.normalize()
+            } else {
+                Vec2::from_angle(mover.facing.to_radians())
+            };
+            centre + dir * radius
+        });
+        let condition = mover.conditions[i].name.clone();
+        let mut e = LogEvent::new("traps", "pit_climb", mover.name.clone())
+            .roll(test)
+            .outcome(if out { TrapOutcome::ClimbedOut } else { TrapOutcome::StillInPit })
+            .field("condition", condition)
+            .field("climb_rule", "house rule: Mordheim-style Initiative test, not in the sources")
+            .field("to", edge.map(point_to_thousandths));
+        if let Some(t) = pit {
+            e = e.field("trap", self.traps[t].name());
+        }
+        self.event(e);
+        if out {
+            let mover = &mut self.movers[m];
+            mover.conditions.remove(i);
+            mover.changed = true;
+            if let Some(p) = edge {
+                let d = mover.cap;
+                mover.halt(d, Some(p));
+            }
+        }
     }
 
     fn set_counter(&mut self, t: usize, kc: KhemriCounter) {
@@ -370,7 +452,7 @@ impl Pass {
                             ConditionKind::InPit,
                             format!("in pit {name}"),
                             0.0,
-                            self.settings.table.in_pit_moves,
+                            self.in_pit_moves(),
                             true,
                         );
                         self.movers[m].halt(d, Some(self.traps[t].position));

@@ -597,11 +597,13 @@ impl Pass {
     }
 
     /// Work that comes at the start of a figure's move: swinging blades strike again at a
-    /// figure that stopped on their counter, and a loop's sprain starts once the victim is down.
+    /// figure that stopped on their counter, a loop's sprain starts once the victim is down,
+    /// and a figure in a pit tries to climb out (house rule `table.pit_climb`).
     fn start_of_move(&mut self) {
         for m in 0..self.movers.len() {
             self.blades_again(m);
             self.loop_release(m);
+            self.climb_out(m);
         }
     }
 }

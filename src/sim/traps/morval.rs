@@ -325,6 +325,7 @@ impl Pass {
         let name = self.traps[t].spec.name.clone();
         let at = self.movers[m].position_at_time(time);
         let heading = self.movers[m].heading_at(d);
+        let in_pit_moves = self.in_pit_moves();
         let table = &self.settings.table;
         let (place, condition) = match result.outcome {
             PitOutcome::JumpOver => (None, None),
@@ -351,7 +352,7 @@ impl Pass {
             ),
             PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => (
                 Some(centre),
-                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, table.in_pit_moves, true)),
+                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, in_pit_moves, true)),
             ),
         };
         let mut rolls = vec![result.roll.clone()];
