@@ -882,3 +882,43 @@ fn figures_climb_out_of_a_pit() {
     // 99.9% critical value of chi-square with three degrees of freedom.
     assert!(chi < 16.266, "chi-square {chi} for {observed:?}");
 }
+
+#[test]
+fn spotting_is_once_per_approach_or_per_move() {
+    // 000 "Spotting Traps": "Diced for when within 2"". An NC pit (radius 0.5) at (5, 3), never
+    // spotted (target 30); a figure walks y = 2 from x = 2. It is within 2" of the pit's edge
+    // while |x − 5| ≤ √(2.5² − 1²) = 2.29, x in [2.71, 7.29].
+    let scene = |checks: &str, rate: f32, path: &str| {
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 6),
+              rules: (traps: (morval: (normally_concealed_spot_target: 30, spot_checks: {checks}))),
+              figures: [(name: \"walker\", position: (2, 2), move_rate: Some({rate}), path: [{path}])],
+              traps: [(name: \"pit\", kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, 3))])"
+        ))
+    };
+    let checks = |s: &Scene, moves: u32| -> Vec<u32> {
+        let Run { log, .. } = run(s, 9, moves);
+        events(&log, "spot_check").iter().map(|e| e.move_number).collect()
+    };
+    // 1" a move to x = 10: in range in moves 1 (2→3) to 6 (7→8).
+    assert_eq!(checks(&scene("per_move", 1.0, "(10, 2)"), 8), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(checks(&scene("per_approach", 1.0, "(10, 2)"), 8), [1]);
+    // 2" a move out to x = 10 and back: in range in moves 1–3 and 6–8; two approaches.
+    assert_eq!(checks(&scene("per_move", 2.0, "(10, 2), (2, 2)"), 8), [1, 2, 3, 6, 7, 8]);
+    assert_eq!(checks(&scene("per_approach", 2.0, "(10, 2), (2, 2)"), 8), [1, 6]);
+    // Out and back within one move (16"): two approaches in move 1, one roll per move.
+    assert_eq!(checks(&scene("per_move", 16.0, "(10, 2), (2, 2)"), 1), [1]);
+    assert_eq!(checks(&scene("per_approach", 16.0, "(10, 2), (2, 2)"), 1), [1, 1]);
+
+    // Who is in range is saved: a run stopped after move 3 (in range) and resumed logs what
+    // the unbroken run logs, with no new approach in move 4.
+    let s = scene("per_approach", 1.0, "(10, 2)");
+    let Run { log: full, .. } = run(&s, 5, 8);
+    let Run { log: first, end: middle } = run(&s, 5, 3);
+    assert_eq!(middle.traps[0].in_range_of, ["walker"]);
+    let Run { log: second, .. } = run(&middle, 5, 5);
+    let mut joined = first.to_json_lines();
+    joined.push_str(&second.to_json_lines());
+    assert_eq!(full.to_json_lines(), joined, "a saved run continues like an unbroken one");
+    assert_eq!(events(&full, "spot_check").len(), 1);
+}

@@ -64,6 +64,20 @@ impl SpotDice {
     }
 }
 
+crate::rules::named_enum! {
+    /// 000 "Spotting Traps": "Diced for when within 2"" — once per approach or once per move.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SpotChecks {
+        /// One roll each time a figure comes within 2" of a trap it was not already within 2"
+        /// of (RULES-NOTES "Where a source is silent"). The default.
+        #[default]
+        PerApproach => "per_approach",
+        /// One roll in every move the figure moves within 2" of the trap.
+        PerMove => "per_move",
+    }
+}
+
 /// Numbers for Morval traps that the text leaves open: RULES-NOTES defaults and house rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -101,6 +115,9 @@ pub struct MorvalTrapSettings {
     /// nobody (000 "Traps General Comments": traps catch "the local denizens" too; a treadle's
     /// safety lever is the text's way for friends to pass), so the default is false.
     pub own_side_exempt: bool,
+    /// When spotting is diced: once per approach (default, RULES-NOTES) or once per move within
+    /// 2". A reading of the text, not a house rule.
+    pub spot_checks: SpotChecks,
 }
 
 impl Default for MorvalTrapSettings {
@@ -118,6 +135,7 @@ impl Default for MorvalTrapSettings {
             trip_cord_cursing_heard_to_inches: 8,
             leydonic_metal_armour_bonus: 2,
             own_side_exempt: false,
+            spot_checks: SpotChecks::PerApproach,
         }
     }
 }

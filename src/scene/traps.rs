@@ -193,6 +193,11 @@ pub struct Trap {
     /// Known to the players (a Khemri counter: turned face up).
     #[serde(default, skip_serializing_if = "is_false")]
     pub revealed: bool,
+    /// Written by the simulation: the figures within spotting range (2") of this Morval trap at
+    /// the end of the last move, so a figure already there is not rolling for a new approach
+    /// (`morval.spot_checks: per_approach`) when a saved scene runs on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_range_of: Vec<String>,
 }
 
 fn half_inch() -> f32 {
