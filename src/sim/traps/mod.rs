@@ -672,22 +672,22 @@ impl Pass {
     /// `in_range_of`, saved): next move they are not on a new approach.
     fn remember_in_range(&mut self) {
         let ends: Vec<Vec2> = self.movers.iter().map(Mover::final_position).collect();
-        for t in 0..self.traps.len() {
-            if self.traps[t].spec.kind.morval_kind().is_none() {
+        let movers = &self.movers;
+        for trap in &mut self.traps {
+            if trap.spec.kind.morval_kind().is_none() {
                 continue;
             }
-            let area = self.traps[t].area();
-            let reach = Self::reach(&self.traps[t]);
-            let names: Vec<String> = self
-                .movers
+            let area = trap.area();
+            let reach = Self::reach(trap);
+            let names: Vec<String> = movers
                 .iter()
                 .zip(&ends)
                 .filter(|&(_, &p)| area.distance(p) <= reach)
                 .map(|(m, _)| m.name.clone())
                 .collect();
-            if names != self.traps[t].spec.in_range_of {
-                self.traps[t].spec.in_range_of = names;
-                self.traps[t].changed = true;
+            if names != trap.spec.in_range_of {
+                trap.spec.in_range_of = names;
+                trap.changed = true;
             }
         }
     }
