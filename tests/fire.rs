@@ -416,3 +416,37 @@ fn a_trap_flame_starts_a_fire_through_the_fire_rules() {
     }
     assert!(sprung >= 5, "the board was sprung in only {sprung} of 20 runs");
 }
+
+/// 002 "10-11 – Fire Trap" sets models on fire and says nothing of the ground: a Khemri Fire
+/// Trap lights the hay under it only with the house rule `khemri.fire_trap_ignites_ground`.
+/// Set, its flame is the counter's area (0.5" radius, 1.0" across: FS +4) against hay (FR −2):
+/// D6 + 4 + 2 ≥ 7, always `ignited`.
+#[test]
+fn a_khemri_fire_trap_lights_the_ground_only_if_set() {
+    let text = |ignites: bool| {
+        format!(
+            r#"(version: 1, table: (width: 20, height: 10),
+                rules: (traps: (khemri: (traps_per_player: fixed(10), fire_trap_ignites_ground: {ignites}))),
+                terrain: [(name: "hay floor", material: hay, shape: Rect(min: (0, 0), max: (20, 10)))],
+                figures: [(name: "Victim", position: (1, 5), path: [(19, 5)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0))],
+                traps: [(name: "fire jets", kind: khemri(drawn: Some(complex), complex: Some(fire_trap)), position: (5, 5))])"#
+        )
+    };
+    for seed in 0..10 {
+        // I 0 never passes: the Fire Trap goes off in the first move.
+        let Run { log, .. } = run(&scene_from_str(&text(false)), seed, 2);
+        assert!(log.events.iter().any(|e| e.event == "khemri_trap" && e.outcome == "fire_trap"), "seed {seed}");
+        assert!(
+            !log.events.iter().any(|e| e.system == "fire" && e.subject == "fire jets"),
+            "seed {seed}: the ground is not lit by default:\n{}",
+            log.to_json_lines()
+        );
+        let Run { log, .. } = run(&scene_from_str(&text(true)), seed, 2);
+        let ignition = log
+            .events
+            .iter()
+            .find(|e| e.system == "fire" && e.event == "ignition" && e.subject == "fire jets")
+            .unwrap_or_else(|| panic!("seed {seed}: no ignition with the house rule:\n{}", log.to_json_lines()));
+        assert_eq!(ignition.outcome, "ignited");
+    }
+}

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::scene_from_str;
+use common::{chi_square, scene_from_str};
 use std::collections::BTreeMap;
 use tabula::scene::Scene;
 use tabula::sim::EventLog;
@@ -376,9 +376,10 @@ fn a_caught_figure_stops_at_the_trap_and_keeps_its_path() {
 
 #[test]
 fn spotted_traps_are_revealed_and_own_side_is_not_caught() {
+    // With the house rule `own_side_exempt` (default off, see morval_own_side_exemption_is_a_setting).
     let scene = scene_from_str(
         "(version: 1, table: (width: 40, height: 10),
-          rules: (traps: (morval: (loosely_concealed_spot_target: -20))),
+          rules: (traps: (morval: (loosely_concealed_spot_target: -20, own_side_exempt: true))),
           figures: [
             (name: \"sharp\", position: (1, 2), path: [(30, 2)]),
             (name: \"bandit\", side: \"bandits\", position: (1, 6), path: [(30, 6)]),
@@ -450,6 +451,13 @@ fn khemri_effects_on_the_table() {
     assert!(trap_events.contains(&("burnt".into(), "fire_trap".into())), "{trap_events:?}");
     // The figure beside the pit (within 1") tests I 0: it falls in too.
     assert!(events(log, "khemri_pit_edge").iter().any(|e| e.subject == "near" && e.outcome == "fell_in"));
+    // 002 "Use the MH rules for falling": the Mordheim rule, labelled as not in the sources.
+    for e in
+        events(log, "khemri_pit_edge").iter().chain(events(log, "khemri_trap").iter().filter(|e| e.outcome == "pit"))
+    {
+        let rule = e.fields["fall_rule"].as_str().unwrap_or_default();
+        assert!(rule.starts_with("Mordheim rulebook falling (not in the sources)"), "{e:?}");
+    }
     assert!(flames.iter().any(|f| f.trap == "fire" && f.position.x == 10.0), "the fire trap starts a fire: {flames:?}");
     let Run { end, .. } = run(&scene, 11, 2);
     let victim = &end.figures[0];
@@ -566,4 +574,351 @@ fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
         assert_eq!(full.to_json_lines(), joined, "{}: a saved run continues like an unbroken one", scene.title);
         assert!(full.events.iter().filter(|e| e.system == "traps").count() > 10, "{}", scene.title);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 13: rules fidelity
+
+#[test]
+fn a_falling_floor_weighs_friend_and_foe() {
+    // 000 "Falling Traps": "a bridge or floor gives way when a certain cubits weight of creatures
+    // is on it". The keep's own guard stands on its floor (weight 1); a stranger steps on (1
+    // more): 2 reaches `gives_way_at: 2`, and both fall. In plate in pitch black (D6 − 3 − 2)
+    // the stranger never spots the floor (NC 5+).
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), lighting: \"DDD\",
+          figures: [
+            (name: \"guard\", side: \"keep\", position: (10, 5), armour: plate),
+            (name: \"stranger\", position: (1, 5.3), armour: plate, path: [(20, 5.3)]),
+          ],
+          traps: [
+            (name: \"floor\", kind: falling_floor(depth: 2, bottom: earth, gives_way_at: Some(2)), position: (10, 5), radius: 1.5, side: Some(\"keep\")),
+          ])",
+    );
+    let Run { log, .. } = run(&scene, 7, 3);
+    let floors = events(&log, "falling_floor");
+    assert_eq!(floors.len(), 1, "{floors:?}");
+    assert_eq!(floors[0].outcome, "gives_way");
+    assert_eq!(floors[0].fields["weight_on_it"].as_f64(), Some(2.0));
+    let mut fallers: Vec<&str> = events(&log, "pit").iter().map(|e| e.subject.as_str()).collect();
+    fallers.sort_unstable();
+    assert_eq!(fallers, ["guard", "stranger"], "both on the floor roll the pit table");
+}
+
+/// 99.9% critical value of chi-square with one degree of freedom.
+const CHI2_DF1: f64 = 10.828;
+
+#[test]
+fn khemri_counters_catch_their_own_side() {
+    // 002 "Traps": "When a model was to move over a trap counter, then the player would test
+    // against his I" — no side is exempted. A tomb figure with I 3 and no Spot/Disarm crossing
+    // a tomb counter: D6 ≤ 3 avoids, 3/6; 4–6 triggers, 3/6.
+    let scene = lanes("", "side: \"tomb\", mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)", &[25.0], |y| {
+        format!("kind: khemri(drawn: Some(simple)), side: Some(\"tomb\"), position: (5, {y})")
+    });
+    let scene = Scene { rules: with_fixed_counters(scene.rules.clone()), ..scene };
+    let (counts, n) = outcomes(&scene, 1, "khemri_crossing");
+    assert_eq!(n, LANES as u32 * SEEDS as u32, "every crossing tests I: {counts:?}");
+    let observed = [counts.get("avoided").copied().unwrap_or(0), counts.get("triggered").copied().unwrap_or(0)];
+    assert_eq!(observed[0] + observed[1], n, "{counts:?}");
+    let chi = chi_square(&observed, &[0.5, 0.5]);
+    assert!(chi < CHI2_DF1, "chi-square {chi}: {counts:?}");
+}
+
+#[test]
+fn set_trap_leaves_the_counter_unowned() {
+    // 002 "SKILLS" > Set Trap: "a success means that it will work" — nothing about whose it
+    // becomes. A trapper (Set Trap 4 times) ends his path on a face-up dud with no side.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10),
+          figures: [(name: \"trapper\", side: \"raiders\", position: (1, 5), path: [(10, 5)], skills: [set_trap(4)])],
+          traps: [(name: \"old dud\", kind: khemri(drawn: Some(dud)), position: (10, 5), revealed: true)])",
+    );
+    let mut armed = 0;
+    for seed in 0..20 {
+        let Run { log, end } = run(&scene, seed, 3);
+        let set = events(&log, "khemri_set_trap");
+        assert_eq!(set.len(), 1, "seed {seed}: {set:?}");
+        assert_eq!(set[0].fields["set_by"].as_str(), Some("trapper"));
+        assert_eq!(end.traps[0].side, None, "seed {seed}: Set Trap gives the counter no side");
+        armed += usize::from(set[0].outcome == "armed");
+    }
+    assert!(armed > 0, "some seeds arm it");
+}
+
+#[test]
+fn morval_own_side_exemption_is_a_setting() {
+    // The text exempts nobody; `own_side_exempt: true` (house rule) spares the setter's side
+    // except at loops and treadles with no safety device. Side "a" figures each cross one of
+    // side "a"'s traps, unseen (pitch black, plate: D6 − 5 never spots).
+    let text = |rules: &str| {
+        format!(
+            "(version: 1, table: (width: 40, height: 20), lighting: \"DDD\", {rules}
+              figures: [
+                (name: \"corder\", side: \"a\", position: (1, 2), armour: plate, agility: Some(0), path: [(30, 2)]),
+                (name: \"looper\", side: \"a\", position: (1, 8), armour: plate, agility: Some(0), path: [(30, 8)]),
+                (name: \"treader\", side: \"a\", position: (1, 14), armour: plate, agility: Some(0), path: [(30, 14)]),
+              ],
+              traps: [
+                (name: \"cord\", kind: trip_cord(to: (10, 3)), position: (10, 1), concealment: Some(LC), side: Some(\"a\")),
+                (name: \"noose\", kind: loop, position: (10, 8), side: Some(\"a\")),
+                (name: \"board\", kind: treadle(payload: (kind: silent_alarm)), position: (10, 14), side: Some(\"a\")),
+              ])"
+        )
+    };
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene_from_str(&text("")), seed, 3);
+        assert_eq!(events(&log, "trip_cord").len(), 1, "default: the cord trips its own side");
+        assert_eq!(events(&log, "loop").len(), 1);
+        assert_eq!(events(&log, "treadle").iter().filter(|e| e.outcome == "sprung").count(), 1);
+        let Run { log, .. } =
+            run(&scene_from_str(&text("rules: (traps: (morval: (own_side_exempt: true))),")), seed, 3);
+        assert!(events(&log, "trip_cord").is_empty(), "exempt: the cord spares its side");
+        assert!(events(&log, "spot_check").iter().all(|e| e.fields["trap"] != "cord"));
+        assert_eq!(events(&log, "loop").len(), 1, "loops still catch friends");
+        assert_eq!(events(&log, "treadle").iter().filter(|e| e.outcome == "sprung").count(), 1);
+    }
+}
+
+#[test]
+fn one_deck_is_dealt_in_order() {
+    // 002 "Traps": "The trap counters must be drawn from the deck". One set (3 simple, 1 complex,
+    // 1 dud) and five counters, two of one side and three of another, all in play (fixed 3):
+    // each counter draws one card, so the five are exactly the one set, on every seed.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          rules: (traps: (khemri: (deck_sets: 1, traps_per_player: fixed(3)))),
+          traps: [
+            (name: \"a1\", kind: khemri(), position: (5, 5), side: Some(\"a\")),
+            (name: \"b1\", kind: khemri(), position: (8, 5), side: Some(\"b\")),
+            (name: \"a2\", kind: khemri(), position: (11, 5), side: Some(\"a\")),
+            (name: \"b2\", kind: khemri(), position: (14, 5), side: Some(\"b\")),
+            (name: \"b3\", kind: khemri(), position: (17, 5), side: Some(\"b\")),
+          ])",
+    );
+    for seed in 0..100 {
+        let mut app = Simulation::new(&scene, seed);
+        let world = app.world_mut();
+        let mut counts = BTreeMap::new();
+        for c in world.query::<&KhemriCounter>().iter(world) {
+            assert!(c.in_play, "seed {seed}");
+            *counts.entry(c.counter.trap.id()).or_insert(0) += 1;
+        }
+        assert_eq!(counts, BTreeMap::from([("complex", 1), ("dud", 1), ("simple", 3)]), "seed {seed}");
+    }
+}
+
+#[test]
+fn one_roll_for_everyone() {
+    // 002 "Traps": "(Or there could be one D6 roll that applied to everyone ...)". With
+    // `traps_per_player: roll_d6_once` both sides may place the same number, rolled once:
+    // uniform 1..6, 1/6 each.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          rules: (traps: (khemri: (traps_per_player: roll_d6_once))),
+          traps: [
+            (name: \"a1\", kind: khemri(), position: (5, 3), side: Some(\"a\")),
+            (name: \"b1\", kind: khemri(), position: (5, 7), side: Some(\"b\")),
+          ])",
+    );
+    let mut observed = [0u32; 6];
+    for seed in 0..1200 {
+        let app = Simulation::new(&scene, seed);
+        let log = app.world().resource::<EventLog>();
+        let deals = events(log, "khemri_deal");
+        assert_eq!(deals.len(), 2, "seed {seed}");
+        assert_eq!(deals[0].fields["allowed"], deals[1].fields["allowed"], "seed {seed}: one number for both");
+        assert_eq!(deals.iter().map(|e| e.rolls.len()).sum::<usize>(), 1, "seed {seed}: one roll, logged once");
+        let allowed = deals[0].fields["allowed"].as_u64().unwrap() as usize;
+        observed[allowed - 1] += 1;
+    }
+    let chi = chi_square(&observed, &[1.0 / 6.0; 6]);
+    // 99.9% critical value of chi-square with five degrees of freedom.
+    assert!(chi < 20.515, "chi-square {chi} for {observed:?}");
+}
+
+#[test]
+fn a_broken_cord_trips_no_one_after_it_breaks() {
+    // 000 "Trip cords": "= 2- break cord lose 1", 3+ break cord lose 3" & curse loudly, 5+ fall
+    // ..." and "2nd victim -1, 3rd victim -2". Three figures (agility 0, 6" a move, unseen in
+    // pitch black) reach one cord 0.5", 1" and 1.5" from their starts, all in round 1. The 1st
+    // rolls D10 (0–9): breaks it on 0–4, 5/10. Only if he fell does the 2nd roll, D10 − 1:
+    // falls (total ≥ 5) on 6–9, 4/10. So victims per cord: 1 with 5/10, 2 with 5/10 · 6/10 =
+    // 3/10, 3 with 5/10 · 4/10 = 2/10.
+    const CORDS: usize = 200;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..CORDS {
+        let y = (4 * i + 2) as f32;
+        for (n, (x, dy)) in [(3.5, 0.0), (3.0, 0.3), (2.5, -0.3)].into_iter().enumerate() {
+            figures.push_str(&format!(
+                "(name: \"c{i}v{n}\", position: ({x}, {}), armour: medium, agility: Some(0), path: [(25, {})]),\n",
+                y + dy,
+                y + dy
+            ));
+        }
+        traps.push_str(&format!(
+            "(name: \"cord{i}\", kind: trip_cord(to: (4, {})), position: (4, {}), concealment: Some(LC)),\n",
+            y + 1.0,
+            y - 1.0
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), lighting: \"DDD\", figures: [{figures}], traps: [{traps}])",
+        4 * CORDS + 4
+    ));
+    let mut observed = [0u32; 3];
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene, 2000 + seed, 1);
+        let mut by_cord: BTreeMap<String, Vec<&tabula::sim::LogEvent>> = BTreeMap::new();
+        for e in events(&log, "trip_cord") {
+            by_cord.entry(e.fields["trap"].as_str().unwrap().to_string()).or_default().push(e);
+        }
+        assert_eq!(by_cord.len(), CORDS, "every cord is sprung");
+        for (cord, victims) in &by_cord {
+            // In the order they reach it, each numbered as the text counts victims.
+            for (k, e) in victims.iter().enumerate() {
+                assert!(e.subject.ends_with(&format!("v{k}")), "{cord}: {victims:?}");
+                assert_eq!(e.fields["victim_order"].as_u64(), Some(k as u64 + 1));
+                let broke = e.outcome.starts_with("break_cord");
+                assert!(!broke || k + 1 == victims.len(), "{cord}: tripped after it broke: {victims:?}");
+            }
+            observed[victims.len() - 1] += 1;
+        }
+    }
+    let chi = chi_square(&observed, &[0.5, 0.3, 0.2]);
+    // 99.9% critical value of chi-square with two degrees of freedom.
+    assert!(chi < 13.816, "chi-square {chi} for {observed:?}");
+}
+
+#[test]
+fn a_figure_s_own_spot_factor_counts() {
+    // 000 "Spotting Traps": "D6 + F ... F are Personal Bonuses and handicaps". A clothed 6"
+    // walker at an NC pit (5+) in daylight: D6 alone spots on 5–6, 2/6; `spot_factor: 2` on
+    // 3–6, 4/6; `spot_factor: -1` on 6, 1/6.
+    let pit = |y: f32| format!("kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, {y})");
+    for (figure, p) in [("", 2.0 / 6.0), ("spot_factor: 2", 4.0 / 6.0), ("spot_factor: -1", 1.0 / 6.0)] {
+        let scene = lanes("", figure, &[25.0], pit);
+        let (counts, n) = outcomes(&scene, 1, "spot_check");
+        assert_eq!(n, LANES as u32 * SEEDS as u32, "{figure}: one roll per walker");
+        let observed = [counts.get("spotted").copied().unwrap_or(0), counts.get("not_spotted").copied().unwrap_or(0)];
+        let chi = chi_square(&observed, &[p, 1.0 - p]);
+        assert!(chi < CHI2_DF1, "{figure}: chi-square {chi} for {counts:?}");
+    }
+}
+
+#[test]
+fn khemri_pit_edge_is_measured_from_the_counter() {
+    // 002 "3-4 - Pit": "Any other models 1" or closer to the pit must also roll against I".
+    // The counter at (5, 2), radius 0.5; the digger (I 0: always triggers) enters at (4.5, 2).
+    // "far side" at (6.4, 2) is 1.9" from the digger but 0.9" from the pit: it tests. "behind"
+    // at (3.4, 2) is 1.1" from both: it does not.
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 20, height: 6), rules: (traps: (khemri: (traps_per_player: fixed(10)))),
+          figures: [
+            (name: \"digger\", position: (1, 2), path: [(9, 2)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 0)),
+            (name: \"far side\", position: (6.4, 2), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)),
+            (name: \"behind\", position: (3.4, 2.0), mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)),
+          ],
+          traps: [(name: \"slab\", kind: khemri(drawn: Some(complex), complex: Some(pit)), position: (5, 2))])",
+    );
+    for seed in 0..5 {
+        let Run { log, .. } = run(&scene, seed, 1);
+        assert!(events(&log, "khemri_trap").iter().any(|e| e.outcome == "pit"), "seed {seed}");
+        let edge: Vec<&str> = events(&log, "khemri_pit_edge").iter().map(|e| e.subject.as_str()).collect();
+        assert_eq!(edge, ["far side"], "seed {seed}");
+    }
+}
+
+#[test]
+fn figures_climb_out_of_a_pit() {
+    // House rule `table.pit_climb: initiative_test` (default): each move D6 ≤ I. With I 3, 1/2
+    // a move: out in move 1 with 1/2, move 2 1/4, move 3 1/8, later 1/8 (geometric, mean 2).
+    const PITS: usize = 300;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..PITS {
+        let y = 4 * i + 2;
+        figures.push_str(&format!(
+            "(name: \"f{i}\", position: (5, {y}), path: [(25, {y})], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3),
+              conditions: [(name: \"in pit p{i}\", kind: in_pit, immobile: true)]),\n"
+        ));
+        traps.push_str(&format!(
+            "(name: \"p{i}\", kind: khemri(drawn: Some(complex), complex: Some(pit), status: spent, pit_depth: Some(3)), position: (5, {y}), revealed: true),\n"
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), figures: [{figures}], traps: [{traps}])",
+        4 * PITS + 4
+    ));
+    let mut observed = [0u32; 4];
+    for seed in 0..4 {
+        let Run { log, end } = run(&scene, 3000 + seed, 3);
+        let mut out_in: BTreeMap<&str, u32> = BTreeMap::new();
+        for e in events(&log, "pit_climb") {
+            assert_eq!(e.rolls.len(), 1, "{e:?}");
+            if e.outcome == "climbed_out" {
+                assert!(out_in.insert(e.subject.as_str(), e.move_number).is_none(), "climbed out twice: {e:?}");
+                // On the edge nearest its next waypoint (25, y): 0.5" along +x from the centre.
+                let to = e.fields["to"].as_array().unwrap();
+                assert!((to[0].as_f64().unwrap() - 5.5).abs() < 1e-3, "{e:?}");
+            }
+        }
+        for f in &end.figures {
+            let in_pit = f.conditions.iter().any(|c| c.immobile && c.name.starts_with("in pit"));
+            match out_in.get(f.name.as_str()) {
+                Some(&m) => {
+                    assert!(!in_pit, "{f:?}");
+                    observed[(m as usize - 1).min(3)] += 1;
+                }
+                None => {
+                    assert!(in_pit, "{f:?}");
+                    observed[3] += 1;
+                }
+            }
+        }
+    }
+    let chi = chi_square(&observed, &[0.5, 0.25, 0.125, 0.125]);
+    // 99.9% critical value of chi-square with three degrees of freedom.
+    assert!(chi < 16.266, "chi-square {chi} for {observed:?}");
+}
+
+#[test]
+fn spotting_is_once_per_approach_or_per_move() {
+    // 000 "Spotting Traps": "Diced for when within 2"". An NC pit (radius 0.5) at (5, 3), never
+    // spotted (target 30); a figure walks y = 2 from x = 2. It is within 2" of the pit's edge
+    // while |x − 5| ≤ √(2.5² − 1²) = 2.29, x in [2.71, 7.29].
+    let scene = |checks: &str, rate: f32, path: &str| {
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 6),
+              rules: (traps: (morval: (normally_concealed_spot_target: 30, spot_checks: {checks}))),
+              figures: [(name: \"walker\", position: (2, 2), move_rate: Some({rate}), path: [{path}])],
+              traps: [(name: \"pit\", kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, 3))])"
+        ))
+    };
+    let checks = |s: &Scene, moves: u32| -> Vec<u32> {
+        let Run { log, .. } = run(s, 9, moves);
+        events(&log, "spot_check").iter().map(|e| e.move_number).collect()
+    };
+    // 1" a move to x = 10: in range in moves 1 (2→3) to 6 (7→8).
+    assert_eq!(checks(&scene("per_move", 1.0, "(10, 2)"), 8), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(checks(&scene("per_approach", 1.0, "(10, 2)"), 8), [1]);
+    // 2" a move out to x = 10 and back: in range in moves 1–3 and 6–8; two approaches.
+    assert_eq!(checks(&scene("per_move", 2.0, "(10, 2), (2, 2)"), 8), [1, 2, 3, 6, 7, 8]);
+    assert_eq!(checks(&scene("per_approach", 2.0, "(10, 2), (2, 2)"), 8), [1, 6]);
+    // Out and back within one move (16"): two approaches in move 1, one roll per move.
+    assert_eq!(checks(&scene("per_move", 16.0, "(10, 2), (2, 2)"), 1), [1]);
+    assert_eq!(checks(&scene("per_approach", 16.0, "(10, 2), (2, 2)"), 1), [1, 1]);
+
+    // Who is in range is saved: a run stopped after move 3 (in range) and resumed logs what
+    // the unbroken run logs, with no new approach in move 4.
+    let s = scene("per_approach", 1.0, "(10, 2)");
+    let Run { log: full, .. } = run(&s, 5, 8);
+    let Run { log: first, end: middle } = run(&s, 5, 3);
+    assert_eq!(middle.traps[0].in_range_of, ["walker"]);
+    let Run { log: second, .. } = run(&middle, 5, 5);
+    let mut joined = first.to_json_lines();
+    joined.push_str(&second.to_json_lines());
+    assert_eq!(full.to_json_lines(), joined, "a saved run continues like an unbroken one");
+    assert_eq!(events(&full, "spot_check").len(), 1);
 }

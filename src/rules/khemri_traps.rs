@@ -57,10 +57,12 @@ impl ComplexTableDice {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TrapsPerPlayer {
-    /// Each player rolls a D6 (the text's default). For "one D6 roll that applied to everyone",
-    /// roll once with [`trap_count`] and deal that many to every player.
+    /// Each player rolls a D6 (the text's default).
     #[default]
     RollD6,
+    /// "one D6 roll that applied to everyone": the deal rolls [`trap_count`] once and every
+    /// player places that many.
+    RollD6Once,
     /// "a set number included in the scenario".
     Fixed(u32),
 }
@@ -85,6 +87,34 @@ impl SkillDice {
         match self {
             SkillDice::TwoD6 => Dice::TwoD6,
             SkillDice::D6 => Dice::D6,
+        }
+    }
+}
+
+crate::rules::named_enum! {
+    /// 002 "SKILLS": how taking Spot/Disarm or Set Trap lowers the score. The sentence says
+    /// "reduce your roll by 1 each time", its example ("a Simple trap would disarm on a 2+, a
+    /// Complex on a 4+" at the limit of 4) needs all four takes to count. Both are readings of
+    /// the text, not house rules.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SkillReduction {
+        /// Every take lowers the score by 1, the first included: the worked example's reading
+        /// (4 takes: 6 − 4 = 2+, 8 − 4 = 4+). The default.
+        #[default]
+        EveryTake => "every_take",
+        /// The sentence read alone: 6+ and 8+ with the skill taken once, 1 less for each
+        /// further take (4 takes: 3+ and 5+).
+        TakesAfterFirst => "takes_after_first",
+    }
+}
+
+impl SkillReduction {
+    /// How much a skill taken `levels` times (1 to 4) lowers the score.
+    pub fn reduction(self, levels: i32) -> i32 {
+        match self {
+            SkillReduction::EveryTake => levels,
+            SkillReduction::TakesAfterFirst => (levels - 1).max(0),
         }
     }
 }
@@ -119,6 +149,13 @@ pub struct KhemriSettings {
     pub boulder_path_saves: bool,
     /// House rule: dice for Spot/Disarm and Set Trap tests (default 2D6).
     pub skill_dice: SkillDice,
+    /// 002 "SKILLS": whether every take of Spot/Disarm or Set Trap lowers the score (default,
+    /// the worked example) or only the takes after the first (the sentence alone).
+    pub skill_reduction: SkillReduction,
+    /// House rule when true: a Fire Trap's flame also lights the ground under the counter
+    /// through the fire rules. 002 "10-11 – Fire Trap" sets models on fire and says nothing of
+    /// the ground, so the default is false.
+    pub fire_trap_ignites_ground: bool,
 }
 
 impl Default for KhemriSettings {
@@ -134,6 +171,8 @@ impl Default for KhemriSettings {
             fire_trap_rearms: true,
             boulder_path_saves: true,
             skill_dice: SkillDice::TwoD6,
+            skill_reduction: SkillReduction::EveryTake,
+            fire_trap_ignites_ground: false,
         }
     }
 }
@@ -276,11 +315,12 @@ pub struct TrapCount {
     pub count: u32,
 }
 
-/// 002 "Traps": each player rolls a D6 for the traps he places, or the scenario sets a number;
-/// the scenario modifier applies to either.
+/// 002 "Traps": each player rolls a D6 for the traps he places (or one roll applies to
+/// everyone: the caller rolls once), or the scenario sets a number; the scenario modifier
+/// applies to either.
 pub fn trap_count(settings: &KhemriSettings, src: &mut impl DiceSource) -> TrapCount {
     match settings.traps_per_player {
-        TrapsPerPlayer::RollD6 => {
+        TrapsPerPlayer::RollD6 | TrapsPerPlayer::RollD6Once => {
             let roll = Roll::new(Dice::D6, src).modifier("scenario modifier", settings.traps_modifier);
             let count = roll.total.max(0) as u32;
             TrapCount { roll: Some(roll), count }
@@ -570,9 +610,13 @@ pub struct Bystander {
 pub struct TrapSurroundings {
     /// The trap lies in a narrow hall: a boulder rolls 50/50 along it.
     pub narrow_hall: bool,
-    /// Other models near the trap (the triggering model excluded), any distance: each trap
-    /// picks those in its range.
+    /// Other models near the trap (the triggering model excluded), any distance from the
+    /// triggering model ("the model"): each trap picks those in its range.
     pub nearby: Vec<Bystander>,
+    /// The same models with their distance from the counter's edge, for the Pit ("1" or closer
+    /// to the pit"); `None`: the pit uses `nearby`.
+    #[serde(default)]
+    pub pit_edge: Option<Vec<Bystander>>,
 }
 
 /// A bystander's test (if any) and hits (if any).
@@ -797,8 +841,12 @@ pub struct FallReport {
     pub hits: HitsReport,
 }
 
+/// 002 "3-4 - Pit": "Use the MH rules for falling" — the Mordheim rulebook, not in the sources;
+/// the log labels the fall with this.
+pub const FALL_RULE: &str = "Mordheim rulebook falling (not in the sources): D3 hits at S = depth, no saves";
+
 /// 002 "3-4 - Pit": "Use the MH rules for falling": D3 hits at a Strength equal to the inches
-/// fallen, no armour saves.
+/// fallen, no armour saves (Mordheim's rule, [`FALL_RULE`]).
 pub fn resolve_fall(depth: i32, victim: &TrapVictim, src: &mut impl DiceSource) -> FallReport {
     let hit_count = Roll::new(Dice::D3, src);
     let hits = victim.hits(hit_count.total, depth, false, src);
@@ -1169,7 +1217,8 @@ pub fn trigger_trap(
             let effect = match trap {
                 ComplexTrap::Boulder => ComplexEffect::Boulder(resolve_boulder(victim, surroundings.narrow_hall, src)),
                 ComplexTrap::Pit => {
-                    let pit = resolve_pit(victim, nearby, src);
+                    let edge = surroundings.pit_edge.as_deref().unwrap_or(nearby);
+                    let pit = resolve_pit(victim, edge, src);
                     counter.pit_depth = Some(pit.depth.total);
                     ComplexEffect::Pit(pit)
                 }
@@ -1306,11 +1355,11 @@ pub fn trap_difficulty(trap: KhemriTrap) -> Option<i32> {
 }
 
 /// 002 "SKILLS" > Spot/Disarm (and Set Trap): the score needed, less 1 for each time the skill
-/// was taken, the first included, as the text's example requires: taken 4 times, Simple 2+
-/// and Complex 4+ (6 − 4, 8 − 4).
-pub fn skill_target(trap: KhemriTrap, times: u8) -> Result<Option<i32>, SkillError> {
+/// was taken as `reduction` reads it: every take (the example: taken 4 times, Simple 2+ and
+/// Complex 4+, 6 − 4 and 8 − 4) or the takes after the first.
+pub fn skill_target(trap: KhemriTrap, times: u8, reduction: SkillReduction) -> Result<Option<i32>, SkillError> {
     let levels = skill_levels(times)?;
-    Ok(trap_difficulty(trap).map(|d| d - levels))
+    Ok(trap_difficulty(trap).map(|d| d - reduction.reduction(levels)))
 }
 
 fn skill_roll(
@@ -1321,9 +1370,9 @@ fn skill_roll(
     src: &mut impl DiceSource,
 ) -> Roll {
     // The reduction is logged as a bonus against the text's base score: same pass, and the
-    // log shows why.
+    // log shows why (value N with every take counting, N − 1 with the takes after the first).
     Roll::new(settings.skill_dice.dice(), src)
-        .modifier(format!("{skill} taken {levels} times"), levels)
+        .modifier(format!("{skill} taken {levels} times"), settings.skill_reduction.reduction(levels))
         .at_least(trap_base)
 }
 
@@ -2120,16 +2169,77 @@ mod tests {
 
     #[test]
     fn disarm_targets_by_level_match_the_example() {
-        let simple: Vec<Option<i32>> = (1..=4).map(|l| skill_target(KhemriTrap::Simple, l).ok().flatten()).collect();
-        let complex: Vec<Option<i32>> = (1..=4).map(|l| skill_target(KhemriTrap::Complex, l).ok().flatten()).collect();
+        let simple: Vec<Option<i32>> =
+            (1..=4).map(|l| skill_target(KhemriTrap::Simple, l, SkillReduction::EveryTake).ok().flatten()).collect();
+        let complex: Vec<Option<i32>> =
+            (1..=4).map(|l| skill_target(KhemriTrap::Complex, l, SkillReduction::EveryTake).ok().flatten()).collect();
         assert_eq!(simple, vec![Some(5), Some(4), Some(3), Some(2)]);
         assert_eq!(complex, vec![Some(7), Some(6), Some(5), Some(4)]);
         // "so a Simple trap would disarm on a 2+, a Complex on a 4+".
-        assert_eq!(skill_target(KhemriTrap::Simple, 4), Ok(Some(2)));
-        assert_eq!(skill_target(KhemriTrap::Complex, 4), Ok(Some(4)));
-        assert_eq!(skill_target(KhemriTrap::Dud, 1), Ok(None));
-        assert_eq!(skill_target(KhemriTrap::Simple, 0), Err(SkillError::NotTaken));
-        assert_eq!(skill_target(KhemriTrap::Simple, 5), Err(SkillError::OverLimit { times: 5 }));
+        assert_eq!(skill_target(KhemriTrap::Simple, 4, SkillReduction::EveryTake), Ok(Some(2)));
+        assert_eq!(skill_target(KhemriTrap::Complex, 4, SkillReduction::EveryTake), Ok(Some(4)));
+        assert_eq!(skill_target(KhemriTrap::Dud, 1, SkillReduction::EveryTake), Ok(None));
+        assert_eq!(skill_target(KhemriTrap::Simple, 0, SkillReduction::EveryTake), Err(SkillError::NotTaken));
+        assert_eq!(
+            skill_target(KhemriTrap::Simple, 5, SkillReduction::EveryTake),
+            Err(SkillError::OverLimit { times: 5 })
+        );
+    }
+
+    #[test]
+    fn skill_targets_under_both_readings() {
+        use SkillReduction::{EveryTake, TakesAfterFirst};
+        let targets = |trap, reduction| -> Vec<Option<i32>> {
+            (1..=4).map(|l| skill_target(trap, l, reduction).ok().flatten()).collect()
+        };
+        // 002 "SKILLS": Simple 6+, Complex 8+, "reduce your roll by 1 each time".
+        assert_eq!(targets(KhemriTrap::Simple, EveryTake), [Some(5), Some(4), Some(3), Some(2)]);
+        assert_eq!(targets(KhemriTrap::Complex, EveryTake), [Some(7), Some(6), Some(5), Some(4)]);
+        assert_eq!(targets(KhemriTrap::Simple, TakesAfterFirst), [Some(6), Some(5), Some(4), Some(3)]);
+        assert_eq!(targets(KhemriTrap::Complex, TakesAfterFirst), [Some(8), Some(7), Some(6), Some(5)]);
+        assert_eq!(KhemriSettings::default().skill_reduction, EveryTake, "the worked example's reading");
+
+        // 2D6 (2, 3) = 5 at a Simple trap, skill taken once: 5 + 1 = 6 ≥ 6 under every-take;
+        // 5 + 0 < 6 with only the takes after the first (the I test, D6 1 ≤ 3, then passes).
+        let around = TrapSurroundings::default();
+        let once = TrapVictim { spot_disarm: 1, ..TrapVictim::with_initiative(3) };
+        let every = KhemriSettings::default();
+        let after = KhemriSettings { skill_reduction: TakesAfterFirst, ..KhemriSettings::default() };
+        let mut counter = TrapCounter::face_down(1, KhemriTrap::Simple);
+        let report = attempt_disarm(&mut counter, &once, &around, &every, &mut faces(&[2, 3]));
+        assert_eq!(report.map(|r| r.outcome), Ok(DisarmOutcome::Disarmed));
+        let mut counter = TrapCounter::face_down(1, KhemriTrap::Simple);
+        let report = attempt_disarm(&mut counter, &once, &around, &after, &mut faces(&[2, 3, 1]));
+        assert_eq!(report.map(|r| r.outcome), Ok(DisarmOutcome::Failed));
+        // Set Trap reads the same: a disarmed Simple, taken once, 2D6 (2, 3).
+        let disarmed = TrapCounter { status: TrapStatus::Disarmed, ..TrapCounter::face_down(2, KhemriTrap::Simple) };
+        let mut c = disarmed;
+        let report = attempt_set_trap(&mut c, 1, &every, &mut faces(&[2, 3]));
+        assert_eq!(report.map(|r| r.outcome), Ok(SetTrapOutcome::Armed));
+        let mut c = disarmed;
+        let report = attempt_set_trap(&mut c, 1, &after, &mut faces(&[2, 3]));
+        assert_eq!(report.map(|r| r.outcome), Ok(SetTrapOutcome::Failed));
+
+        // Seeded: P(2D6 ≥ k) = 35, 33, 30, 26, 21, 15 /36 for k = 3..8. Taken once: Simple 5+
+        // (every take) 30/36, 6+ 26/36; Complex 7+ 21/36, 8+ 15/36.
+        for (trap, settings, p) in [
+            (KhemriTrap::Simple, &every, 30.0 / 36.0),
+            (KhemriTrap::Simple, &after, 26.0 / 36.0),
+            (KhemriTrap::Complex, &every, 21.0 / 36.0),
+            (KhemriTrap::Complex, &after, 15.0 / 36.0),
+        ] {
+            let mut src = SeededDice::new(13);
+            let mut observed = [0u32; 2];
+            for _ in 0..3600 {
+                let mut counter = TrapCounter::face_down(1, trap);
+                let disarmed = attempt_disarm(&mut counter, &once, &around, settings, &mut src)
+                    .is_ok_and(|r| r.outcome == DisarmOutcome::Disarmed);
+                observed[usize::from(!disarmed)] += 1;
+            }
+            let chi = chi_square(&observed, &[p, 1.0 - p]);
+            // 99.9% critical value of chi-square with one degree of freedom.
+            assert!(chi < 10.828, "{trap:?} {:?}: chi-square {chi} for {observed:?}", settings.skill_reduction);
+        }
     }
 
     #[test]

@@ -64,6 +64,20 @@ impl SpotDice {
     }
 }
 
+crate::rules::named_enum! {
+    /// 000 "Spotting Traps": "Diced for when within 2"" — once per approach or once per move.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SpotChecks {
+        /// One roll each time a figure comes within 2" of a trap it was not already within 2"
+        /// of (RULES-NOTES "Where a source is silent"). The default.
+        #[default]
+        PerApproach => "per_approach",
+        /// One roll in every move the figure moves within 2" of the trap.
+        PerMove => "per_move",
+    }
+}
+
 /// Numbers for Morval traps that the text leaves open: RULES-NOTES defaults and house rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -96,6 +110,14 @@ pub struct MorvalTrapSettings {
     /// House rule (RULES-NOTES): leydonic strike bonus against medium, heavy and plate armour
     /// ("more effective against those wearing metal armour").
     pub leydonic_metal_armour_bonus: i32,
+    /// House rule when true: traps other than loops and treadles without a safety device do
+    /// not catch (nor make roll to spot) figures of the side that set them. The text exempts
+    /// nobody (000 "Traps General Comments": traps catch "the local denizens" too; a treadle's
+    /// safety lever is the text's way for friends to pass), so the default is false.
+    pub own_side_exempt: bool,
+    /// When spotting is diced: once per approach (default, RULES-NOTES) or once per move within
+    /// 2". A reading of the text, not a house rule.
+    pub spot_checks: SpotChecks,
 }
 
 impl Default for MorvalTrapSettings {
@@ -112,6 +134,8 @@ impl Default for MorvalTrapSettings {
             fifth_or_later_factor: -3,
             trip_cord_cursing_heard_to_inches: 8,
             leydonic_metal_armour_bonus: 2,
+            own_side_exempt: false,
+            spot_checks: SpotChecks::PerApproach,
         }
     }
 }
@@ -376,7 +400,14 @@ pub struct Spotter {
     /// Caller-given bonus for a tracker in the wild or an engineer or thief in a building;
     /// the text names them but gives no number.
     pub skill_bonus: i32,
+    /// "F are Personal Bonuses and handicaps": the figure's own spotting factor (scene
+    /// `spot_factor`).
+    pub personal: i32,
 }
+
+/// 000 "Spotting Traps": "F are Personal Bonuses and handicaps" — the log's reason for a
+/// figure's own factor.
+pub const PERSONAL_FACTOR: &str = "personal bonus/handicap";
 
 /// A spotting roll and whether it found the trap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -427,6 +458,7 @@ pub fn spot_trap(
     roll.add(spot_order_reason(spotter.order_in_area), order_factor(spotter.order_in_area, settings));
     roll.add(lighting_reason(lighting), lighting_spot_factor(lighting, settings));
     roll.add("tracker, engineer or thief", spotter.skill_bonus);
+    roll.add(PERSONAL_FACTOR, spotter.personal);
     let roll = roll.at_least(concealment.spot_target(settings));
     let found = spotted(roll.total, concealment, settings);
     SpotResult { roll, concealment, spotted: found }
@@ -893,6 +925,16 @@ pub fn silent_alarm_check(
     let roll = roll.at_least(SILENT_ALARM_TARGET);
     let victim_realises = silent_alarm_noticed(roll.total);
     SilentAlarmResult { roll, victim_realises }
+}
+
+impl SilentAlarmResult {
+    /// 000 "Treadle Traps": "F= Personal bonuses": add the victim's own factor to the check
+    /// and judge it again.
+    pub fn with_personal_factor(mut self, factor: i32) -> Self {
+        self.roll.add(PERSONAL_FACTOR, factor);
+        self.victim_realises = silent_alarm_noticed(self.roll.total);
+        self
+    }
 }
 
 /// What a sprung payload did to one victim.
@@ -1440,6 +1482,7 @@ mod tests {
             speed_inches: 12.0,
             order_in_area: 1,
             skill_bonus: 0,
+            personal: 0,
         };
         let r = spot_trap(
             &spotter,
@@ -1511,7 +1554,14 @@ mod tests {
     }
 
     fn plain_spotter() -> Spotter {
-        Spotter { traits: Traits::default(), gait: Gait::Normal, speed_inches: 6.0, order_in_area: 1, skill_bonus: 0 }
+        Spotter {
+            traits: Traits::default(),
+            gait: Gait::Normal,
+            speed_inches: 6.0,
+            order_in_area: 1,
+            skill_bonus: 0,
+            personal: 0,
+        }
     }
 
     #[test]
@@ -1597,6 +1647,42 @@ mod tests {
     }
 
     #[test]
+    fn personal_spot_factor() {
+        // 000 "Spotting Traps": "D6 + F (F = Factors) / F are Personal Bonuses and handicaps".
+        // NC 5+, D6, daylight, clothed, 6": spotted on 5–6, 2/6; with +2 on 3–6, 4/6; with −1
+        // on 6 only, 1/6.
+        let s = settings();
+        for (personal, faces_spotted) in [(0, 2u32), (2, 4), (-1, 1)] {
+            let spotter = Spotter { personal, ..plain_spotter() };
+            let found = (1..=6u32)
+                .filter(|&face| {
+                    let r = spot_trap(
+                        &spotter,
+                        Concealment::NormallyConcealed,
+                        Lighting::Daylight,
+                        &s,
+                        &mut ScriptedDice::faces([face]),
+                    );
+                    r.spotted
+                })
+                .count() as u32;
+            assert_eq!(found, faces_spotted, "personal {personal}");
+        }
+        let r = spot_trap(
+            &Spotter { personal: 2, ..plain_spotter() },
+            Concealment::NormallyConcealed,
+            Lighting::Daylight,
+            &s,
+            &mut ScriptedDice::faces([3]),
+        );
+        assert!(r.roll.modifiers.iter().any(|m| m.reason == PERSONAL_FACTOR && m.value == 2), "{:?}", r.roll);
+        // The silent alarm takes it too: D6 5 + 1 = 6, realised.
+        let alarm = silent_alarm_check(&Traits::default(), Gait::Normal, 6.0, &mut ScriptedDice::faces([5]));
+        assert!(!alarm.victim_realises);
+        assert!(alarm.with_personal_factor(1).victim_realises);
+    }
+
+    #[test]
     fn spot_modifiers_together() {
         let spotter = Spotter {
             traits: Traits { armour: Armour::Plate, mounted: true, ..Traits::default() },
@@ -1604,6 +1690,7 @@ mod tests {
             speed_inches: 8.0,
             order_in_area: 2,
             skill_bonus: 1,
+            personal: 0,
         };
         let r = spot_trap(
             &spotter,

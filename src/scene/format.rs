@@ -574,7 +574,8 @@ fn is_zero(v: &i32) -> bool {
 pub struct Figure {
     /// The figure's name, unique in the scene.
     pub name: String,
-    /// Who the figure is with; traps do not catch their own side unless the rules say so.
+    /// Who the figure is with: a treadle's lever lets friends pass; with the house rule
+    /// `own_side_exempt` Morval traps spare their own side.
     #[serde(default = "default_side")]
     pub side: String,
     /// Where the figure stands.
@@ -612,6 +613,10 @@ pub struct Figure {
     /// Overrides the agility worked out from armour, sex and so on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agility: Option<i32>,
+    /// 000 "Spotting Traps": the figure's own "Personal Bonuses and handicaps" (F), added to its
+    /// trap-spotting rolls and its silent-alarm check; −10 to 10.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spot_factor: i32,
     /// Skills the rules read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<Skill>,

@@ -330,6 +330,9 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             {
                 c.problem(&e, format!("agility: {a} must be -10 to 10"));
             }
+            if !(-10..=10).contains(&f.spot_factor) {
+                c.problem(&e, format!("spot_factor: {} must be -10 to 10", f.spot_factor));
+            }
             for s in &f.skills {
                 if let Skill::SpotDisarm(n) | Skill::SetTrap(n) = s
                     && !(1..=4).contains(n)

@@ -193,6 +193,11 @@ pub struct Trap {
     /// Known to the players (a Khemri counter: turned face up).
     #[serde(default, skip_serializing_if = "is_false")]
     pub revealed: bool,
+    /// Written by the simulation: the figures within spotting range (2") of this Morval trap at
+    /// the end of the last move, so a figure already there is not rolling for a new approach
+    /// (`morval.spot_checks: per_approach`) when a saved scene runs on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_range_of: Vec<String>,
 }
 
 fn half_inch() -> f32 {
@@ -307,6 +312,22 @@ pub(crate) fn check_khemri_spacing(traps: &[Trap], c: &mut super::load::Checker<
     }
 }
 
+/// How a figure that fell into a pit gets out (`rules.traps.table.pit_climb`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PitClimb {
+    /// It stays in the pit (immobile) until the GM removes its condition.
+    GmFrees,
+    /// It is out after this many moves (its `in pit` condition lasts that long).
+    AfterMoves(u32),
+    /// House rule, Mordheim-style and not in the sources (002 "3-4 - Pit": "Models who find
+    /// themselves still alive in the pit will also have to climb out", with no rule): each move
+    /// it tests Initiative (D6 ≤ I; `default_initiative` without a Mordheim profile); passing,
+    /// it is placed on the pit's edge nearest its next waypoint. The default.
+    #[default]
+    InitiativeTest,
+}
+
 /// House rules for traps on the table, where the texts say nothing about it (docs/traps.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -320,14 +341,30 @@ pub struct TableTrapSettings {
     pub default_initiative: i32,
     /// Moves a figure hanging on a pit's edge stays there; none: until the GM frees it.
     pub hanging_moves: Option<u32>,
-    /// Moves a figure that fell into a pit stays in it; none: until the GM frees it.
+    /// Older scene files' setting, kept so they load: `Some(n)` reads as
+    /// `pit_climb: after_moves(n)` and wins over `pit_climb`; none (the default) leaves
+    /// `pit_climb` to decide.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub in_pit_moves: Option<u32>,
+    /// House rule: how a figure in a pit gets out (default `initiative_test`; see [`PitClimb`]).
+    pub pit_climb: PitClimb,
     /// Moves a trip-cord victim stays demoralised, dazed or fainted (fainted: unable to move).
     pub status_moves: u32,
     /// How wide a Khemri boulder's path is, in inches.
     pub boulder_width: f32,
     /// A figure with Spot/Disarm stops at an active counter it comes upon and tries to disarm it.
     pub disarm_counters: bool,
+}
+
+impl TableTrapSettings {
+    /// How a figure gets out of a pit: the older `in_pit_moves: Some(n)` as `after_moves(n)`,
+    /// else `pit_climb`.
+    pub fn pit_climb(&self) -> PitClimb {
+        match self.in_pit_moves {
+            Some(n) => PitClimb::AfterMoves(n),
+            None => self.pit_climb,
+        }
+    }
 }
 
 impl Default for TableTrapSettings {
@@ -338,6 +375,7 @@ impl Default for TableTrapSettings {
             default_initiative: 3,
             hanging_moves: Some(1),
             in_pit_moves: None,
+            pit_climb: PitClimb::InitiativeTest,
             status_moves: 1,
             boulder_width: 1.0,
             disarm_counters: true,
@@ -394,7 +432,15 @@ impl TrapSettings {
         if !(0..=10).contains(&t.default_initiative) {
             c.problem(e, format!("table default_initiative: {} must be 0 to 10", t.default_initiative));
         }
-        for (field, v) in [("table hanging_moves", t.hanging_moves), ("table in_pit_moves", t.in_pit_moves)] {
+        let after = match t.pit_climb {
+            PitClimb::AfterMoves(n) => Some(n),
+            PitClimb::GmFrees | PitClimb::InitiativeTest => None,
+        };
+        for (field, v) in [
+            ("table hanging_moves", t.hanging_moves),
+            ("table in_pit_moves", t.in_pit_moves),
+            ("table pit_climb after_moves", after),
+        ] {
             if v.is_some_and(|v| v > 100_000) {
                 c.problem(e, format!("{field}: must be at most 100000"));
             }

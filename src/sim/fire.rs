@@ -37,15 +37,21 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Move, trap_flames_ignite.in_set(MoveSystems::Fire).before(super::run_rounds));
 }
 
-/// A trap's flame (a treadle's `flame` payload, a Khemri Fire Trap) is an igniter held for a
-/// flash: a fire as wide as the trap's area (001 "Fire Starting Rules": "0.3" d fire +2" ...
-/// "1.5" d fire +5"), rolled against what lies there at the start of the next round.
+/// A trap's flame (a treadle's `flame` payload; a Khemri Fire Trap only with the house rule
+/// `khemri.fire_trap_ignites_ground`) is an igniter held for a flash: a fire as wide as the
+/// trap's area (001 "Fire Starting Rules": "0.3" d fire +2" ... "1.5" d fire +5"), rolled
+/// against what lies there at the start of the next round.
 fn trap_flames_ignite(
     mut flames: MessageReader<super::traps::TrapFlame>,
     front: Res<FireFront>,
+    scene: Option<Res<super::world::LoadedScene>>,
     mut requests: MessageWriter<IgniteRequest>,
 ) {
+    let khemri_ignites = scene.is_some_and(|s| s.0.rules.traps.khemri.fire_trap_ignites_ground);
     for flame in flames.read() {
+        if flame.source == super::traps::FlameSource::KhemriFireTrap && !khemri_ignites {
+            continue;
+        }
         let strike = rules::burning_fire_strike(flame.diameter, &front.settings);
         ignite_at(&mut requests, flame.position, strike, flame.trap.clone());
     }

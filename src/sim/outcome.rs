@@ -91,6 +91,10 @@ named_enum! {
         SteppedAside => "stepped_aside",
         /// `khemri_step_aside`: walls block both sides, so the model stays put.
         WallsBothSides => "walls_both_sides",
+        /// `pit_climb`: passed its Initiative test and is on the pit's edge (house rule).
+        ClimbedOut => "climbed_out",
+        /// `pit_climb`: failed its Initiative test and is still in the pit.
+        StillInPit => "still_in_pit",
     }
 }
 
@@ -187,7 +191,9 @@ impl_outcome! {
         | TrapOutcome::ReleasedFromLoop
         | TrapOutcome::Flame
         | TrapOutcome::Dealt
-        | TrapOutcome::CountersLeftOut => Meaning::NONE,
+        | TrapOutcome::CountersLeftOut
+        | TrapOutcome::ClimbedOut
+        | TrapOutcome::StillInPit => Meaning::NONE,
         // A trigger that did not go off (docs/traps.md).
         TrapOutcome::LockedSafe
         | TrapOutcome::SafetyLever
@@ -239,8 +245,15 @@ mod tests {
     /// The play-test's classification as it was written before outcomes were typed: string
     /// lists of events and outcome ids (docs/playtest.md, docs/traps.md).
     fn expected(system: &str, event: &str, id: &str) -> Meaning {
-        const NOT_TRIGGERS: &[&str] =
-            &["spot_check", "khemri_disarm", "khemri_set_trap", "khemri_deal", "injury_starts", "trap_flame"];
+        const NOT_TRIGGERS: &[&str] = &[
+            "spot_check",
+            "khemri_disarm",
+            "khemri_set_trap",
+            "khemri_deal",
+            "injury_starts",
+            "trap_flame",
+            "pit_climb",
+        ];
         const NOT_SPRUNG: &[&str] = &[
             "avoided",
             "inactive",
@@ -337,6 +350,7 @@ mod tests {
         t.add("traps", "khemri_boulder_rolls", &[T::Clear, T::ModelsInWay]);
         t.add("traps", "khemri_boulder_path", &[T::Struck, T::Dodged]);
         t.add("traps", "khemri_step_aside", &[T::SteppedAside, T::WallsBothSides]);
+        t.add("traps", "pit_climb", &[T::ClimbedOut, T::StillInPit]);
         t.add("herds", "cattle_grid", &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked]);
         t.add("herds", "cattle_grid", &RunningGridOutcome::ALL);
         t.add("herds", "grid_escape", &GridEscapeOutcome::ALL);

@@ -6,9 +6,10 @@ use super::{Candidate, Mover, ON_EDGE, Output, Pass, TrapFlame, with_rolls};
 use crate::rules::dice::{Dice, Roll, Rolls, SeededDice};
 use crate::rules::khemri_traps::{
     self as rules, BoulderDirection, Bystander, ComplexEffect, CrossingOutcome, DisarmOutcome, HitsReport, KhemriTrap,
-    MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, attempt_disarm,
-    attempt_set_trap, boulder_path_model, cross_trap, deal_player_traps, resolve_swinging_blades,
+    MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, TrapsPerPlayer,
+    attempt_disarm, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
 };
+use crate::scene::traps::PitClimb;
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
@@ -54,11 +55,12 @@ impl KhemriCounter {
     }
 }
 
-/// 002 "Traps": deal the counters. Each side that set counters rolls D6 (or takes the set
-/// number) for how many it may place, and each counter draws face down from one deck of 3:1:1,
-/// in scene order, with dice from the run's seed: the same scene and seed deal the same.
-/// Counters past their side's number stay off the table. The deal is logged when the scene
-/// starts (no moves played), so a saved scene run on does not log it twice.
+/// 002 "Traps": deal the counters. Each side that set counters rolls D6 (or one D6 for
+/// everyone, or takes the set number) for how many it may place, and each counter draws one
+/// card face down from one deck of 3:1:1, in scene order, with dice from the run's seed: the
+/// same scene and seed deal the same. Counters past their side's number stay off the table.
+/// The deal is logged when the scene starts (no moves played), so a saved scene run on does
+/// not log it twice.
 pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize, KhemriCounter> {
     let settings = &scene.rules.traps.khemri;
     let mut dice = SeededDice::new(move_seed(seed ^ DEAL_SALT, 0));
@@ -74,9 +76,18 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
     }
     let mut out = HashMap::new();
     let mut events = Vec::new();
+    // "one D6 roll that applied to everyone": rolled once, logged with the first side's deal.
+    let mut once = (settings.traps_per_player == TrapsPerPlayer::RollD6Once && !sides.is_empty())
+        .then(|| trap_count(settings, &mut dice));
+    let shared = once.as_ref().map(|c| c.count);
     for (side, indices) in sides {
-        let hand = deal_player_traps(&mut deck, 0, settings, &mut dice);
-        let allowed = hand.count.count as usize;
+        // Only the number is rolled here: the counters themselves draw their cards below.
+        let count = match (shared, once.take()) {
+            (Some(_), Some(first)) => first,
+            (Some(n), None) => rules::TrapCount { roll: None, count: n },
+            (None, _) => trap_count(settings, &mut dice),
+        };
+        let allowed = count.count as usize;
         let side_name = side.unwrap_or_else(|| "(no side)".to_string());
         let mut left_out = Vec::new();
         for (n, &i) in indices.iter().enumerate() {
@@ -104,9 +115,10 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
                 .outcome(if left_out.is_empty() { TrapOutcome::Dealt } else { TrapOutcome::CountersLeftOut })
                 .field("allowed", allowed)
                 .field("placed", indices.len())
-                .field("left_out", left_out),
+                .field("left_out", left_out)
+                .field("one_roll_for_everyone", shared.is_some()),
         );
-        if let Some(roll) = hand.count.roll {
+        if let Some(roll) = count.roll {
             let last = events.len() - 1;
             events[last] = events[last].clone().roll(roll);
         }
@@ -196,12 +208,13 @@ impl Pass {
         }
     }
 
-    /// 002 "Traps": a figure moving over a counter tests Initiative; Spot/Disarm never sets one
-    /// off, and (house rule `disarm_counters`) stops to disarm it.
+    /// 002 "Traps": a figure of any side moving over a counter tests Initiative; Spot/Disarm
+    /// never sets one off, and (house rule `disarm_counters`) stops to disarm it.
     pub(super) fn cross_counter(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let Some(mut kc) = self.traps[t].khemri.clone() else { return };
-        if !kc.in_play || !self.traps[t].spec.armed || self.friendly(m, t) {
+        // 002 "Traps": "When a model was to move over a trap counter": any model, of any side.
+        if !kc.in_play || !self.traps[t].spec.armed {
             return;
         }
         let victim = self.victim(m);
@@ -229,7 +242,88 @@ impl Pass {
 
     fn surroundings(&self, m: usize, t: usize, at: Vec2, time: f32) -> TrapSurroundings {
         let narrow_hall = matches!(self.traps[t].spec.kind, TrapKind::Khemri { hall: Some(_), .. });
-        TrapSurroundings { narrow_hall, nearby: self.bystanders(m, at, time) }
+        TrapSurroundings {
+            narrow_hall,
+            nearby: self.bystanders(m, at, time),
+            pit_edge: Some(self.pit_edge(m, t, time)),
+        }
+    }
+
+    /// 002 "3-4 - Pit": "Any other models 1" or closer to the pit": the other figures at `time`,
+    /// with their distance from the counter's edge (the pit is the counter's area).
+    fn pit_edge(&self, m: usize, t: usize, time: f32) -> Vec<Bystander> {
+        let area = self.traps[t].area();
+        (0..self.movers.len())
+            .filter(|&o| o != m)
+            .map(|o| Bystander {
+                id: o as u32,
+                distance: f64::from(area.distance(self.movers[o].position_at_time(time))),
+                victim: self.victim(o),
+            })
+            .filter(|b| b.distance <= rules::PIT_EDGE_RANGE + 1.0)
+            .collect()
+    }
+
+    /// Moves a figure that fell into a pit stays in it: `table.pit_climb` `after_moves(n)` (or
+    /// the older `in_pit_moves`); otherwise until it climbs out or the GM frees it.
+    pub(super) fn in_pit_moves(&self) -> Option<u32> {
+        match self.settings.table.pit_climb() {
+            PitClimb::AfterMoves(n) => Some(n),
+            PitClimb::GmFrees | PitClimb::InitiativeTest => None,
+        }
+    }
+
+    /// House rule `table.pit_climb: initiative_test` (Mordheim-style, not in the sources; 002
+    /// "3-4 - Pit": "Models who find themselves still alive in the pit will also have to climb
+    /// out"): each move a figure in a pit tests Initiative (D6 ≤ I); passing, it is placed on
+    /// the pit's edge nearest its next waypoint and is no longer in the pit.
+    pub(super) fn climb_out(&mut self, m: usize) {
+        if self.settings.table.pit_climb() != PitClimb::InitiativeTest {
+            return;
+        }
+        let Some(i) = self.movers[m].conditions.iter().position(|c| c.kind == ConditionKind::InPit) else {
+            return;
+        };
+        let victim = self.victim(m);
+        let test = rules::initiative_test(victim.initiative, &mut self.dice);
+        let out = test.passed() == Some(true);
+        let mover = &self.movers[m];
+        let here = mover.final_position();
+        // The pit it is in: the first pit (scene order) under it.
+        let pit = self.traps.iter().position(|t| {
+            matches!(t.spec.kind, TrapKind::Pit { .. } | TrapKind::FallingFloor { .. } | TrapKind::Khemri { .. })
+                && t.area().distance(here) <= ON_EDGE
+        });
+        let edge = pit.filter(|_| out).map(|t| {
+            let (centre, radius) = (self.traps[t].position, self.traps[t].spec.radius);
+            let toward = mover.waypoints.front().map(|&w| w - centre).unwrap_or(here - centre);
+            let dir = if toward.length() > ON_EDGE {
+                toward.normalize()
+            } else {
+                Vec2::from_angle(mover.facing.to_radians())
+            };
+            centre + dir * radius
+        });
+        let condition = mover.conditions[i].name.clone();
+        let mut e = LogEvent::new("traps", "pit_climb", mover.name.clone())
+            .roll(test)
+            .outcome(if out { TrapOutcome::ClimbedOut } else { TrapOutcome::StillInPit })
+            .field("condition", condition)
+            .field("climb_rule", "house rule: Mordheim-style Initiative test, not in the sources")
+            .field("to", edge.map(point_to_thousandths));
+        if let Some(t) = pit {
+            e = e.field("trap", self.traps[t].name());
+        }
+        self.event(e);
+        if out {
+            let mover = &mut self.movers[m];
+            mover.conditions.remove(i);
+            mover.changed = true;
+            if let Some(p) = edge {
+                let d = mover.cap;
+                mover.halt(d, Some(p));
+            }
+        }
     }
 
     fn set_counter(&mut self, t: usize, kc: KhemriCounter) {
@@ -268,7 +362,8 @@ impl Pass {
     }
 
     /// 002 "SKILLS" > Set Trap: a figure with the skill whose path ends on a face-up dud or a
-    /// disarmed counter sets it; an armed counter is then its side's.
+    /// disarmed counter sets it. The text gives it no owner: the counter catches any model, and
+    /// the log names who set it (`set_by`).
     pub(super) fn set_trap(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let times = skill_times(&self.movers[m].sheet, true);
@@ -283,11 +378,9 @@ impl Pass {
         let rolls = report.dud_roll.iter().chain(std::iter::once(&report.roll)).cloned().collect::<Vec<_>>();
         let event = with_rolls(self.new_event("khemri_set_trap", m, t, c.time), rolls)
             .outcome(report.outcome)
-            .field("becomes", report.becomes.id());
+            .field("becomes", report.becomes.id())
+            .field("set_by", self.movers[m].name.clone());
         self.event(event);
-        if report.outcome == rules::SetTrapOutcome::Armed {
-            self.traps[t].spec.side = Some(self.movers[m].sheet.side.clone());
-        }
         self.set_counter(t, kc);
     }
 
@@ -351,14 +444,16 @@ impl Pass {
                         self.roll_boulder(m, t, time, r.rolling.distance.total, r.rolling.direction);
                     }
                     ComplexEffect::Pit(r) => {
-                        let e = head(self, &(&r.depth, &r.fall)).field("depth", r.depth.total);
+                        let e = head(self, &(&r.depth, &r.fall))
+                            .field("depth", r.depth.total)
+                            .field("fall_rule", rules::FALL_RULE);
                         self.event(Self::hits_fields(e, Some(&r.fall.hits)));
                         let name = self.traps[t].spec.name.clone();
                         let in_pit = Self::lasting(
                             ConditionKind::InPit,
                             format!("in pit {name}"),
                             0.0,
-                            self.settings.table.in_pit_moves,
+                            self.in_pit_moves(),
                             true,
                         );
                         self.movers[m].halt(d, Some(self.traps[t].position));
@@ -366,9 +461,13 @@ impl Pass {
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
-                            let e = with_rolls(base(self, "khemri_pit_edge", o), edge.rolls()).outcome(
-                                if edge.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting },
-                            );
+                            let e = with_rolls(base(self, "khemri_pit_edge", o), edge.rolls())
+                                .outcome(if edge.fall.is_some() {
+                                    TrapOutcome::FellIn
+                                } else {
+                                    TrapOutcome::KeptFooting
+                                })
+                                .field("fall_rule", rules::FALL_RULE);
                             self.event(Self::hits_fields(e, edge.fall.as_ref().map(|f| &f.hits)));
                             if let Some(fall) = &edge.fall {
                                 let mover = &self.movers[o];
@@ -459,6 +558,7 @@ impl Pass {
                             position: trap.position,
                             diameter: 2.0 * trap.spec.radius,
                             figures_on_fire: burning,
+                            source: super::FlameSource::KhemriFireTrap,
                         }));
                     }
                     ComplexEffect::CollapsingWalls(r) => {

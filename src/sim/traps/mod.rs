@@ -26,6 +26,7 @@ use super::{Move, MoveSystems};
 use crate::rules::character::Traits;
 use crate::rules::dice::Roll;
 use crate::rules::lighting::Lighting;
+use crate::rules::morval_traps::SpotChecks;
 use crate::scene::traps::TrapSettings;
 use crate::scene::{self, Scene};
 use bevy::ecs::message::Messages;
@@ -60,6 +61,18 @@ pub struct TrapFlame {
     pub diameter: f32,
     /// Figures the flame set on fire (Khemri "counts as being on fire"), by scene name.
     pub figures_on_fire: Vec<String>,
+    /// Which trap made it: a Khemri Fire Trap lights the ground only with the house rule
+    /// `khemri.fire_trap_ignites_ground`.
+    pub source: FlameSource,
+}
+
+/// Where a [`TrapFlame`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlameSource {
+    /// A Morval treadle or lifter with a `flame` payload ("gout of flame").
+    MorvalPayload,
+    /// A Khemri Fire Trap: 002 burns the models, and says nothing of the ground.
+    KhemriFireTrap,
 }
 
 /// Spawn the scene's traps, deal the Khemri counters drawn face down, and give figures with a
@@ -236,6 +249,67 @@ fn first_within_on_segment(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f
 /// geometry's convex search, with the area's bounding circle and distance).
 fn first_within_by_search(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f32> {
     first_within_convex(a, b, area.bounds(), |p| area.distance(p), range)
+}
+
+/// Sampling step, in inches, for finding where a path leaves and comes back into range.
+const RANGE_STEP: f32 = 0.05;
+
+/// 000 "Spotting Traps", one roll per approach: the distances along the move at which the path
+/// comes within `reach` of `area` from outside. `first`: the exact first point in range. A
+/// figure that ended its last move in range (`remembered`) and starts in range is not on a new
+/// approach until it has left; one that starts in range unremembered (the scene's first move)
+/// approaches at 0. Leaving and coming back within the move is a new approach.
+fn approaches(m: &Mover, area: Area, reach: f32, remembered: bool, first: Option<f32>) -> Vec<f32> {
+    let inside = |d: f32| area.distance(m.point_at(d)) <= reach;
+    // The first distance after `from` where `inside` becomes `want`, to a hair.
+    let next_change = |from: f32, want: bool| -> Option<f32> {
+        let mut prev = from;
+        loop {
+            let d = (prev + RANGE_STEP).min(m.total);
+            if inside(d) == want {
+                let (mut lo, mut hi) = (prev, d);
+                for _ in 0..24 {
+                    let mid = (lo + hi) / 2.0;
+                    if inside(mid) == want {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                return Some(hi);
+            }
+            if d >= m.total {
+                return None;
+            }
+            prev = d;
+        }
+    };
+    let mut out = Vec::new();
+    let mut from = if remembered && inside(0.0) {
+        match next_change(0.0, false) {
+            Some(left) => left,
+            None => return out,
+        }
+    } else {
+        match first {
+            Some(d) => {
+                out.push(d);
+                match next_change(d, false) {
+                    Some(left) => left,
+                    None => return out,
+                }
+            }
+            None => return out,
+        }
+    };
+    while let Some(back) = next_change(from, true) {
+        out.push(back);
+        match next_change(back, false) {
+            Some(left) => from = left,
+            None => break,
+        }
+    }
+    out
 }
 
 /// A figure during the pass: where it went this move and what traps did to it.
@@ -513,14 +587,23 @@ impl Pass {
                         .enumerate()
                         .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
                 };
-                if morval && let Some(d) = first(reach) {
-                    out.push(Candidate {
-                        time: m.time_at(d),
-                        meeting: Meeting::Spot,
-                        mover: mi,
-                        trap: ti,
-                        distance: d,
-                    });
+                if morval {
+                    let spots: Vec<f32> = match self.settings.morval.spot_checks {
+                        SpotChecks::PerMove => first(reach).into_iter().collect(),
+                        SpotChecks::PerApproach => {
+                            let remembered = trap.spec.in_range_of.iter().any(|n| *n == m.name);
+                            approaches(m, area, reach, remembered, first(reach))
+                        }
+                    };
+                    for d in spots {
+                        out.push(Candidate {
+                            time: m.time_at(d),
+                            meeting: Meeting::Spot,
+                            mover: mi,
+                            trap: ti,
+                            distance: d,
+                        });
+                    }
                 }
                 // A figure that starts the move on a trap has already met it.
                 if area.distance(start) > ON_EDGE
@@ -583,14 +666,41 @@ impl Pass {
                 trap.changed = true;
             }
         }
+        self.remember_in_range();
+    }
+
+    /// Each Morval trap keeps the figures within spotting range at the end of the move (scene
+    /// `in_range_of`, saved): next move they are not on a new approach.
+    fn remember_in_range(&mut self) {
+        let ends: Vec<Vec2> = self.movers.iter().map(Mover::final_position).collect();
+        let movers = &self.movers;
+        for trap in &mut self.traps {
+            if trap.spec.kind.morval_kind().is_none() {
+                continue;
+            }
+            let area = trap.area();
+            let reach = Self::reach(trap);
+            let names: Vec<String> = movers
+                .iter()
+                .zip(&ends)
+                .filter(|&(_, &p)| area.distance(p) <= reach)
+                .map(|(m, _)| m.name.clone())
+                .collect();
+            if names != trap.spec.in_range_of {
+                trap.spec.in_range_of = names;
+                trap.changed = true;
+            }
+        }
     }
 
     /// Work that comes at the start of a figure's move: swinging blades strike again at a
-    /// figure that stopped on their counter, and a loop's sprain starts once the victim is down.
+    /// figure that stopped on their counter, a loop's sprain starts once the victim is down,
+    /// and a figure in a pit tries to climb out (house rule `table.pit_climb`).
     fn start_of_move(&mut self) {
         for m in 0..self.movers.len() {
             self.blades_again(m);
             self.loop_release(m);
+            self.climb_out(m);
         }
     }
 }

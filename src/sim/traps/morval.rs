@@ -43,9 +43,9 @@ impl Pass {
         if skilled { self.settings.table.skill_spot_bonus } else { 0 }
     }
 
-    /// A Morval trap a figure could spring now: armed, hidden, and not of its own side unless
-    /// the rules say friends are caught too (loops; treadles without a safety device decide
-    /// for themselves).
+    /// A Morval trap a figure could spring now: armed and hidden. The text exempts no side; with
+    /// the house rule `own_side_exempt` a trap spares its own side, except loops and treadles
+    /// (a treadle's safety lever decides for itself).
     fn live_for(&self, m: usize, t: usize) -> bool {
         let trap = &self.traps[t].spec;
         if !trap.armed || trap.revealed {
@@ -53,15 +53,21 @@ impl Pass {
         }
         match trap.kind {
             TrapKind::Loop | TrapKind::Treadle { .. } => true,
-            _ => !self.friendly(m, t),
+            _ => !self.exempt(m, t),
         }
+    }
+
+    /// House rule `own_side_exempt` (default off): the figure is of the trap's side and so
+    /// spared by it.
+    fn exempt(&self, m: usize, t: usize) -> bool {
+        self.settings.morval.own_side_exempt && self.friendly(m, t)
     }
 
     /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
     pub(super) fn spot(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let trap = &self.traps[t].spec;
-        if !trap.armed || trap.revealed || self.friendly(m, t) {
+        if !trap.armed || trap.revealed || self.exempt(m, t) {
             return;
         }
         let Some(class) = trap.concealment_class() else { return };
@@ -73,6 +79,7 @@ impl Pass {
             speed_inches: mover.speed,
             order_in_area: self.traps[t].spotters,
             skill_bonus: self.spot_skill_bonus(m, t),
+            personal: mover.sheet.spot_factor,
         };
         let lighting = lighting_at_trap(self, t);
         let result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
@@ -116,14 +123,17 @@ impl Pass {
     }
 
     /// 000 "Trip cords": D10 − agility + F; the cord works for the round it is sprung in, and
-    /// every figure that runs into it in that round is a victim (2nd −1, 3rd −2, 4th −3).
+    /// every figure that runs into it in that round, in the order they reach it, is a victim
+    /// (2nd −1, 3rd −2, 4th −3) — until a victim breaks it ("2- break cord", "3+ break cord"):
+    /// a broken cord trips no one after.
     fn trip_cord(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let round = self.round_at(c.time);
         match self.traps[t].cord_round {
             Some(sprung) if sprung != round => return,
             Some(_) => {
-                if self.friendly(m, t) {
+                // Broken by an earlier victim this round (a fall leaves it whole).
+                if !self.traps[t].spec.armed || self.exempt(m, t) {
                     return;
                 }
             }
@@ -146,6 +156,10 @@ impl Pass {
             carries_rider: mover.sheet.mounted,
         };
         let result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
+        if matches!(result.outcome, rules::TripCordOutcome::BreakCord | rules::TripCordOutcome::BreakCordCursing) {
+            self.traps[t].spec.armed = false;
+            self.traps[t].changed = true;
+        }
         let mut added = Vec::new();
         let mut stop_at = None;
         if let Some(lost) = result.move_lost_inches {
@@ -257,7 +271,9 @@ impl Pass {
     /// victim did not notice (a silent alarm) stays hidden.
     fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
         let mover = &self.movers[m];
-        let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
+        let mut result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
+        // "F= Personal bonuses": the figure's own factor (scene `spot_factor`).
+        result.silent_alarm = result.silent_alarm.map(|a| a.with_personal_factor(mover.sheet.spot_factor));
         let outcome = match (&result.silent_alarm, payload.kind) {
             (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
             (Some(_), _) => TrapOutcome::Unnoticed.classified(),
@@ -294,6 +310,7 @@ impl Pass {
                 position,
                 diameter: 2.0 * radius,
                 figures_on_fire: Vec::new(),
+                source: super::FlameSource::MorvalPayload,
             }));
         }
     }
@@ -308,6 +325,7 @@ impl Pass {
         let name = self.traps[t].spec.name.clone();
         let at = self.movers[m].position_at_time(time);
         let heading = self.movers[m].heading_at(d);
+        let in_pit_moves = self.in_pit_moves();
         let table = &self.settings.table;
         let (place, condition) = match result.outcome {
             PitOutcome::JumpOver => (None, None),
@@ -334,7 +352,7 @@ impl Pass {
             ),
             PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => (
                 Some(centre),
-                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, table.in_pit_moves, true)),
+                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, in_pit_moves, true)),
             ),
         };
         let mut rolls = vec![result.roll.clone()];
@@ -357,15 +375,15 @@ impl Pass {
     }
 
     /// 000 "Falling Traps": the floor gives way once the weight on it reaches its limit, and
-    /// everyone on it then goes as at a pit.
+    /// everyone on it, friend or foe, then goes as at a pit.
     fn falling_floor(&mut self, c: Candidate, pit: Pit, gives_way_at: Option<f32>) {
         let (m, t) = (c.mover, c.trap);
         if !self.live_for(m, t) {
             return;
         }
         let area = self.traps[t].area();
+        // "a certain cubits weight of creatures": every figure on it, of any side, weighs and falls.
         let on_it: Vec<usize> = (0..self.movers.len())
-            .filter(|&o| !self.friendly(o, t))
             .filter(|&o| area.distance(self.movers[o].position_at_time(c.time)) <= 10.0 * super::ON_EDGE)
             .collect();
         let weights: Vec<f32> =
