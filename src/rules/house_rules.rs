@@ -103,6 +103,8 @@ pub const TEXT_SETTINGS: &[&str] = &[
     "traps.khemri.simple_trap_strength",
     "traps.khemri.traps_per_player",
     "traps.khemri.traps_modifier",
+    // 002 "SKILLS": both readings of "reduce your roll by 1 each time" are the text's.
+    "traps.khemri.skill_reduction",
     // Fire and light
     "fire.cell_size",
     // Herds, riders and sleepers
@@ -249,16 +251,34 @@ pub const HOUSE_RULES: &[HouseRule] = &[
     },
     // ---- Traps: pits, payloads, riders --------------------------------------------------
     HouseRule {
+        path: "traps.morval.own_side_exempt",
+        default: "false",
+        silent: "000 exempts nobody: treadles \"can be locked into a safe mode, for when friends need to pass\", loops trap \"areas where friends may well also be caught\".",
+        why: "Off is the literal reading; on (the house rule) lets only loops and treadles catch the side that set them.",
+    },
+    HouseRule {
+        path: "traps.morval.spot_checks",
+        default: "per_approach",
+        silent: "000 \"Spotting Traps\": \"Diced for when within 2\"\" does not say how often.",
+        why: "RULES-NOTES \"Where a source is silent\": one roll each time a figure comes within 2\"; per move is the alternative.",
+    },
+    HouseRule {
+        path: "traps.khemri.fire_trap_ignites_ground",
+        default: "false",
+        silent: "002 \"10-11 - Fire Trap\": an S5 hit and models \"on fire\"; nothing about the ground.",
+        why: "Off is the literal reading: only models catch fire; on lets the flame light the ground through the fire rules.",
+    },
+    HouseRule {
+        path: "traps.table.pit_climb",
+        default: "initiative_test",
+        silent: "002 \"3-4 - Pit\": survivors \"will also have to climb out\", with no rule for it.",
+        why: "A Mordheim-style Initiative test each move (D6 <= I), labelled not in the sources; GM frees or a fixed number of moves are the alternatives.",
+    },
+    HouseRule {
         path: "traps.table.hanging_moves",
         default: "1",
         silent: "000 \"Specimen Pit Trap\": \"hanging on far edge\", \"hanging on near edge\", with no duration.",
         why: "One move, then the figure has pulled itself up; `none` leaves it until the GM frees it.",
-    },
-    HouseRule {
-        path: "traps.table.in_pit_moves",
-        default: "none",
-        silent: "000 \"Specimen Pit Trap\" does not say how a fallen figure gets out.",
-        why: "Until the GM frees it: the most literal reading of a silent text.",
     },
     // ---- Fire and light -----------------------------------------------------------------
     HouseRule {
