@@ -567,3 +567,51 @@ fn the_trap_scenes_exercise_every_kind_and_run_on_exactly() {
         assert!(full.events.iter().filter(|e| e.system == "traps").count() > 10, "{}", scene.title);
     }
 }
+
+/// Spotting a Morval trap is impossible: every concealment target is out of a D6's reach.
+const NO_SPOTTING: &str = "rules: (traps: (morval: (loosely_concealed_spot_target: 30, \
+     normally_concealed_spot_target: 30, well_concealed_spot_target: 30))),";
+
+#[test]
+fn a_payload_strikes_everyone_in_its_area() {
+    // 000 "Treadle Traps": "... cloud of gas ... threatens the victim(s)". Gas reaches 2"
+    // (house rule `payload_radius.gas`). In each lane a walker steps on a gas treadle (strike
+    // +2) at (5, y); "near" stands 1.5" from it, "far" 2.5" (and 4" lanes keep every figure
+    // more than 2" from the other lanes' traps). Each struck figure rolls its own D10 + 2:
+    // totals 2..=11, each 1/10. Walker and near are struck, far is not.
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..LANES {
+        let y = (4 * i + 2) as f32;
+        figures.push_str(&format!(
+            "(name: \"s{i}\", position: (1, {y}), path: [(25, {y})]),
+             (name: \"n{i}\", position: (5, {}), side: \"others\"),
+             (name: \"f{i}\", position: (7.5, {y})),\n",
+            y + 1.5
+        ));
+        traps.push_str(&format!(
+            "(name: \"t{i}\", kind: treadle(payload: (kind: gas, strike: 2)), position: (5, {y})),\n"
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), {NO_SPOTTING} figures: [{figures}], traps: [{traps}])",
+        4 * LANES + 4
+    ));
+    let mut totals = [0u32; 10];
+    for seed in 0..SEEDS {
+        let Run { log, .. } = run(&scene, 2000 + seed, 1);
+        let payloads = events(&log, "payload");
+        assert_eq!(payloads.len(), 2 * LANES, "walker and near, in every lane");
+        for e in payloads {
+            assert!(!e.subject.starts_with('f'), "2.5\" is out of the gas's reach: {e:?}");
+            let order = if e.subject.starts_with('s') { 1 } else { 2 };
+            assert_eq!(e.fields.get("victim_order"), Some(&serde_json::Value::from(order)), "{e:?}");
+            let strike = e.rolls.last().unwrap().total;
+            assert!((2..=11).contains(&strike), "{e:?}");
+            totals[(strike - 2) as usize] += 1;
+        }
+    }
+    // 9 degrees of freedom, p = 0.0001: 33.7.
+    let chi = common::chi_square(&totals, &[0.1; 10]);
+    assert!(chi < 33.7, "strike totals {totals:?}: chi-square {chi}");
+}

@@ -96,6 +96,47 @@ pub struct MorvalTrapSettings {
     /// House rule (RULES-NOTES): leydonic strike bonus against medium, heavy and plate armour
     /// ("more effective against those wearing metal armour").
     pub leydonic_metal_armour_bonus: i32,
+    /// House rule: how far from a treadle or lifter each striking payload reaches, in inches;
+    /// every figure within it is struck (000 "Treadle Traps": "threatens the victim(s)", no
+    /// area given). Never less than the trap's own radius.
+    pub payload_radius: PayloadRadii,
+}
+
+/// House rule: the reach of each striking payload, in inches from the trap's position (000
+/// "Treadle Traps" names "the victim(s)" but gives no area).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PayloadRadii {
+    /// House rule: a hail of stones, arrows and javelins: 1".
+    pub hail_of_missiles: f32,
+    /// House rule: a giant boulder: 0.5" (it falls where the trap is).
+    pub boulder: f32,
+    /// House rule: a cloud of gas: 2", as 002's poison gas ("within 2"").
+    pub gas: f32,
+    /// House rule: a bucket of acid: 0.5".
+    pub acid: f32,
+    /// House rule: a gout of flame: 1"; it also sets the fire's diameter.
+    pub flame: f32,
+}
+
+impl Default for PayloadRadii {
+    fn default() -> Self {
+        Self { hail_of_missiles: 1.0, boulder: 0.5, gas: 2.0, acid: 0.5, flame: 1.0 }
+    }
+}
+
+impl PayloadRadii {
+    /// The reach of a payload kind in inches; alarms strike no one (0).
+    pub fn inches(&self, kind: PayloadKind) -> f32 {
+        match kind {
+            PayloadKind::SilentAlarm | PayloadKind::SoundingAlarm => 0.0,
+            PayloadKind::HailOfMissiles => self.hail_of_missiles,
+            PayloadKind::Boulder => self.boulder,
+            PayloadKind::Gas => self.gas,
+            PayloadKind::Acid => self.acid,
+            PayloadKind::Flame => self.flame,
+        }
+    }
 }
 
 impl Default for MorvalTrapSettings {
@@ -112,6 +153,7 @@ impl Default for MorvalTrapSettings {
             fifth_or_later_factor: -3,
             trip_cord_cursing_heard_to_inches: 8,
             leydonic_metal_armour_bonus: 2,
+            payload_radius: PayloadRadii::default(),
         }
     }
 }

@@ -371,6 +371,18 @@ impl TrapSettings {
                 c.problem(e, format!("{field}: {v} must be -20 to 30"));
             }
         }
+        let r = &m.payload_radius;
+        for (field, v) in [
+            ("morval payload_radius hail_of_missiles", r.hail_of_missiles),
+            ("morval payload_radius boulder", r.boulder),
+            ("morval payload_radius gas", r.gas),
+            ("morval payload_radius acid", r.acid),
+            ("morval payload_radius flame", r.flame),
+        ] {
+            if c.finite(e, field, v) && !(0.0..=24.0).contains(&v) {
+                c.problem(e, format!("{field}: {v} must be 0 to 24"));
+            }
+        }
         let k = &self.khemri;
         if !(1..=1000).contains(&k.deck_sets) {
             c.problem(e, format!("khemri deck_sets: {} must be 1 to 1000", k.deck_sets));

@@ -10,7 +10,7 @@ use crate::rules::morval_traps::{
 };
 use crate::rules::outcome::Outcome;
 use crate::scene::{ConditionKind, Material, Skill, TrapKind};
-use crate::sim::log::{LoggedCondition, point_to_thousandths};
+use crate::sim::log::{LoggedCondition, point_to_thousandths, round_to_thousandths_f32};
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 
@@ -253,29 +253,57 @@ impl Pass {
         self.payload(m, t, c.time, payload, 0.0);
     }
 
-    /// 000 "Treadle Traps": what the trap sets off. Once-only traps are spent; a trap the
-    /// victim did not notice (a silent alarm) stays hidden.
+    /// 000 "Treadle Traps": what the trap sets off, "threatens the victim(s)": a striking
+    /// payload strikes every figure (any side) within its kind's `payload_radius` (house rule,
+    /// never less than the trap's radius) at that time, the one that set it off first, then the
+    /// rest in scene order, each with its own D10. Once-only traps are spent; a trap the victim
+    /// did not notice (a silent alarm, rolled by the one that set it off) stays hidden.
     fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
-        let mover = &self.movers[m];
-        let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
-        let outcome = match (&result.silent_alarm, payload.kind) {
-            (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
-            (Some(_), _) => TrapOutcome::Unnoticed.classified(),
-            (None, kind) => kind.classified(),
-        };
-        let noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
-        let mut rolls = Vec::new();
-        rolls.extend(result.silent_alarm.as_ref().map(|a| a.roll.clone()));
-        rolls.extend(result.strike.clone());
-        let event = with_rolls(self.new_event("payload", m, t, time), rolls)
-            .outcome(outcome)
-            .field("payload", payload.kind.id())
-            .field("strike", result.strike.as_ref().map(|r| r.total))
-            .field(
-                "strike_note",
-                result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
-            );
-        self.event(event);
+        let reach = self.settings.morval.payload_radius.inches(payload.kind).max(self.traps[t].spec.radius);
+        let centre = self.traps[t].position;
+        let mut victims = vec![(m, speed)];
+        if payload.kind.strikes() {
+            for o in 0..self.movers.len() {
+                if o != m && self.movers[o].position_at_time(time).distance(centre) <= reach + super::ON_EDGE {
+                    victims.push((o, self.movers[o].speed));
+                }
+            }
+        }
+        let mut noticed = true;
+        let mut noise = None;
+        let mut starts_fire = false;
+        for (order, &(v, v_speed)) in victims.iter().enumerate() {
+            let mover = &self.movers[v];
+            let result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, v_speed, &mut self.dice);
+            let outcome = match (&result.silent_alarm, payload.kind) {
+                (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
+                (Some(_), _) => TrapOutcome::Unnoticed.classified(),
+                (None, kind) => kind.classified(),
+            };
+            if v == m {
+                noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
+                noise = result.noise;
+                starts_fire = result.starts_fire;
+            }
+            let mut rolls = Vec::new();
+            rolls.extend(result.silent_alarm.as_ref().map(|a| a.roll.clone()));
+            rolls.extend(result.strike.clone());
+            let mut event = with_rolls(self.new_event("payload", v, t, time), rolls)
+                .outcome(outcome)
+                .field("payload", payload.kind.id())
+                .field("strike", result.strike.as_ref().map(|r| r.total))
+                .field(
+                    "strike_note",
+                    result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
+                );
+            if payload.kind.strikes() {
+                event = event
+                    .field("victim_order", order + 1)
+                    .field("payload_radius", reach)
+                    .field("distance", round_to_thousandths_f32(self.movers[v].position_at_time(time).distance(centre)));
+            }
+            self.event(event);
+        }
         let trap = &mut self.traps[t];
         trap.changed = true;
         if noticed {
@@ -284,15 +312,15 @@ impl Pass {
         if !trap.spec.reusable {
             trap.spec.armed = false;
         }
-        let (name, position, radius) = (trap.spec.name.clone(), trap.position, trap.spec.radius);
-        if let Some(noise) = result.noise {
-            self.noise(&name, position, noise);
+        let name = trap.spec.name.clone();
+        if let Some(noise) = noise {
+            self.noise(&name, centre, noise);
         }
-        if result.starts_fire && payload.kind == PayloadKind::Flame {
+        if starts_fire && payload.kind == PayloadKind::Flame {
             self.out.push(Output::Flame(TrapFlame {
                 trap: name,
-                position,
-                diameter: 2.0 * radius,
+                position: centre,
+                diameter: 2.0 * reach,
                 figures_on_fire: Vec::new(),
             }));
         }
