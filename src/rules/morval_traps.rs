@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use super::character::{Armour, Gait, Sex, Traits};
 use super::dice::{Dice, DiceSource, Modifier, Roll};
+use super::herds::{Horsemanship, NonRiderFallingDice};
 use super::lighting::Lighting;
 
 /// 000 "Characters and Traps" > "Spotting Traps": "Diced for when within 2"".
@@ -790,6 +791,19 @@ pub fn resolve_trip_cord(
     }
 }
 
+/// 000 "Characters and Traps" > "Trip cords": "Riders whose Steeds fall, fall off strike -3",
+/// D10 − 3, reported; a non-rider's falling dice per 000 "Riders & Animal Trainers" ("Non
+/// riders deduct ... 1 from stampeding & falling dice"), read as `reading` says.
+pub fn rider_falls_off(horsemanship: Horsemanship, reading: NonRiderFallingDice, src: &mut impl DiceSource) -> Roll {
+    let mut roll = Roll::new(Dice::D10, src).modifier("rider falls off", RIDER_FALL_STRIKE_FACTOR);
+    let deduct = horsemanship.stampede_and_fall_modifier();
+    match reading {
+        NonRiderFallingDice::Deduct => roll.add("non-rider", deduct),
+        NonRiderFallingDice::AddToStrike => roll.add("non-rider (house rule)", -deduct),
+    }
+    roll
+}
+
 // ---------------------------------------------------------------------------------------------
 // Treadle and lifter traps, payloads, the silent alarm
 
@@ -1148,6 +1162,16 @@ pub fn resolve_pit(agility: i32, speed_inches: f32, pit: Pit, src: &mut impl Dic
     PitResult { roll, outcome, fall_strike }
 }
 
+/// 000 "Characters and Traps" > "Specimen Pit Trap": a figure that walks into an open pit
+/// falls unimpeded, "GM dices for falls D10 + pit strike factor" (nothing hides it, so there is
+/// no "If not spotted" roll).
+pub fn open_pit_fall(pit: Pit, src: &mut impl DiceSource) -> Roll {
+    let mut strike = Roll::new(Dice::D10, src);
+    strike.add(pit.bottom.label(), pit.bottom.strike_factor());
+    strike.add("extra depth", pit.extra_depth_factor());
+    strike
+}
+
 // ---------------------------------------------------------------------------------------------
 // Loop traps
 
@@ -1296,6 +1320,45 @@ mod tests {
     use super::super::dice::{ScriptedDice, SeededDice};
     use super::*;
     use crate::rules::stats::chi_square;
+
+    #[test]
+    fn an_open_pit_fall_has_no_entry_roll() {
+        // Specimen pit, earth bottom, 1": D10 − 4, faces 0–9 give −4..=5; rocky 3": D10 − 3 + 2.
+        for face in 0..10u32 {
+            let mut dice = ScriptedDice::faces([face]);
+            assert_eq!(open_pit_fall(Pit::specimen(PitBottom::Earth), &mut dice).total, face as i32 - 4);
+            let mut dice = ScriptedDice::faces([face]);
+            let deep = Pit { bottom: PitBottom::Rocky, depth_inches: 3 };
+            assert_eq!(open_pit_fall(deep, &mut dice).total, face as i32 - 1);
+            assert!(dice.is_empty());
+        }
+    }
+
+    #[test]
+    fn rider_fall_strike_and_non_rider() {
+        // 000 "Trip cords": D10 − 3 for a rider whose steed falls: faces 0–9 give −3..=6. A
+        // non-rider deducts 1 (000 "Riders & Animal Trainers"): −4..=5; the house-rule reading
+        // adds it to the strike instead: −2..=7.
+        for face in 0..10u32 {
+            let f = face as i32;
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::Rider, NonRiderFallingDice::Deduct, &mut dice);
+            assert_eq!(r.total, f - 3);
+            assert_eq!(reasons(&r), [("rider falls off", -3)]);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::SecondLevelTrainer, NonRiderFallingDice::AddToStrike, &mut dice);
+            assert_eq!(r.total, f - 3);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::NonRider, NonRiderFallingDice::Deduct, &mut dice);
+            assert_eq!(r.total, f - 4);
+            assert_eq!(reasons(&r), [("rider falls off", -3), ("non-rider", -1)]);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::NonRider, NonRiderFallingDice::AddToStrike, &mut dice);
+            assert_eq!(r.total, f - 2);
+            assert_eq!(reasons(&r), [("rider falls off", -3), ("non-rider (house rule)", 1)]);
+            assert!(dice.is_empty());
+        }
+    }
 
     const TRIALS: u32 = 20_000;
 
