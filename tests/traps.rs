@@ -923,3 +923,208 @@ fn spotting_is_once_per_approach_or_per_move() {
     assert_eq!(full.to_json_lines(), joined, "a saved run continues like an unbroken one");
     assert_eq!(events(&full, "spot_check").len(), 1);
 }
+
+/// Spotting a Morval trap is impossible: every concealment target is out of a D6's reach.
+const NO_SPOTTING: &str = "rules: (traps: (morval: (loosely_concealed_spot_target: 30, \
+     normally_concealed_spot_target: 30, well_concealed_spot_target: 30))),";
+
+#[test]
+fn a_payload_strikes_everyone_in_its_area() {
+    // 000 "Treadle Traps": "... cloud of gas ... threatens the victim(s)". Gas reaches 2"
+    // (house rule `payload_radius.gas`). In each lane a walker steps on a gas treadle (strike
+    // +2) at (5, y); "near" stands 1.5" from it, "far" 2.5" (and 4" lanes keep every figure
+    // more than 2" from the other lanes' traps). Each struck figure rolls its own D10 + 2:
+    // totals 2..=11, each 1/10. Walker and near are struck, far is not.
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..LANES {
+        let y = (4 * i + 2) as f32;
+        figures.push_str(&format!(
+            "(name: \"s{i}\", position: (1, {y}), path: [(25, {y})]),
+             (name: \"n{i}\", position: (5, {}), side: \"others\"),
+             (name: \"f{i}\", position: (7.5, {y})),\n",
+            y + 1.5
+        ));
+        traps.push_str(&format!(
+            "(name: \"t{i}\", kind: treadle(payload: (kind: gas, strike: 2)), position: (5, {y})),\n"
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), {NO_SPOTTING} figures: [{figures}], traps: [{traps}])",
+        4 * LANES + 4
+    ));
+    let mut totals = [0u32; 10];
+    for seed in 0..SEEDS {
+        let Run { log, .. } = run(&scene, 2000 + seed, 1);
+        let payloads = events(&log, "payload");
+        assert_eq!(payloads.len(), 2 * LANES, "walker and near, in every lane");
+        for e in payloads {
+            assert!(!e.subject.starts_with('f'), "2.5\" is out of the gas's reach: {e:?}");
+            let order = if e.subject.starts_with('s') { 1 } else { 2 };
+            assert_eq!(e.fields.get("victim_order"), Some(&serde_json::Value::from(order)), "{e:?}");
+            let strike = e.rolls.last().unwrap().total;
+            assert!((2..=11).contains(&strike), "{e:?}");
+            totals[(strike - 2) as usize] += 1;
+        }
+    }
+    // 9 degrees of freedom, p = 0.0001: 33.7.
+    let chi = common::chi_square(&totals, &[0.1; 10]);
+    assert!(chi < 33.7, "strike totals {totals:?}: chi-square {chi}");
+}
+
+/// The `moved` event's swept distance for `who`.
+fn moved_distance(log: &EventLog, who: &str) -> f64 {
+    events(log, "moved").iter().filter(|e| e.subject == who).map(|e| e.fields["distance"].as_f64().unwrap()).sum()
+}
+
+#[test]
+fn an_open_pit_is_gone_round_or_fallen_into() {
+    // 000 "Specimen Pit Trap": an open pit (sprung before) at (5, 2), radius 0.5, earth, 1";
+    // 002 "3-4 - Pit": a spent Khemri pit 3" deep at (5, 6). Walkers at 12" a move go from
+    // x = 1 to x = 9 straight through each.
+    let scene = |open_pit: &str| {
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 10), rules: (traps: (table: (open_pit: {open_pit}))),
+              figures: [
+                (name: \"m\", position: (1, 2), move_rate: Some(12), path: [(9, 2)]),
+                (name: \"k\", position: (1, 6), move_rate: Some(12), path: [(9, 6)],
+                 mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 3)),
+              ], traps: [
+                (name: \"pit\", kind: pit(bottom: earth, open: true), position: (5, 2), revealed: true),
+                (name: \"hole\", kind: khemri(drawn: Some(complex), complex: Some(pit), status: spent,
+                 pit_depth: Some(3)), position: (5, 6), revealed: true),
+              ])"
+        ))
+    };
+    // Avoid (default): both go round, 0.05" outside the edge: longer than 8", no fall.
+    let Run { log, end } = run(&scene("avoid"), 7, 1);
+    assert!(events(&log, "pit").is_empty() && events(&log, "khemri_open_pit").is_empty());
+    for (i, who) in ["m", "k"].into_iter().enumerate() {
+        let d = moved_distance(&log, who);
+        assert!(d > 8.0 && d < 8.2, "{who} went round: {d}");
+        assert_eq!(end.figures[i].position.0, 9.0, "{who} arrived: {:?}", end.figures[i]);
+    }
+    // FallIn: no spotting roll and no entry roll: the Morval walker falls unimpeded, D10 − 4;
+    // the Khemri walker falls 3": D3 hits at S3.
+    let mut strikes = [0u32; 10];
+    for seed in 0..200 {
+        let Run { log, end } = run(&scene("fall_in"), seed, 1);
+        let pit = events(&log, "pit");
+        assert_eq!(pit.len(), 1);
+        assert_eq!(pit[0].outcome, "fall_unimpeded");
+        assert_eq!(pit[0].rolls.len(), 1, "the fall's strike only: {:?}", pit[0]);
+        let strike = pit[0].rolls[0].total;
+        assert!((-4..=5).contains(&strike), "{strike}");
+        strikes[(strike + 4) as usize] += 1;
+        assert!(events(&log, "spot_check").is_empty());
+        let hole = events(&log, "khemri_open_pit");
+        assert_eq!(hole.len(), 1);
+        assert_eq!(hole[0].outcome, "fell_in");
+        assert_eq!(hole[0].fields["strength"], serde_json::Value::from(3));
+        let hits = hole[0].fields["hits"].as_u64().unwrap();
+        assert!((1..=3).contains(&hits), "D3 hits: {hits}");
+        for f in &end.figures {
+            assert!(f.conditions.iter().any(|c| c.immobile && c.name.starts_with("in pit")), "{f:?}");
+        }
+    }
+    // D10 − 4: −4..=5, each 1/10. 9 degrees of freedom, p = 0.0001: 33.7.
+    let chi = common::chi_square(&strikes, &[0.1; 10]);
+    assert!(chi < 33.7, "{strikes:?}: {chi}");
+}
+
+#[test]
+fn a_sprung_pit_stays_open() {
+    // Agility −9: the pit total is at least 9 (jump over) — the cover is gone all the same, and
+    // the next figure walks round the open pit.
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: 10), {NO_SPOTTING} figures: [
+            (name: \"first\", position: (1, 2), agility: Some(-9), move_rate: Some(12), path: [(9, 2)]),
+          ], traps: [(name: \"pit\", kind: pit(bottom: earth), position: (5, 2))])"
+    ));
+    let Run { log, end } = run(&scene, 1, 1);
+    assert_eq!(events(&log, "pit").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["jump_over"]);
+    assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Pit { open: true, .. }), "{:?}", end.traps[0]);
+    let mut back = end.clone();
+    back.figures[0].path = vec![(1.0, 2.0)];
+    let Run { log, .. } = run(&back, 2, 1);
+    assert!(events(&log, "pit").is_empty(), "gone round");
+    assert!(moved_distance(&log, "first") > 8.0);
+}
+
+#[test]
+fn revealed_traps_follow_their_kind_setting() {
+    // A revealed cord at x = 5, a revealed idol lifter where a path ends, a revealed pit.
+    let scene = |revealed: &str| {
+        let rules = if revealed.is_empty() {
+            String::new()
+        } else {
+            format!("rules: (traps: (table: (revealed: ({revealed})))),")
+        };
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 30, height: 14), {rules}
+              figures: [
+                (name: \"cord_walker\", position: (1, 2), move_rate: Some(12), path: [(9, 2)]),
+                (name: \"looter\", position: (1, 6), move_rate: Some(12), path: [(5, 6)]),
+                (name: \"pit_walker\", position: (1, 10), move_rate: Some(12), path: [(9, 10)]),
+              ], traps: [
+                (name: \"cord\", kind: trip_cord(to: (5, 2.5)), position: (5, 1.5), concealment: Some(LC), revealed: true),
+                (name: \"idol\", kind: lifter(payload: (kind: sounding_alarm)), position: (5, 6), revealed: true),
+                (name: \"pit\", kind: pit(bottom: earth), position: (5, 10), revealed: true),
+              ])"
+        ))
+    };
+    // Defaults: the cord is stepped over, the idol still fires, the pit is gone round.
+    let Run { log, end } = run(&scene(""), 3, 1);
+    assert!(events(&log, "trip_cord").is_empty());
+    assert_eq!(events(&log, "lifter").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["sprung"]);
+    assert!(events(&log, "pit").is_empty());
+    assert!(moved_distance(&log, "pit_walker") > 8.0 && moved_distance(&log, "cord_walker") < 8.0 + 1e-3);
+    assert_eq!(end.figures[2].position, (9.0, 10.0));
+    // Turned round: the cord still fires, the idol is harmless, the pit still fires (walked
+    // straight over, it goes off as if unseen).
+    let Run { log, .. } = run(&scene("trip_cord: still_fires, lifter: harmless, pit: still_fires"), 3, 1);
+    assert_eq!(events(&log, "trip_cord").len(), 1);
+    assert!(events(&log, "lifter").is_empty());
+    assert_eq!(events(&log, "pit").len(), 1);
+    // Harmless pit: walked straight over, nothing happens.
+    let Run { log, .. } = run(&scene("pit: harmless"), 3, 1);
+    assert!(events(&log, "pit").is_empty());
+    assert!((moved_distance(&log, "pit_walker") - 8.0).abs() < 1e-3);
+}
+
+#[test]
+fn a_mounted_figure_is_unhorsed_when_its_steed_falls() {
+    // 000 "Trip cords": the cord catches the steed (agility `table.steed_agility`, 0) at 6"
+    // (no speed factor), first victim: it falls on D10 ≥ 5, 5/10; then "Riders whose Steeds
+    // fall, fall off strike -3": D10 − 3 for a rider, −3..=6. The rider is unhorsed.
+    let scene =
+        lanes(NO_SPOTTING, "move_rate: Some(6), mounted: true, skills: [rider], agility: Some(-5)", &[25.0], |y| {
+            format!("kind: trip_cord(to: (5, {})), position: (5, {}), concealment: Some(LC)", y + 0.5, y - 0.5)
+        });
+    let mut counts = [0u32; 2];
+    for seed in 0..SEEDS {
+        let Run { log, end } = run(&scene, 3000 + seed, 1);
+        let cords = events(&log, "trip_cord");
+        assert_eq!(cords.len(), LANES);
+        for e in cords {
+            let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
+            let unhorsed = e.fields["unhorsed"] == serde_json::Value::from(true);
+            assert_eq!(e.fields["victim"], serde_json::Value::from("steed"));
+            if unhorsed {
+                counts[1] += 1;
+                let strike = e.fields["rider_fall_strike"].as_i64().unwrap();
+                assert!((-3..=6).contains(&strike), "{e:?}");
+                assert!(!fig.mounted && fig.conditions.iter().any(|c| c.name == "unhorsed"), "{fig:?}");
+                assert!((fig.position.0 - 5.0).abs() < 1e-2, "stops at the cord: {fig:?}");
+                // The steed's injury is not the rider's.
+                assert!(!fig.conditions.iter().any(|c| c.move_penalty > 0.0), "{fig:?}");
+            } else {
+                counts[0] += 1;
+                assert!(fig.mounted, "{fig:?}");
+            }
+        }
+    }
+    // 1 degree of freedom, p = 0.0001: 15.1.
+    let chi = common::chi_square(&counts, &[0.5, 0.5]);
+    assert!(chi < 15.1, "{counts:?}: {chi}");
+}

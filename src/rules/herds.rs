@@ -124,6 +124,22 @@ pub struct HerdSettings {
     /// House rule: a beast stuck on a grid ("need help to be freed") is freed by any figure
     /// that ends its move within this many inches of it: 1".
     pub free_stuck_reach_in: f32,
+    /// House rule: which way a non-rider's "1 from ... falling dice" goes on a fall from a
+    /// steed (000 "Riders & Animal Trainers"). The text says "deduct 1"; a lower fall strike is
+    /// softer, so the literal reading helps the non-rider. Default: the literal `deduct`.
+    pub non_rider_falling_dice: NonRiderFallingDice,
+}
+
+/// How a non-rider's "deduct ... 1 from stampeding & falling dice" (000 "Riders & Animal
+/// Trainers") is read on the strike of a fall from a steed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonRiderFallingDice {
+    /// As written: −1 on the fall's strike roll (a softer fall).
+    #[default]
+    Deduct,
+    /// House rule: +1 on the fall's strike, so the non-rider fares worse.
+    AddToStrike,
 }
 
 impl Default for HerdSettings {
@@ -138,6 +154,7 @@ impl Default for HerdSettings {
             herding_reach_in: 6.0,
             stampede_move_in: 10.0,
             free_stuck_reach_in: 1.0,
+            non_rider_falling_dice: NonRiderFallingDice::Deduct,
         }
     }
 }

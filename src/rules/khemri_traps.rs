@@ -871,6 +871,30 @@ pub fn pit_edge_model(bystander: &Bystander, depth: i32, src: &mut impl DiceSour
     PitEdgeModel { id: bystander.id, test, fall }
 }
 
+/// A model entering a pit that is already open: its I test (only where the table asks for
+/// one) and its fall, if it fell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpenPitEntry {
+    /// The I test, when one is taken.
+    pub test: Option<Roll>,
+    /// The fall, unless the test was passed.
+    pub fall: Option<FallReport>,
+}
+
+/// 002 "3-4 - Pit": "This trap will work only once, but there will be a pit (depth determined by
+/// the original roll) in the tunnel": a model entering it falls `depth`" ("Use the MH rules for
+/// falling"); with `entry_test` it first tests I, and passing keeps its footing.
+pub fn fall_into_open_pit(
+    depth: i32,
+    victim: &TrapVictim,
+    entry_test: bool,
+    src: &mut impl DiceSource,
+) -> OpenPitEntry {
+    let test = entry_test.then(|| initiative_test(victim.initiative, src));
+    let fall = if test.as_ref().is_some_and(passed) { None } else { Some(resolve_fall(depth, victim, src)) };
+    OpenPitEntry { test, fall }
+}
+
 /// The pit: its depth, the fall, and the models at its edge. Survivors must climb out
 /// (Mordheim climbing, not in the sources). Works once; the pit stays.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1598,6 +1622,24 @@ impl Rolls for BladesReport {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_open_pit_is_fallen_into() {
+        // Depth 3, no entry test: D3 hits at S3, no saves. I 3 with the test: a D6 of 3 passes
+        // and there is no fall; a 4 fails and the model falls.
+        let victim = TrapVictim::with_initiative(3);
+        let mut dice = ScriptedDice::faces([2]);
+        let entry = fall_into_open_pit(3, &victim, false, &mut dice);
+        assert!(entry.test.is_none());
+        let fall = entry.fall.expect("falls in");
+        assert_eq!((fall.depth, fall.hit_count.total), (3, 2));
+        let mut dice = ScriptedDice::faces([3]);
+        let entry = fall_into_open_pit(3, &victim, true, &mut dice);
+        assert!(entry.fall.is_none() && dice.is_empty());
+        let mut dice = ScriptedDice::faces([4, 1]);
+        let entry = fall_into_open_pit(3, &victim, true, &mut dice);
+        assert_eq!(entry.fall.map(|f| f.hit_count.total), Some(1));
+    }
+
     use super::super::dice::{ScriptedDice, ScriptedFaces, SeededDice};
     use super::*;
     use crate::rules::stats::chi_square;

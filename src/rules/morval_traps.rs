@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use super::character::{Armour, Gait, Sex, Traits};
 use super::dice::{Dice, DiceSource, Modifier, Roll};
+use super::herds::{Horsemanship, NonRiderFallingDice};
 use super::lighting::Lighting;
 
 /// 000 "Characters and Traps" > "Spotting Traps": "Diced for when within 2"".
@@ -118,6 +119,47 @@ pub struct MorvalTrapSettings {
     /// When spotting is diced: once per approach (default, RULES-NOTES) or once per move within
     /// 2". A reading of the text, not a house rule.
     pub spot_checks: SpotChecks,
+    /// House rule: how far from a treadle or lifter each striking payload reaches, in inches;
+    /// every figure within it is struck (000 "Treadle Traps": "threatens the victim(s)", no
+    /// area given). Never less than the trap's own radius.
+    pub payload_radius: PayloadRadii,
+}
+
+/// House rule: the reach of each striking payload, in inches from the trap's position (000
+/// "Treadle Traps" names "the victim(s)" but gives no area).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PayloadRadii {
+    /// House rule: a hail of stones, arrows and javelins: 1".
+    pub hail_of_missiles: f32,
+    /// House rule: a giant boulder: 0.5" (it falls where the trap is).
+    pub boulder: f32,
+    /// House rule: a cloud of gas: 2", as 002's poison gas ("within 2"").
+    pub gas: f32,
+    /// House rule: a bucket of acid: 0.5".
+    pub acid: f32,
+    /// House rule: a gout of flame: 1"; it also sets the fire's diameter.
+    pub flame: f32,
+}
+
+impl Default for PayloadRadii {
+    fn default() -> Self {
+        Self { hail_of_missiles: 1.0, boulder: 0.5, gas: 2.0, acid: 0.5, flame: 1.0 }
+    }
+}
+
+impl PayloadRadii {
+    /// The reach of a payload kind in inches; alarms strike no one (0).
+    pub fn inches(&self, kind: PayloadKind) -> f32 {
+        match kind {
+            PayloadKind::SilentAlarm | PayloadKind::SoundingAlarm => 0.0,
+            PayloadKind::HailOfMissiles => self.hail_of_missiles,
+            PayloadKind::Boulder => self.boulder,
+            PayloadKind::Gas => self.gas,
+            PayloadKind::Acid => self.acid,
+            PayloadKind::Flame => self.flame,
+        }
+    }
 }
 
 impl Default for MorvalTrapSettings {
@@ -136,6 +178,7 @@ impl Default for MorvalTrapSettings {
             leydonic_metal_armour_bonus: 2,
             own_side_exempt: false,
             spot_checks: SpotChecks::PerApproach,
+            payload_radius: PayloadRadii::default(),
         }
     }
 }
@@ -780,6 +823,19 @@ pub fn resolve_trip_cord(
     }
 }
 
+/// 000 "Characters and Traps" > "Trip cords": "Riders whose Steeds fall, fall off strike -3",
+/// D10 − 3, reported; a non-rider's falling dice per 000 "Riders & Animal Trainers" ("Non
+/// riders deduct ... 1 from stampeding & falling dice"), read as `reading` says.
+pub fn rider_falls_off(horsemanship: Horsemanship, reading: NonRiderFallingDice, src: &mut impl DiceSource) -> Roll {
+    let mut roll = Roll::new(Dice::D10, src).modifier("rider falls off", RIDER_FALL_STRIKE_FACTOR);
+    let deduct = horsemanship.stampede_and_fall_modifier();
+    match reading {
+        NonRiderFallingDice::Deduct => roll.add("non-rider", deduct),
+        NonRiderFallingDice::AddToStrike => roll.add("non-rider (house rule)", -deduct),
+    }
+    roll
+}
+
 // ---------------------------------------------------------------------------------------------
 // Treadle and lifter traps, payloads, the silent alarm
 
@@ -1148,6 +1204,16 @@ pub fn resolve_pit(agility: i32, speed_inches: f32, pit: Pit, src: &mut impl Dic
     PitResult { roll, outcome, fall_strike }
 }
 
+/// 000 "Characters and Traps" > "Specimen Pit Trap": a figure that walks into an open pit
+/// falls unimpeded, "GM dices for falls D10 + pit strike factor" (nothing hides it, so there is
+/// no "If not spotted" roll).
+pub fn open_pit_fall(pit: Pit, src: &mut impl DiceSource) -> Roll {
+    let mut strike = Roll::new(Dice::D10, src);
+    strike.add(pit.bottom.label(), pit.bottom.strike_factor());
+    strike.add("extra depth", pit.extra_depth_factor());
+    strike
+}
+
 // ---------------------------------------------------------------------------------------------
 // Loop traps
 
@@ -1296,6 +1362,45 @@ mod tests {
     use super::super::dice::{ScriptedDice, SeededDice};
     use super::*;
     use crate::rules::stats::chi_square;
+
+    #[test]
+    fn an_open_pit_fall_has_no_entry_roll() {
+        // Specimen pit, earth bottom, 1": D10 − 4, faces 0–9 give −4..=5; rocky 3": D10 − 3 + 2.
+        for face in 0..10u32 {
+            let mut dice = ScriptedDice::faces([face]);
+            assert_eq!(open_pit_fall(Pit::specimen(PitBottom::Earth), &mut dice).total, face as i32 - 4);
+            let mut dice = ScriptedDice::faces([face]);
+            let deep = Pit { bottom: PitBottom::Rocky, depth_inches: 3 };
+            assert_eq!(open_pit_fall(deep, &mut dice).total, face as i32 - 1);
+            assert!(dice.is_empty());
+        }
+    }
+
+    #[test]
+    fn rider_fall_strike_and_non_rider() {
+        // 000 "Trip cords": D10 − 3 for a rider whose steed falls: faces 0–9 give −3..=6. A
+        // non-rider deducts 1 (000 "Riders & Animal Trainers"): −4..=5; the house-rule reading
+        // adds it to the strike instead: −2..=7.
+        for face in 0..10u32 {
+            let f = face as i32;
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::Rider, NonRiderFallingDice::Deduct, &mut dice);
+            assert_eq!(r.total, f - 3);
+            assert_eq!(reasons(&r), [("rider falls off", -3)]);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::SecondLevelTrainer, NonRiderFallingDice::AddToStrike, &mut dice);
+            assert_eq!(r.total, f - 3);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::NonRider, NonRiderFallingDice::Deduct, &mut dice);
+            assert_eq!(r.total, f - 4);
+            assert_eq!(reasons(&r), [("rider falls off", -3), ("non-rider", -1)]);
+            let mut dice = ScriptedDice::faces([face]);
+            let r = rider_falls_off(Horsemanship::NonRider, NonRiderFallingDice::AddToStrike, &mut dice);
+            assert_eq!(r.total, f - 2);
+            assert_eq!(reasons(&r), [("rider falls off", -3), ("non-rider (house rule)", 1)]);
+            assert!(dice.is_empty());
+        }
+    }
 
     const TRIALS: u32 = 20_000;
 

@@ -93,6 +93,9 @@ pub enum TrapKind {
         depth: i32,
         /// What the faller lands on.
         bottom: PitBottom,
+        /// Sprung once: the cover is gone and it is an open pit (house rule `table.open_pit`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        open: bool,
     },
     /// 000 "Falling Traps": a floor or bridge that gives way once the weight on it reaches
     /// `gives_way_at` (none: under anyone), over a drop of `depth` inches.
@@ -354,6 +357,96 @@ pub struct TableTrapSettings {
     pub boulder_width: f32,
     /// A figure with Spot/Disarm stops at an active counter it comes upon and tries to disarm it.
     pub disarm_counters: bool,
+    /// House rule: the agility of a steed caught by a trip cord or a pit under its rider (000
+    /// "Trip cords": "Riders whose Steeds fall"; 000 gives steeds no agility): 0.
+    pub steed_agility: i32,
+    /// House rule: what a revealed (spotted, or seen going off) trap does, per kind; the texts
+    /// say nothing of a trap that has been seen.
+    pub revealed: RevealedTraps,
+    /// House rule: an open pit (a Morval pit once sprung, a spent Khemri pit with its depth)
+    /// is walked round (`avoid`) or walked into (`fall_in`); 002 "3-4 - Pit": "there will be a
+    /// pit ... in the tunnel", and 000's pit is "dug in open space": it stays a pit.
+    pub open_pit: OpenPit,
+    /// House rule: a figure that enters an open pit rolls the pit's entry roll first (Morval:
+    /// the pit table, D10 − A + F; Khemri: an Initiative test). Default false: nothing hides
+    /// an open pit, so it just falls in.
+    pub open_pit_entry_roll: bool,
+}
+
+/// What figures do about a revealed trap of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RevealedTrap {
+    /// Stepped over or round with no roll: it does not go off.
+    Harmless,
+    /// An obstacle: paths go round it (a disc; a cord is stepped over, as `harmless`). A
+    /// figure whose path still enters it (its waypoint is in it) sets it off as if unseen.
+    Avoid,
+    /// It goes off as if unseen (lifting the idol sets it off, seen or not).
+    StillFires,
+}
+
+/// House rule: per kind, what a revealed trap does (docs/traps.md). The texts are silent; the
+/// defaults: a spotted cord is stepped over, a spotted pit is walked round, a lifter still
+/// fires (000 "Lifter Traps": lifting the idol sets it off), the rest are passed safely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RevealedTraps {
+    /// Trip cords: stepped over.
+    pub trip_cord: RevealedTrap,
+    /// Treadles: stepped round.
+    pub treadle: RevealedTrap,
+    /// Lifters: still fire when the object is lifted.
+    pub lifter: RevealedTrap,
+    /// Specimen pits: walked round.
+    pub pit: RevealedTrap,
+    /// Falling floors: stepped round.
+    pub falling_floor: RevealedTrap,
+    /// Loops: stepped round.
+    #[serde(rename = "loop")]
+    pub loop_trap: RevealedTrap,
+    /// Leydonic traps: stepped round.
+    pub leydonic: RevealedTrap,
+}
+
+impl Default for RevealedTraps {
+    fn default() -> Self {
+        Self {
+            trip_cord: RevealedTrap::Harmless,
+            treadle: RevealedTrap::Harmless,
+            lifter: RevealedTrap::StillFires,
+            pit: RevealedTrap::Avoid,
+            falling_floor: RevealedTrap::Harmless,
+            loop_trap: RevealedTrap::Harmless,
+            leydonic: RevealedTrap::Harmless,
+        }
+    }
+}
+
+impl RevealedTraps {
+    /// The setting for a Morval kind.
+    pub fn of(&self, kind: morval::TrapKind) -> RevealedTrap {
+        match kind {
+            morval::TrapKind::TripCord => self.trip_cord,
+            morval::TrapKind::Treadle => self.treadle,
+            morval::TrapKind::Lifter => self.lifter,
+            morval::TrapKind::SpecimenPit => self.pit,
+            morval::TrapKind::FallingFloor => self.falling_floor,
+            morval::TrapKind::Loop => self.loop_trap,
+            morval::TrapKind::Leydonic => self.leydonic,
+        }
+    }
+}
+
+/// House rule: what figures do at an open pit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenPit {
+    /// Paths go round it; a figure stops at its edge if a wall blocks the way round.
+    #[default]
+    Avoid,
+    /// Paths go straight on, and a figure that enters it falls in.
+    FallIn,
 }
 
 impl TableTrapSettings {
@@ -379,6 +472,10 @@ impl Default for TableTrapSettings {
             status_moves: 1,
             boulder_width: 1.0,
             disarm_counters: true,
+            steed_agility: 0,
+            revealed: RevealedTraps::default(),
+            open_pit: OpenPit::Avoid,
+            open_pit_entry_roll: false,
         }
     }
 }
@@ -409,6 +506,18 @@ impl TrapSettings {
                 c.problem(e, format!("{field}: {v} must be -20 to 30"));
             }
         }
+        let r = &m.payload_radius;
+        for (field, v) in [
+            ("morval payload_radius hail_of_missiles", r.hail_of_missiles),
+            ("morval payload_radius boulder", r.boulder),
+            ("morval payload_radius gas", r.gas),
+            ("morval payload_radius acid", r.acid),
+            ("morval payload_radius flame", r.flame),
+        ] {
+            if c.finite(e, field, v) && !(0.0..=24.0).contains(&v) {
+                c.problem(e, format!("{field}: {v} must be 0 to 24"));
+            }
+        }
         let k = &self.khemri;
         if !(1..=1000).contains(&k.deck_sets) {
             c.problem(e, format!("khemri deck_sets: {} must be 1 to 1000", k.deck_sets));
@@ -429,6 +538,9 @@ impl TrapSettings {
             c.problem(e, format!("table figure_weight: {} must be 0 to 10000", t.figure_weight));
         }
         c.positive(e, "table boulder_width", t.boulder_width, 12.0);
+        if !(-20..=20).contains(&t.steed_agility) {
+            c.problem(e, format!("table steed_agility: {} must be -20 to 20", t.steed_agility));
+        }
         if !(0..=10).contains(&t.default_initiative) {
             c.problem(e, format!("table default_initiative: {} must be 0 to 10", t.default_initiative));
         }

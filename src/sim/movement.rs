@@ -2,10 +2,13 @@
 //! (RULES-NOTES "Time and movement"); the swept segments are kept for the traps.
 
 use super::clock::MoveClock;
-use super::geometry::first_wall_hit;
+use super::geometry::{first_in_disc, first_wall_hit};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::outcome::MoveOutcome;
-use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point};
+use super::traps::{KhemriCounter, Trap, avoided_disc};
+use super::world::{
+    Conditions, Facing, Figure, LoadedScene, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point,
+};
 use super::{Move, MoveSystems};
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
 use bevy::prelude::*;
@@ -56,33 +59,145 @@ pub fn walk(
     budget: f32,
     walls: &Walls,
 ) -> (Vec<(Vec2, Vec2)>, bool) {
+    let w = walk_round(from, waypoints, budget, walls, &[]);
+    (w.segments, w.stop.is_some())
+}
+
+/// What stopped a walk short of its budget and path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// A wall: the figure waits `WALL_STANDOFF` short of it.
+    Wall,
+    /// A pit it walks round, with a wall in the way round: it waits at the pit's edge.
+    Pit,
+}
+
+/// A walk: the segments swept, the waypoints reached (the way round a pit is put on the path
+/// as waypoints, so each segment but a last part-segment ends at a reached waypoint), and what
+/// stopped it.
+#[derive(Debug, Clone, Default)]
+pub struct Walk {
+    /// The segments swept, in order.
+    pub segments: Vec<(Vec2, Vec2)>,
+    /// Waypoints reached and taken off the path.
+    pub popped: usize,
+    /// What stopped it, if anything did.
+    pub stop: Option<Stop>,
+}
+
+/// How far outside a pit's edge the way round it runs, in inches.
+const PIT_STANDOFF: f32 = 0.05;
+/// Most ways round pits in one walk (pits touching each other could send it back and forth).
+const MAX_DETOURS: usize = 16;
+
+/// As [`walk`], going round the discs in `avoid` (centre, radius: pits it knows of, docs/traps.md
+/// "Open and revealed traps"): a leg that would enter one goes round it on the side the leg
+/// passes nearer, `PIT_STANDOFF` outside its edge; if a wall blocks the way round, the figure
+/// stops at the edge. A disc the figure stands in, or that holds the waypoint it walks to, is
+/// not gone round (it walks into the pit it was sent to).
+pub fn walk_round(
+    from: Vec2,
+    waypoints: &mut std::collections::VecDeque<Vec2>,
+    budget: f32,
+    walls: &Walls,
+    avoid: &[(Vec2, f32)],
+) -> Walk {
     let mut at = from;
     let mut left = budget;
-    let mut segments = Vec::new();
+    let mut walk = Walk::default();
+    let mut detours = 0;
     while left > 1e-6 {
         let Some(&next) = waypoints.front() else { break };
         let d = at.distance(next);
         let reach = if d <= left { next } else { at + (next - at) * (left / d) };
-        if let Some(t) = first_wall_hit(at, reach, &walls.walls, &walls.doors) {
+        let wall = first_wall_hit(at, reach, &walls.walls, &walls.doors);
+        let wall_at = wall.map_or(f32::INFINITY, |t| at.distance(reach) * t);
+        // The first pit the leg enters before any wall and within this move's reach.
+        let pit = avoid
+            .iter()
+            .filter(|&&(c, r)| at.distance(c) >= r + PIT_STANDOFF / 2.0 && next.distance(c) >= r + PIT_STANDOFF)
+            .filter_map(|&(c, r)| first_in_disc(at, next, c, r + PIT_STANDOFF / 2.0).map(|s| (s, c, r)))
+            .filter(|&(s, _, _)| s < left.min(d) && s < wall_at)
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((s, c, r)) = pit {
+            let way = detour_round(at, next, c, r + PIT_STANDOFF);
+            let legs = std::iter::once(at).chain(way.iter().copied()).collect::<Vec<_>>();
+            let clear = !way.is_empty()
+                && detours < MAX_DETOURS
+                && legs.windows(2).all(|w| first_wall_hit(w[0], w[1], &walls.walls, &walls.doors).is_none());
+            if clear {
+                detours += 1;
+                for &p in way.iter().rev() {
+                    waypoints.push_front(p);
+                }
+                continue;
+            }
+            let edge = first_in_disc(at, next, c, r + PIT_STANDOFF).unwrap_or(s);
+            let stop = if d > 0.0 { at + (next - at) * (edge.min(d) / d) } else { at };
+            if stop != at {
+                walk.segments.push((at, stop));
+            }
+            walk.stop = Some(Stop::Pit);
+            return walk;
+        }
+        if let Some(t) = wall {
             let stop_len = (at.distance(reach) * t - WALL_STANDOFF).max(0.0);
             let stop = if d > 0.0 { at + (next - at) * (stop_len / d) } else { at };
             if stop != at {
-                segments.push((at, stop));
+                walk.segments.push((at, stop));
             }
-            return (segments, true);
+            walk.stop = Some(Stop::Wall);
+            return walk;
         }
         if d <= left {
-            segments.push((at, next));
+            walk.segments.push((at, next));
             at = next;
             left -= d;
             waypoints.pop_front();
+            walk.popped += 1;
         } else {
             let to = at + (next - at) * (left / d);
-            segments.push((at, to));
+            walk.segments.push((at, to));
             left = 0.0;
         }
     }
-    (segments, false)
+    walk
+}
+
+/// The way round a disc from `a` to `b`, both outside it: the corners of a polygon drawn round
+/// the disc (its sides touch the circle) between the tangent from `a` and the tangent from `b`,
+/// on the side of the disc the straight line passes nearer (the left of `a`→`b` when the
+/// centre is on it). Every leg of `a`, the corners, `b` keeps at least `radius` from `centre`.
+/// Empty when there is no way round to take.
+fn detour_round(a: Vec2, b: Vec2, centre: Vec2, radius: f32) -> Vec<Vec2> {
+    use std::f32::consts::{FRAC_PI_4, TAU};
+    let (ra, rb) = (a - centre, b - centre);
+    let (da, db) = (ra.length(), rb.length());
+    if radius <= 0.0 || da <= 0.0 || db <= 0.0 {
+        return Vec::new();
+    }
+    // Round the side away from the centre: angles growing (counter-clockwise) when the centre
+    // lies left of a→b or on the line, so the way passes right of it; shrinking otherwise.
+    let sign = if (b - a).perp_dot(centre - a) >= 0.0 { 1.0 } else { -1.0 };
+    let alpha_a = ra.y.atan2(ra.x);
+    let alpha_b = rb.y.atan2(rb.x);
+    let beta_a = (radius / da).min(1.0).acos();
+    let beta_b = (radius / db).min(1.0).acos();
+    let first = alpha_a + sign * beta_a;
+    let last = alpha_b - sign * beta_b;
+    let sweep = (sign * (last - first)).rem_euclid(TAU);
+    if sweep <= 1e-6 || sweep >= TAU - 1e-4 {
+        return Vec::new();
+    }
+    let steps = (sweep / FRAC_PI_4).ceil().max(1.0);
+    let step = sweep / steps;
+    let corner = radius / (step / 2.0).cos();
+    (0..steps as usize)
+        .map(|j| {
+            let angle = first + sign * (j as f32 + 0.5) * step;
+            centre + Vec2::from_angle(angle) * corner
+        })
+        .collect()
 }
 
 fn move_figures(
@@ -96,11 +211,22 @@ fn move_figures(
         &mut Waypoints,
         &mut Swept,
     )>,
+    traps: Query<(&SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition), Without<Figure>>,
+    scene: Option<Res<LoadedScene>>,
     terrain: Res<Terrain>,
     walls: Res<Walls>,
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
 ) {
+    // Pits figures walk round (docs/traps.md "Open and revealed traps"), in scene order.
+    let avoid: Vec<(Vec2, f32)> = match &scene {
+        Some(scene) => traps
+            .iter()
+            .sort::<&SceneOrder>()
+            .filter_map(|(_, trap, counter, at)| avoided_disc(&trap.0, counter, at.0, &scene.0.rules.traps.table))
+            .collect(),
+        None => Vec::new(),
+    };
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
         swept.segments.clear();
@@ -121,9 +247,9 @@ fn move_figures(
         }
         let allowance = allowance_for(figure, position.0, conditions, &terrain);
         let from = position.0;
-        let waypoints_before = waypoints.0.len();
-        let (segments, blocked) = walk(from, &mut waypoints.0, allowance.inches, &walls);
-        swept.popped = waypoints_before - waypoints.0.len();
+        let walked = walk_round(from, &mut waypoints.0, allowance.inches, &walls, &avoid);
+        let segments = walked.segments;
+        swept.popped = walked.popped;
         let distance: f32 = segments.iter().map(|(a, b)| a.distance(*b)).sum();
         if let Some(&(a, b)) = segments.last() {
             position.0 = b;
@@ -133,8 +259,10 @@ fn move_figures(
         }
         swept.segments = segments;
         swept.speed = allowance.inches;
-        let outcome = if blocked {
+        let outcome = if walked.stop == Some(Stop::Wall) {
             MoveOutcome::BlockedByWall
+        } else if walked.stop == Some(Stop::Pit) {
+            MoveOutcome::BlockedByPit
         } else if distance <= 0.0 {
             MoveOutcome::HeldUp
         } else if waypoints.0.is_empty() {
@@ -154,5 +282,72 @@ fn move_figures(
                 .field("gait", figure.0.gait)
                 .field("waypoints_left", waypoints.0.len()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::geometry::point_segment_distance;
+    use std::collections::VecDeque;
+
+    fn length(segments: &[(Vec2, Vec2)]) -> f32 {
+        segments.iter().map(|(a, b)| a.distance(*b)).sum()
+    }
+
+    #[test]
+    fn walk_detours_round_an_avoided_disc() {
+        let centre = Vec2::new(5.0, 2.0);
+        let avoid = [(centre, 0.5)];
+        let r = 0.5 + PIT_STANDOFF;
+        // (1, 2) → (9, 2) straight through a pit of radius 0.5 at (5, 2). The way round keeps
+        // r = 0.55 from the centre. Its length from the geometry: a tangent from each end,
+        // √(4² − r²) each, and round the arc between the tangent points, which spans
+        // π − 2·acos(r/4) (one corner of the drawn-round polygon: 2·r·tan(span/2)).
+        let span = std::f32::consts::PI - 2.0 * (r / 4.0).acos();
+        let expected = 2.0 * (16.0 - r * r).sqrt() + 2.0 * r * (span / 2.0).tan();
+        let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
+        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &avoid);
+        assert_eq!(w.stop, None);
+        assert!(path.is_empty(), "{path:?}");
+        assert_eq!(w.popped, w.segments.len(), "the corner is a waypoint reached");
+        assert!((w.segments.last().unwrap().1 - Vec2::new(9.0, 2.0)).length() < 1e-5);
+        for &(a, b) in &w.segments {
+            assert!(point_segment_distance(centre, a, b) >= r - 1e-4, "{a} {b}");
+        }
+        let swept = length(&w.segments);
+        assert!((swept - expected).abs() < 1e-3 && swept > 8.0, "{swept} vs {expected}");
+
+        // The centre above the line: the way goes below it, the nearer side.
+        let above = Vec2::new(5.0, 2.3);
+        let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
+        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &[(above, 0.5)]);
+        assert_eq!(w.stop, None);
+        for &(a, b) in &w.segments {
+            assert!(point_segment_distance(above, a, b) >= r - 1e-4, "{a} {b}");
+            assert!(b.y < 2.3, "round the near side: {b}");
+        }
+
+        // Out of budget on the way round (4": past where it would enter the pit, 3.475", short of
+        // the corner, 4.038"): the corner not reached stays on the path.
+        let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
+        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 4.0, &Walls::default(), &avoid);
+        assert!((length(&w.segments) - 4.0).abs() < 1e-4);
+        assert_eq!(path.len(), 2, "a corner and the end: {path:?}");
+
+        // A wall under the pit blocks the way round: it stops at the pit's edge, path kept.
+        let wall =
+            crate::scene::Wall { name: "w".into(), kind: Default::default(), points: vec![(3.0, 1.5), (7.0, 1.5)] };
+        let walls = Walls { walls: vec![wall], doors: Vec::new() };
+        let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
+        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &walls, &avoid);
+        assert_eq!(w.stop, Some(Stop::Pit));
+        assert_eq!(path, VecDeque::from([Vec2::new(9.0, 2.0)]));
+        assert!((w.segments.last().unwrap().1 - Vec2::new(5.0 - r, 2.0)).length() < 1e-4, "{:?}", w.segments);
+
+        // Sent into the pit (its waypoint is in it): it walks straight in.
+        let mut path = VecDeque::from([centre]);
+        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &avoid);
+        assert_eq!(w.segments, vec![(Vec2::new(1.0, 2.0), centre)]);
     }
 }

@@ -12,6 +12,8 @@ named_enum! {
         Held => "held",
         /// A wall stopped it short.
         BlockedByWall => "blocked_by_wall",
+        /// It stopped at the edge of a pit it walks round, a wall blocking the way round.
+        BlockedByPit => "blocked_by_pit",
         /// It had no distance to walk this move.
         HeldUp => "held_up",
         /// It reached its last waypoint.
@@ -182,7 +184,9 @@ impl_outcome! {
     MoveOutcome => |o| match o {
         MoveOutcome::Held => Meaning::NONE.mark(Mark::Held),
         MoveOutcome::Arrived => Meaning::NONE.mark(Mark::Arrived),
-        MoveOutcome::BlockedByWall | MoveOutcome::HeldUp | MoveOutcome::Moved => Meaning::NONE,
+        MoveOutcome::BlockedByWall | MoveOutcome::BlockedByPit | MoveOutcome::HeldUp | MoveOutcome::Moved => {
+            Meaning::NONE
+        }
     };
     TrapOutcome => |o| match o {
         // Not a trap going off at a figure (docs/playtest.md).
@@ -344,6 +348,7 @@ mod tests {
         t.add("traps", "khemri_trap", &[T::Dud, T::Simple]);
         t.add("traps", "khemri_trap", &ComplexTrap::ALL);
         t.add("traps", "khemri_pit_edge", &[T::FellIn, T::KeptFooting]);
+        t.add("traps", "khemri_open_pit", &[T::FellIn, T::KeptFooting]);
         t.add("traps", "khemri_stray_arrows", &[T::Missed, T::Hit]);
         t.add("traps", "khemri_gas", &[T::Immune, T::Gassed]);
         t.add("traps", "khemri_fire_nearby", &[T::OnFire, T::NotOnFire]);

@@ -134,6 +134,13 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
     out
 }
 
+/// A Khemri pit that has gone off and stays open: its depth (002 "3-4 - Pit").
+pub(super) fn open_pit_depth(kc: &KhemriCounter) -> Option<i32> {
+    let c = &kc.counter;
+    let pit = c.status == TrapStatus::Spent && c.complex == Some(rules::ComplexTrap::Pit);
+    c.pit_depth.filter(|_| pit)
+}
+
 fn profile(f: &scene::Figure, wounds: Option<i32>) -> Option<MordheimProfile> {
     f.mordheim.map(|p| MordheimProfile {
         weapon_skill: i32::from(p.ws),
@@ -213,6 +220,12 @@ impl Pass {
     pub(super) fn cross_counter(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
         let Some(mut kc) = self.traps[t].khemri.clone() else { return };
+        if let Some(depth) = open_pit_depth(&kc) {
+            if kc.in_play {
+                self.khemri_open_pit(c, depth);
+            }
+            return;
+        }
         // 002 "Traps": "When a model was to move over a trap counter": any model, of any side.
         if !kc.in_play || !self.traps[t].spec.armed {
             return;
@@ -237,6 +250,33 @@ impl Pass {
             }
             CrossingOutcome::Spotted if self.settings.table.disarm_counters => self.disarm(c, at),
             CrossingOutcome::Spotted | CrossingOutcome::Avoided | CrossingOutcome::Inactive => {}
+        }
+    }
+
+    /// 002 "3-4 - Pit": "there will be a pit (depth determined by the original roll) in the
+    /// tunnel": a figure that enters it falls in ("Use the MH rules for falling"); it tests I
+    /// first only under the house rule `table.open_pit_entry_roll`.
+    fn khemri_open_pit(&mut self, c: Candidate, depth: i32) {
+        let (m, t) = (c.mover, c.trap);
+        let victim = self.victim(m);
+        let entry = rules::fall_into_open_pit(depth, &victim, self.settings.table.open_pit_entry_roll, &mut self.dice);
+        let e = with_rolls(self.new_event("khemri_open_pit", m, t, c.time), (&entry.test, &entry.fall).rolls())
+            .outcome(if entry.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting })
+            .field("depth", depth);
+        self.event(Self::hits_fields(e, entry.fall.as_ref().map(|f| &f.hits)));
+        if let Some(fall) = &entry.fall {
+            let name = self.traps[t].spec.name.clone();
+            let in_pit = Self::lasting(
+                ConditionKind::InPit,
+                format!("in pit {name}"),
+                0.0,
+                self.in_pit_moves(),
+                true,
+            );
+            let centre = self.traps[t].position;
+            self.movers[m].halt(c.distance, Some(centre));
+            self.movers[m].add_condition(in_pit);
+            self.apply_hits(m, &fall.hits);
         }
     }
 

@@ -95,6 +95,37 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     }
 }
 
+/// The disc (centre, radius) figures walk round for a trap, if they walk round it (house
+/// rules, docs/traps.md "Open and revealed traps"): an open pit (a Morval pit once sprung, a
+/// spent Khemri pit with its depth) under `table.open_pit: avoid`, or a revealed, armed Morval
+/// trap whose kind is `avoid` under `table.revealed` (a loop: the circle round its square inch;
+/// a cord cannot be gone round and is stepped over).
+pub fn avoided_disc(
+    trap: &scene::Trap,
+    counter: Option<&KhemriCounter>,
+    position: Vec2,
+    table: &crate::scene::traps::TableTrapSettings,
+) -> Option<(Vec2, f32)> {
+    use crate::scene::traps::{OpenPit, RevealedTrap};
+    let open = match &trap.kind {
+        scene::TrapKind::Pit { open, .. } => *open,
+        scene::TrapKind::Khemri { .. } => counter.is_some_and(|c| c.in_play && khemri::open_pit_depth(c).is_some()),
+        _ => false,
+    };
+    if open {
+        return (table.open_pit == OpenPit::Avoid).then_some((position, trap.radius));
+    }
+    let kind = trap.kind.morval_kind()?;
+    if !trap.armed || !trap.revealed || table.revealed.of(kind) != RevealedTrap::Avoid {
+        return None;
+    }
+    match trap.kind {
+        scene::TrapKind::TripCord { .. } => None,
+        scene::TrapKind::Loop => Some((position, 0.5 * std::f32::consts::SQRT_2)),
+        _ => Some((position, trap.radius)),
+    }
+}
+
 /// Write the traps back into a scene, and the figures' wounds.
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     let traps = sorted::<Trap>(world);
@@ -338,6 +369,8 @@ struct Mover {
     arrived: bool,
     waypoints: VecDeque<Vec2>,
     changed: bool,
+    /// Its steed fell under it and threw it: written back as not `mounted`.
+    unhorsed: bool,
 }
 
 impl Mover {
@@ -469,6 +502,8 @@ struct Pass {
     traps: Vec<TrapRt>,
     settings: TrapSettings,
     moves_per_day: u32,
+    /// `herds.non_rider_falling_dice`: a non-rider thrown from its steed.
+    non_rider_falling_dice: crate::rules::herds::NonRiderFallingDice,
     rounds_per_move: u8,
     move_number: u32,
     lighting: Lighting,
@@ -717,6 +752,7 @@ fn resolve_traps(world: &mut World) {
     let Some(loaded) = world.get_resource::<LoadedScene>() else { return };
     let settings = loaded.0.rules.traps.clone();
     let moves_per_day = loaded.0.rules.moves_per_day;
+    let non_rider_falling_dice = loaded.0.rules.herds.non_rider_falling_dice;
     let clock = *world.resource::<MoveClock>();
     if let Some(mut flames) = world.get_resource_mut::<Messages<TrapFlame>>() {
         // Last move's flames were read in its Fire set.
@@ -763,6 +799,7 @@ fn resolve_traps(world: &mut World) {
                     arrived: waypoints.0.is_empty(),
                     waypoints: waypoints.0.clone(),
                     changed: false,
+                    unhorsed: false,
                 }
             })
             .collect();
@@ -788,6 +825,7 @@ fn resolve_traps(world: &mut World) {
         traps,
         settings,
         moves_per_day,
+        non_rider_falling_dice,
         rounds_per_move: clock.rounds_per_move,
         move_number: clock.move_number,
         lighting: world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default(),
@@ -838,6 +876,11 @@ fn write_back(world: &mut World, pass: Pass) {
         }
         if let (Some(w), Some(mut wounds)) = (m.wounds, entity.get_mut::<Wounds>()) {
             wounds.0 = w;
+        }
+        if m.unhorsed
+            && let Some(mut figure) = entity.get_mut::<Figure>()
+        {
+            figure.0.mounted = false;
         }
     }
     for t in pass.traps {

@@ -3,14 +3,16 @@
 //! `rules::morval_traps` and turns the result into positions, conditions, noises and events.
 
 use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, with_rolls};
+use crate::rules::dice::Roll;
 use crate::rules::morval_traps::{
-    self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, PitResult, Spotter, TreadleTrap,
+    self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, Spotter, TreadleTrap,
     TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
     resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
 use crate::rules::outcome::Outcome;
+use crate::scene::traps::RevealedTrap;
 use crate::scene::{ConditionKind, Material, Skill, TrapKind};
-use crate::sim::log::{LoggedCondition, point_to_thousandths};
+use crate::sim::log::{LoggedCondition, point_to_thousandths, round_to_thousandths_f32};
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 
@@ -18,6 +20,15 @@ use bevy::prelude::*;
 const ON_RELEASE: &str = " (on release)";
 /// The condition of a figure swinging from a loop.
 const HANGING_IN_LOOP: &str = "hanging in loop";
+/// The condition of a rider thrown when its steed fell at a trip cord or a pit.
+const UNHORSED: &str = "unhorsed";
+
+/// A steed's roll: its agility is the house-rule `table.steed_agility`, so the reason says so.
+fn steed_agility_reason(roll: &mut Roll) {
+    for m in roll.modifiers.iter_mut().filter(|m| m.reason == "victim agility") {
+        m.reason = "steed agility (house rule)".into();
+    }
+}
 
 fn injury_name(kind: rules::InjuryKind) -> String {
     kind.id().replace('_', " ")
@@ -48,7 +59,7 @@ impl Pass {
     /// (a treadle's safety lever decides for itself).
     fn live_for(&self, m: usize, t: usize) -> bool {
         let trap = &self.traps[t].spec;
-        if !trap.armed || trap.revealed {
+        if !trap.armed || (trap.revealed && !self.revealed_fires(t)) {
             return false;
         }
         match trap.kind {
@@ -61,6 +72,18 @@ impl Pass {
     /// spared by it.
     fn exempt(&self, m: usize, t: usize) -> bool {
         self.settings.morval.own_side_exempt && self.friendly(m, t)
+    }
+
+    /// Whether a revealed trap still goes off (house rule `table.revealed`, per kind):
+    /// `still_fires`, or `avoid` entered anyway; a cord cannot be walked round, so `avoid`
+    /// steps over it as `harmless` does.
+    fn revealed_fires(&self, t: usize) -> bool {
+        let Some(kind) = self.traps[t].spec.kind.morval_kind() else { return false };
+        match self.settings.table.revealed.of(kind) {
+            RevealedTrap::Harmless => false,
+            RevealedTrap::Avoid => kind != rules::TrapKind::TripCord,
+            RevealedTrap::StillFires => true,
+        }
     }
 
     /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
@@ -104,11 +127,19 @@ impl Pass {
             TrapKind::Treadle { payload, safety, weight_above } => {
                 self.treadle(c, TreadleTrap { payload, safety, weight_above })
             }
-            TrapKind::Pit { depth, bottom } => {
-                if self.live_for(c.mover, c.trap) {
-                    self.traps[c.trap].spec.revealed = true;
-                    self.traps[c.trap].changed = true;
-                    self.pit_victim(c.mover, c.trap, c.time, c.distance, Pit { bottom, depth_inches: depth });
+            TrapKind::Pit { depth, bottom, open } => {
+                let pit = Pit { bottom, depth_inches: depth };
+                if open {
+                    // 000 "Specimen Pit Trap": "dug in open space": once sprung it stays a pit.
+                    self.pit_victim(c.mover, c.trap, c.time, c.distance, pit, true);
+                } else if self.live_for(c.mover, c.trap) {
+                    let trap = &mut self.traps[c.trap];
+                    trap.spec.revealed = true;
+                    if let TrapKind::Pit { open, .. } = &mut trap.spec.kind {
+                        *open = true;
+                    }
+                    trap.changed = true;
+                    self.pit_victim(c.mover, c.trap, c.time, c.distance, pit, false);
                 }
             }
             TrapKind::FallingFloor { depth, bottom, gives_way_at } => {
@@ -149,17 +180,23 @@ impl Pass {
         self.traps[t].cord_victims += 1;
         let agility = self.agility(m);
         let mover = &self.movers[m];
+        // T8: under a rider the cord catches the steed, with its own agility (house rule).
+        let mounted = mover.sheet.mounted;
         let victim = TripCordVictim {
-            agility: agility.value,
+            agility: if mounted { self.settings.table.steed_agility } else { agility.value },
             speed_inches: mover.speed,
             victim_order: self.traps[t].cord_victims,
-            carries_rider: mover.sheet.mounted,
+            carries_rider: false,
         };
-        let result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
+        let mut result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
         if matches!(result.outcome, rules::TripCordOutcome::BreakCord | rules::TripCordOutcome::BreakCordCursing) {
             self.traps[t].spec.armed = false;
             self.traps[t].changed = true;
         }
+        if mounted {
+            steed_agility_reason(&mut result.roll);
+        }
+        let rider_fall = (mounted && result.outcome.falls()).then(|| self.rider_falls_off(m));
         let mut added = Vec::new();
         let mut stop_at = None;
         if let Some(lost) = result.move_lost_inches {
@@ -169,7 +206,7 @@ impl Pass {
         if result.outcome.falls() {
             stop_at = Some(c.distance);
         }
-        if let Some(status) = result.status {
+        if let Some(status) = result.status.filter(|_| !mounted) {
             let fainted = status == rules::VictimStatus::Fainted;
             added.push(Self::lasting(
                 ConditionKind::Status,
@@ -179,7 +216,7 @@ impl Pass {
                 fainted,
             ));
         }
-        if let Some(injury) = &result.injury {
+        if let Some(injury) = result.injury.as_ref().filter(|_| !mounted) {
             let moves = self.injury_moves(injury);
             added.push(Self::lasting(
                 ConditionKind::Injury,
@@ -189,20 +226,31 @@ impl Pass {
                 false,
             ));
         }
+        if rider_fall.is_some() {
+            added.push(Self::unhorsed_condition());
+        }
         let mut rolls = vec![result.roll.clone()];
         rolls.extend(result.injury.as_ref().map(|i| i.duration_roll.clone()));
-        rolls.extend(result.rider_fall_strike.clone());
+        rolls.extend(rider_fall.clone());
         let at = self.movers[m].point_at(c.distance);
-        let event = with_rolls(self.new_event("trip_cord", m, t, c.time), rolls)
+        let mut event = with_rolls(self.new_event("trip_cord", m, t, c.time), rolls)
             .outcome(result.outcome)
             .field("agility", &agility)
             .field("victim_order", victim.victim_order)
             .field("move_lost", result.move_lost_inches)
-            .field("status", result.status.map(|s| s.id()))
-            .field("injury", &result.injury)
-            .field("rider_fall_strike", result.rider_fall_strike.as_ref().map(|r| r.total))
+            .field("status", result.status.map(|s| s.id()).filter(|_| !mounted))
+            .field("injury", result.injury.as_ref().filter(|_| !mounted))
+            .field("rider_fall_strike", rider_fall.as_ref().map(|r| r.total))
             .field("conditions_added", LoggedCondition::all(&added))
             .field("at", point_to_thousandths(at));
+        if mounted {
+            event = event
+                .field("victim", "steed")
+                .field("steed_agility", victim.agility)
+                .field("steed_status", result.status.map(|s| s.id()))
+                .field("steed_injury", &result.injury)
+                .field("unhorsed", rider_fall.is_some());
+        }
         self.event(event);
         if let Some(noise) = result.noise {
             let name = self.movers[m].name.clone();
@@ -211,9 +259,32 @@ impl Pass {
         if let Some(d) = stop_at {
             self.movers[m].halt(d, None);
         }
+        if rider_fall.is_some() {
+            self.unhorse(m);
+        }
         for condition in added {
             self.movers[m].add_condition(condition);
         }
+    }
+
+    /// 000 "Trip cords": "Riders whose Steeds fall, fall off strike -3"; a non-rider's falling
+    /// dice as `herds.non_rider_falling_dice` reads 000 "Riders & Animal Trainers".
+    fn rider_falls_off(&mut self, m: usize) -> Roll {
+        let horsemanship = crate::sim::herds::horsemanship(&self.movers[m].sheet.skills);
+        rules::rider_falls_off(horsemanship, self.non_rider_falling_dice, &mut self.dice)
+    }
+
+    /// The condition of a figure thrown from its fallen steed: it lasts until the GM changes it.
+    fn unhorsed_condition() -> crate::scene::Condition {
+        Self::lasting(ConditionKind::Other, UNHORSED, 0.0, None, false)
+    }
+
+    /// The figure is off its steed: no longer `mounted` (its condition is added by the caller).
+    fn unhorse(&mut self, m: usize) {
+        let mover = &mut self.movers[m];
+        mover.sheet.mounted = false;
+        mover.unhorsed = true;
+        mover.changed = true;
     }
 
     /// 000 "Treadle Traps": a creature stepping on it sets it off unless it is locked safe, the
@@ -267,31 +338,59 @@ impl Pass {
         self.payload(m, t, c.time, payload, 0.0);
     }
 
-    /// 000 "Treadle Traps": what the trap sets off. Once-only traps are spent; a trap the
-    /// victim did not notice (a silent alarm) stays hidden.
+    /// 000 "Treadle Traps": what the trap sets off, "threatens the victim(s)": a striking
+    /// payload strikes every figure (any side) within its kind's `payload_radius` (house rule,
+    /// never less than the trap's radius) at that time, the one that set it off first, then the
+    /// rest in scene order, each with its own D10. Once-only traps are spent; a trap the victim
+    /// did not notice (a silent alarm, rolled by the one that set it off) stays hidden.
     fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
-        let mover = &self.movers[m];
-        let mut result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, speed, &mut self.dice);
-        // "F= Personal bonuses": the figure's own factor (scene `spot_factor`).
-        result.silent_alarm = result.silent_alarm.map(|a| a.with_personal_factor(mover.sheet.spot_factor));
-        let outcome = match (&result.silent_alarm, payload.kind) {
-            (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
-            (Some(_), _) => TrapOutcome::Unnoticed.classified(),
-            (None, kind) => kind.classified(),
-        };
-        let noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
-        let mut rolls = Vec::new();
-        rolls.extend(result.silent_alarm.as_ref().map(|a| a.roll.clone()));
-        rolls.extend(result.strike.clone());
-        let event = with_rolls(self.new_event("payload", m, t, time), rolls)
-            .outcome(outcome)
-            .field("payload", payload.kind.id())
-            .field("strike", result.strike.as_ref().map(|r| r.total))
-            .field(
-                "strike_note",
-                result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
-            );
-        self.event(event);
+        let reach = self.settings.morval.payload_radius.inches(payload.kind).max(self.traps[t].spec.radius);
+        let centre = self.traps[t].position;
+        let mut victims = vec![(m, speed)];
+        if payload.kind.strikes() {
+            for o in 0..self.movers.len() {
+                if o != m && self.movers[o].position_at_time(time).distance(centre) <= reach + super::ON_EDGE {
+                    victims.push((o, self.movers[o].speed));
+                }
+            }
+        }
+        let mut noticed = true;
+        let mut noise = None;
+        let mut starts_fire = false;
+        for (order, &(v, v_speed)) in victims.iter().enumerate() {
+            let mover = &self.movers[v];
+            let mut result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, v_speed, &mut self.dice);
+            // "F= Personal bonuses": the figure's own factor (scene `spot_factor`).
+            result.silent_alarm = result.silent_alarm.map(|a| a.with_personal_factor(mover.sheet.spot_factor));
+            let outcome = match (&result.silent_alarm, payload.kind) {
+                (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
+                (Some(_), _) => TrapOutcome::Unnoticed.classified(),
+                (None, kind) => kind.classified(),
+            };
+            if v == m {
+                noticed = result.silent_alarm.as_ref().is_none_or(|a| a.victim_realises);
+                noise = result.noise;
+                starts_fire = result.starts_fire;
+            }
+            let mut rolls = Vec::new();
+            rolls.extend(result.silent_alarm.as_ref().map(|a| a.roll.clone()));
+            rolls.extend(result.strike.clone());
+            let mut event = with_rolls(self.new_event("payload", v, t, time), rolls)
+                .outcome(outcome)
+                .field("payload", payload.kind.id())
+                .field("strike", result.strike.as_ref().map(|r| r.total))
+                .field(
+                    "strike_note",
+                    result.strike.as_ref().map(|_| "Morval combat tables are not in the sources: reported"),
+                );
+            if payload.kind.strikes() {
+                event = event.field("victim_order", order + 1).field("payload_radius", reach).field(
+                    "distance",
+                    round_to_thousandths_f32(self.movers[v].position_at_time(time).distance(centre)),
+                );
+            }
+            self.event(event);
+        }
         let trap = &mut self.traps[t];
         trap.changed = true;
         if noticed {
@@ -300,15 +399,15 @@ impl Pass {
         if !trap.spec.reusable {
             trap.spec.armed = false;
         }
-        let (name, position, radius) = (trap.spec.name.clone(), trap.position, trap.spec.radius);
-        if let Some(noise) = result.noise {
-            self.noise(&name, position, noise);
+        let name = trap.spec.name.clone();
+        if let Some(noise) = noise {
+            self.noise(&name, centre, noise);
         }
-        if result.starts_fire && payload.kind == PayloadKind::Flame {
+        if starts_fire && payload.kind == PayloadKind::Flame {
             self.out.push(Output::Flame(TrapFlame {
                 trap: name,
-                position,
-                diameter: 2.0 * radius,
+                position: centre,
+                diameter: 2.0 * reach,
                 figures_on_fire: Vec::new(),
                 source: super::FlameSource::MorvalPayload,
             }));
@@ -316,10 +415,26 @@ impl Pass {
     }
 
     /// 000 "Specimen Pit Trap": one figure at the pit (or a falling floor), D10 − agility + F,
-    /// and what the result leaves it doing. `d`: how far along its move it was.
-    fn pit_victim(&mut self, m: usize, t: usize, time: f32, d: f32, pit: Pit) {
+    /// and what the result leaves it doing. `d`: how far along its move it was. `open`: the pit
+    /// is already open, so the figure falls in with no roll ("D10 + pit strike factor" only)
+    /// unless `table.open_pit_entry_roll` (house rule) has it roll the table. Under a rider the
+    /// steed is caught (`table.steed_agility`); if it falls or hangs, the rider falls off
+    /// (000 "Trip cords": "fall off strike -3") and stays at the edge, unhorsed.
+    fn pit_victim(&mut self, m: usize, t: usize, time: f32, d: f32, pit: Pit, open: bool) {
         let agility = self.agility(m);
-        let result: PitResult = resolve_pit(agility.value, self.movers[m].speed, pit, &mut self.dice);
+        let mounted = self.movers[m].sheet.mounted;
+        let value = if mounted { self.settings.table.steed_agility } else { agility.value };
+        let (entry, outcome, fall_strike) = if open && !self.settings.table.open_pit_entry_roll {
+            (None, PitOutcome::FallUnimpeded, Some(rules::open_pit_fall(pit, &mut self.dice)))
+        } else {
+            let mut r = resolve_pit(value, self.movers[m].speed, pit, &mut self.dice);
+            if mounted {
+                steed_agility_reason(&mut r.roll);
+            }
+            (Some(r.roll), r.outcome, r.fall_strike)
+        };
+        let steed_down = mounted && (outcome.falls() || outcome.hanging());
+        let rider_fall = steed_down.then(|| self.rider_falls_off(m));
         let centre = self.traps[t].position;
         let radius = self.traps[t].spec.radius;
         let name = self.traps[t].spec.name.clone();
@@ -327,47 +442,66 @@ impl Pass {
         let heading = self.movers[m].heading_at(d);
         let in_pit_moves = self.in_pit_moves();
         let table = &self.settings.table;
-        let (place, condition) = match result.outcome {
-            PitOutcome::JumpOver => (None, None),
-            PitOutcome::JumpBack => (Some(at), None),
-            PitOutcome::HangingOnFarEdge => (
-                Some(centre + heading * radius),
-                Some(Self::lasting(
-                    ConditionKind::HangingOnEdge,
-                    format!("hanging on far edge of {name}"),
-                    0.0,
-                    table.hanging_moves,
-                    true,
-                )),
-            ),
-            PitOutcome::HangingOnNearEdge => (
-                Some(centre - heading * radius),
-                Some(Self::lasting(
-                    ConditionKind::HangingOnEdge,
-                    format!("hanging on near edge of {name}"),
-                    0.0,
-                    table.hanging_moves,
-                    true,
-                )),
-            ),
-            PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => (
-                Some(centre),
-                Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, in_pit_moves, true)),
-            ),
+        let (place, condition) = if steed_down {
+            // The steed is in the pit or at its edge; the rider is thrown at the edge.
+            (Some(at), Some(Self::unhorsed_condition()))
+        } else {
+            match outcome {
+                PitOutcome::JumpOver => (None, None),
+                PitOutcome::JumpBack => (Some(at), None),
+                PitOutcome::HangingOnFarEdge => (
+                    Some(centre + heading * radius),
+                    Some(Self::lasting(
+                        ConditionKind::HangingOnEdge,
+                        format!("hanging on far edge of {name}"),
+                        0.0,
+                        table.hanging_moves,
+                        true,
+                    )),
+                ),
+                PitOutcome::HangingOnNearEdge => (
+                    Some(centre - heading * radius),
+                    Some(Self::lasting(
+                        ConditionKind::HangingOnEdge,
+                        format!("hanging on near edge of {name}"),
+                        0.0,
+                        table.hanging_moves,
+                        true,
+                    )),
+                ),
+                PitOutcome::RetardedFallMinusTwo | PitOutcome::RetardedFallMinusOne | PitOutcome::FallUnimpeded => (
+                    Some(centre),
+                    Some(Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, in_pit_moves, true)),
+                ),
+            }
         };
-        let mut rolls = vec![result.roll.clone()];
-        rolls.extend(result.fall_strike.clone());
-        let event = with_rolls(self.new_event("pit", m, t, time), rolls)
-            .outcome(result.outcome)
+        let mut rolls: Vec<Roll> = entry.into_iter().collect();
+        rolls.extend(fall_strike.clone());
+        rolls.extend(rider_fall.clone());
+        let mut event = with_rolls(self.new_event("pit", m, t, time), rolls)
+            .outcome(outcome)
             .field("agility", &agility)
             .field("pit_strike_factor", pit.strike_factor())
-            .field("fall_strike", result.fall_strike.as_ref().map(|r| r.total))
+            .field("fall_strike", fall_strike.as_ref().map(|r| r.total))
             .field("conditions_added", LoggedCondition::all(condition.as_slice()))
             .field("at", point_to_thousandths(place.unwrap_or(at)));
+        if open {
+            event = event.field("open_pit", true);
+        }
+        if mounted {
+            event = event
+                .field("victim", "steed")
+                .field("steed_agility", value)
+                .field("rider_fall_strike", rider_fall.as_ref().map(|r| r.total))
+                .field("unhorsed", steed_down);
+        }
         self.event(event);
-        if result.outcome != PitOutcome::JumpOver {
+        if outcome != PitOutcome::JumpOver {
             let dist = d.min(self.movers[m].cap);
             self.movers[m].halt(dist, place);
+        }
+        if steed_down {
+            self.unhorse(m);
         }
         if let Some(condition) = condition {
             self.movers[m].add_condition(condition);
@@ -406,7 +540,7 @@ impl Pass {
         for o in on_it {
             let mover = &self.movers[o];
             let d = if o == m { c.distance } else { (c.time * mover.speed).min(mover.cap) };
-            self.pit_victim(o, t, c.time, d, pit);
+            self.pit_victim(o, t, c.time, d, pit, false);
         }
     }
 
