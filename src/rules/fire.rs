@@ -455,6 +455,21 @@ pub fn burning_fire_strike(diameter_inches: f32, settings: &FireSettings) -> i32
         .map_or(settings.fire_strike_under_smallest_fire, |&(_, strike)| strike)
 }
 
+/// 001 "Fire Against people and animals": a person's fire strike, FV + 3 ("Fire Strike -3 = Fright Value").
+///
+/// From 1.0" across the fire's fright value gives it (1.0" +4, 1.5" +5, 3.0" +6, 6.0" +7, 12"
+/// and larger +8); below 1.0", where no fright value is given, the "Held Igniters" fire rows
+/// (0.3" +2, 0.6" +3; under 0.3" the house rule `fire_strike_under_smallest_fire`). A burning
+/// building strikes with its own FV + 3 (small +5, house +6, large +7) when that is more.
+/// Unlike [`burning_fire_strike`] it does not stop at +5: that cap is the igniter table's.
+pub fn person_fire_strike(diameter_inches: f32, building: Option<BurningBuilding>, settings: &FireSettings) -> i32 {
+    let by_size = match fire_fright_value(diameter_inches) {
+        Some(fright) => fright + 3,
+        None => burning_fire_strike(diameter_inches, settings),
+    };
+    building.map_or(by_size, |b| by_size.max(b.fright_value() + 3))
+}
+
 /// Whether a diameter reaches a table row, allowing for floating-point rounding. False for NaN.
 fn reaches_row(diameter_inches: f32, row_inches: f32) -> bool {
     diameter_inches + DIAMETER_TOLERANCE_INCHES >= row_inches
@@ -684,7 +699,7 @@ pub struct PersonInFireResult {
 
 /// 001 "Fire Against people and animals" > "Persons": D6 + FS (+1 if unclothed).
 ///
-/// `fire_strike` is the FS of what burns them: an igniter's, or [`burning_fire_strike`] of the
+/// `fire_strike` is the FS of what burns them: an igniter's, or [`person_fire_strike`] of the
 /// fire they are caught in.
 pub fn resolve_person_in_fire(fire_strike: i32, armour: Armour, src: &mut impl DiceSource) -> PersonInFireResult {
     let roll = Roll::new(Dice::D6, src)
@@ -1041,6 +1056,46 @@ mod tests {
         assert_eq!(BurningBuilding::SmallBuilding.fright_value(), 2);
         assert_eq!(BurningBuilding::House.fright_value(), 3);
         assert_eq!(BurningBuilding::LargeBuilding.fright_value(), 4);
+    }
+
+    #[test]
+    fn person_fire_strike_follows_fright_value() {
+        let s = FireSettings::default();
+        // FV + 3 from 1.0" (no +5 cap), the igniter rows below it.
+        for (d, fs) in
+            [(0.1f32, 1), (0.3, 2), (0.6, 3), (0.99, 3), (1.0, 4), (1.5, 5), (3.0, 6), (6.0, 7), (12.0, 8), (24.0, 8)]
+        {
+            assert_eq!(person_fire_strike(d, None, &s), fs, "{d}\"");
+        }
+        // Igniters keep the +5 cap.
+        assert_eq!(burning_fire_strike(24.0, &s), 5);
+        // Buildings: FV + 3, or the fire's size where that is more.
+        assert_eq!(person_fire_strike(0.5, Some(BurningBuilding::SmallBuilding), &s), 5);
+        assert_eq!(person_fire_strike(2.0, Some(BurningBuilding::House), &s), 6);
+        assert_eq!(person_fire_strike(2.0, Some(BurningBuilding::LargeBuilding), &s), 7);
+        assert_eq!(person_fire_strike(12.0, Some(BurningBuilding::House), &s), 8);
+    }
+
+    #[test]
+    fn person_in_a_three_inch_fire_frequencies() {
+        // A clothed person in a 3.0" fire: FS = FV3 + 3 = 6, D6 + 6 spans 7..12: face 1 gives 7
+        // (apparently dead), faces 2-6 give 8+ (definitely dead): expected [1/6, 5/6].
+        let fire_strike = person_fire_strike(3.0, None, &FireSettings::default());
+        assert_eq!(fire_strike, 6);
+        let expected = [1.0 / 6.0, 5.0 / 6.0];
+        let trials = 30_000u32;
+        let mut observed = [0u32; 2];
+        let mut src = SeededDice::new(0xF5_06);
+        for _ in 0..trials {
+            match resolve_person_in_fire(fire_strike, Armour::Clothed, &mut src).outcome {
+                PersonInFireOutcome::ApparentlyDead => observed[0] += 1,
+                PersonInFireOutcome::DefinitelyDead => observed[1] += 1,
+                other => panic!("impossible outcome {other:?} for D6 + 6"),
+            }
+        }
+        let chi = chi_square(&observed, &expected);
+        // 99.9% critical value of chi-square with 1 degree of freedom.
+        assert!(chi < 10.828, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
     }
 
     #[test]

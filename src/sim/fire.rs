@@ -24,7 +24,7 @@ use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
     self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
-    burning_fire_strike, fire_fright_value, resolve_ignition, resolve_person_in_fire,
+    burning_fire_strike, fire_fright_value, person_fire_strike, resolve_ignition, resolve_person_in_fire,
 };
 use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
@@ -120,6 +120,9 @@ pub struct FireSummary {
     pub max: (f32, f32),
     /// As an igniter: 001 "Held Igniters" fire rows by diameter (1.5" and more +5).
     pub fire_strike: i32,
+    /// Against persons caught in it: FV + 3 (001 "Fire Strike -3 = Fright Value of fire"), the
+    /// building's if that is more; below 1.0" the igniter rows.
+    pub fire_strike_vs_persons: i32,
     /// 001 "Fire Against people and animals": by diameter, or the burning building's, the larger.
     pub fright_value: Option<i32>,
     pub building: Option<rules::BurningBuilding>,
@@ -452,11 +455,21 @@ impl FireFront {
                 min: (min.x as f32 * size, min.y as f32 * size),
                 max: ((max.x + 1) as f32 * size, (max.y + 1) as f32 * size),
                 fire_strike: burning_fire_strike(diameter, &self.settings),
+                fire_strike_vs_persons: person_fire_strike(diameter, building, &self.settings),
                 fright_value: fright,
                 building,
             });
         }
         fires
+    }
+
+    /// The burning building a figure in `cell` is caught in at `time`: its region's, when that
+    /// region frightens as a building (001 "Small Burning building FV2, House burning FV3 ...").
+    fn building_at(&self, cell: Cell, time: f32) -> Option<rules::BurningBuilding> {
+        let _ = time;
+        let region = &self.regions[self.region_at(cell)?];
+        let size = self.grid.as_ref()?.cell_size_in();
+        region.building.then(|| burning_building_by_area(region.cells as f32 * size * size, &self.settings))
     }
 
     /// The region (fuel index − 1) of the material at a cell.
@@ -685,17 +698,20 @@ fn figures_in_fire(
             .map(|p| (p, start, "path_crossed_fire"))
             .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")));
         let Some((at, when, how)) = caught else { continue };
-        // The fire's size where it caught them, as an igniter (001 "Held Igniters" fire rows).
+        // The fire's size where it caught them, and the building burning there: FV + 3 (001
+        // "Fire Strike -3 = Fright Value of fire").
+        let cell = front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
         let diameter = front
             .grid
             .as_ref()
-            .and_then(|g| {
-                let cell = g.cell_at(at.x, at.y)?;
+            .zip(cell)
+            .and_then(|(g, cell)| {
                 let labelled = patches[usize::from(when == end)].get_or_insert_with(|| g.burning_regions(when));
                 labelled.region_of(cell).map(|r| r.diameter_in)
             })
             .unwrap_or(0.0);
-        let fire_strike = burning_fire_strike(diameter, settings);
+        let building = cell.and_then(|c| front.building_at(c, when));
+        let fire_strike = person_fire_strike(diameter, building, settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);
         let kept = condition.is_some() && conditions.0.len() < MAX_CONDITIONS;
@@ -707,6 +723,7 @@ fn figures_in_fire(
                 .field("how", how)
                 .field("at", point_to_thousandths(at))
                 .field("fire_diameter", round_to_thousandths(diameter))
+                .field("building", building.map(|b| b.id()))
                 .field("me_and_mo", result.outcome.me_and_mo_modifier())
                 .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
         );
@@ -765,6 +782,7 @@ fn log_fires(front: &FireFront, fires_before: usize, log: &mut EventLog, clock: 
                 .field("span_in", round_to_thousandths(fire.span_in))
                 .field("centre", (round_to_thousandths(fire.centre.0), round_to_thousandths(fire.centre.1)))
                 .field("fire_strike", fire.fire_strike)
+                .field("fire_strike_vs_persons", fire.fire_strike_vs_persons)
                 .field("fright_value", fire.fright_value)
                 .field("building", fire.building.map(|b| b.id())),
         );
