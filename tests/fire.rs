@@ -419,3 +419,61 @@ fn a_trap_flame_starts_a_fire_through_the_fire_rules() {
     }
     assert!(sprung >= 5, "the board was sprung in only {sprung} of 20 runs");
 }
+
+/// A figure standing in a fire that does not grow: half-timbering spreading 0.001" a round,
+/// lit 0.2" across at a cell centre (the cell and its four edge neighbours, 0.05 in², 0.25"
+/// across: under the 0.3" row), so its FS is the house rule `fire_strike_under_smallest_fire`,
+/// set to −1 here: D6 − 1 is at worst "severe burns" and the figure keeps rolling.
+fn standing_in_a_small_fire(person_rolls: &str, burns: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 10, height: 4),
+          rules: (fire: (half_timbered_building_spread_rate: 0.001, fire_strike_under_smallest_fire: -1,
+                         person_rolls: {person_rolls}, burns: {burns})),
+          terrain: [(name: \"hall\", material: half_timbered, shape: Rect(min: (0, 0), max: (10, 4)))],
+          figures: [(name: \"Stander\", position: (5.05, 2.05))],
+          fires: [(name: \"spark\", position: (5.05, 2.05), diameter: 0.2)])"
+    ))
+}
+
+#[test]
+fn a_person_in_fire_rolls_once_a_move_and_keeps_the_worst_burn() {
+    // Two moves standing in fire: once a move (the default) is 2 rolls, once a round 4.
+    for (rolls, expected) in [("per_move", 2), ("per_round", 4)] {
+        for seed in 0..5 {
+            let Run { log, .. } = run(&standing_in_a_small_fire(rolls, "worst_kept"), seed, 2);
+            let events: Vec<&LogEvent> = log.events.iter().filter(|e| e.event == "person_in_fire").collect();
+            assert_eq!(events.len(), expected, "{rolls} seed {seed}");
+            assert!(events.iter().all(|e| modifier(e, "fire strike") == Some(-1)), "{rolls} seed {seed}");
+            if rolls == "per_move" {
+                // Each in the first round of its move, where the fire reached the figure.
+                assert!(events.iter().all(|e| e.round == Some(1)));
+                assert_eq!(events.iter().map(|e| e.move_number).collect::<Vec<_>>(), [1, 2]);
+            }
+        }
+    }
+    // Burns: the worst kept (default), or all summed.
+    let severity = |outcome: &str| {
+        ["minor_burns", "bad_burns", "severe_burns", "crippled_in_agony"].iter().position(|o| *o == outcome)
+    };
+    for seed in 0..20 {
+        let Run { log, end } = run(&standing_in_a_small_fire("per_round", "worst_kept"), seed, 2);
+        let worst =
+            log.events.iter().filter(|e| e.event == "person_in_fire").filter_map(|e| severity(&e.outcome)).max();
+        let conditions = &end.figures[0].conditions;
+        assert!(conditions.len() <= 1, "seed {seed}: {conditions:?}");
+        let kept = conditions.first().map(|c| match c.me_and_mo {
+            -1 => 0,
+            -2 => 1,
+            -3 => 2,
+            _ => 3,
+        });
+        assert_eq!(kept, worst, "seed {seed}: {conditions:?}");
+
+        let Run { log, end } = run(&standing_in_a_small_fire("per_round", "summed"), seed, 2);
+        let rolled: Vec<&LogEvent> = log.events.iter().filter(|e| e.event == "person_in_fire").collect();
+        let conditions = &end.figures[0].conditions;
+        assert_eq!(conditions.len(), rolled.iter().filter(|e| severity(&e.outcome).is_some()).count(), "seed {seed}");
+        let sum: i64 = rolled.iter().map(|e| field(e, "me_and_mo").as_i64().unwrap_or(0)).sum();
+        assert_eq!(conditions.iter().map(|c| i64::from(c.me_and_mo)).sum::<i64>(), sum, "seed {seed}");
+    }
+}

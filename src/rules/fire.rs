@@ -139,6 +139,13 @@ pub struct FireSettings {
     /// House rule: from this many square inches a burning building is a large building (FV4).
     /// Default 150.
     pub large_building_area: f32,
+    /// House rule: how often a person in fire rolls D6 + FS; 001 "Persons" does not say.
+    /// Default `per_move`: once a move, when the fire first reaches them (a roll a round would
+    /// make a move in fire two chances of death where the table reads as one exposure).
+    pub person_rolls: PersonFireRolls,
+    /// House rule: whether burns from several rolls add up; 001 "Persons" does not say. Default
+    /// `worst_kept`: a person has the worst burn rolled, the table's rows being states.
+    pub burns: BurnStacking,
 }
 
 impl Default for FireSettings {
@@ -155,7 +162,36 @@ impl Default for FireSettings {
             cell_size: 0.1,
             house_area: 16.0,
             large_building_area: 150.0,
+            person_rolls: PersonFireRolls::PerMove,
+            burns: BurnStacking::WorstKept,
         }
+    }
+}
+
+crate::rules::named_enum! {
+    /// How often a person caught by fire rolls (house rule: 001 "Persons" does not say).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PersonFireRolls {
+        /// Once a move, in the round the fire first reaches them, at that point (the default).
+        #[default]
+        PerMove => "per_move",
+        /// Every round they stand in fire (and once for a path across fire in a move's first round).
+        PerRound => "per_round",
+    }
+}
+
+crate::rules::named_enum! {
+    /// Whether burns from several rolls add up (house rule: 001 "Persons" does not say).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum BurnStacking {
+        /// The worst burn is kept: a worse one replaces a milder one, a milder one is dropped
+        /// (the default).
+        #[default]
+        WorstKept => "worst_kept",
+        /// Every burn is kept: the Me & Mo deductions add up.
+        Summed => "summed",
     }
 }
 
@@ -674,6 +710,22 @@ impl PersonInFireOutcome {
     }
 }
 
+impl PersonInFireOutcome {
+    /// 001 "Persons": how bad a lasting burn is (minor 1 < bad 2 < severe 3 < crippled 4 <
+    /// apparently dead 5 < definitely dead 6); `None` for OK and singed clothes, which leave none.
+    pub fn severity(self) -> Option<u8> {
+        match self {
+            PersonInFireOutcome::Unharmed | PersonInFireOutcome::SingedClothes => None,
+            PersonInFireOutcome::MinorBurns => Some(1),
+            PersonInFireOutcome::BadBurns => Some(2),
+            PersonInFireOutcome::SevereBurns => Some(3),
+            PersonInFireOutcome::CrippledInAgony => Some(4),
+            PersonInFireOutcome::ApparentlyDead => Some(5),
+            PersonInFireOutcome::DefinitelyDead => Some(6),
+        }
+    }
+}
+
 /// 001 "Fire Against people and animals" > "Persons": band of D6 + FS (+1 if unclothed).
 pub fn person_in_fire_band(total: i32) -> PersonInFireOutcome {
     match total {
@@ -1112,6 +1164,17 @@ mod tests {
         assert_eq!(person_in_fire_band(8), PersonInFireOutcome::DefinitelyDead);
         assert_eq!(person_in_fire_band(9), PersonInFireOutcome::DefinitelyDead);
         assert_eq!(person_in_fire_band(20), PersonInFireOutcome::DefinitelyDead);
+    }
+
+    #[test]
+    fn burn_severity_orders_the_rows() {
+        let ranks: Vec<Option<u8>> = PersonInFireOutcome::ALL.iter().map(|o| o.severity()).collect();
+        assert_eq!(ranks, [None, None, Some(1), Some(2), Some(3), Some(4), Some(5), Some(6)]);
+        let s: FireSettings =
+            serde_json::from_str(r#"{"person_rolls": "per_round", "burns": "summed"}"#).expect("parse");
+        assert_eq!((s.person_rolls, s.burns), (PersonFireRolls::PerRound, BurnStacking::Summed));
+        let d = FireSettings::default();
+        assert_eq!((d.person_rolls, d.burns), (PersonFireRolls::PerMove, BurnStacking::WorstKept));
     }
 
     #[test]

@@ -23,12 +23,13 @@ use super::referee::Referee;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
-    self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
-    burning_fire_strike, fire_fright_value, person_fire_strike, resolve_ignition, resolve_person_in_fire,
+    self as rules, BurnStacking, FireSettings, Fuel, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
+    burning_building_by_area, burning_fire_strike, fire_fright_value, person_fire_strike, resolve_ignition,
+    resolve_person_in_fire,
 };
 use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<IgniteRequest>();
@@ -167,6 +168,9 @@ pub struct FireFront {
     spent: Vec<usize>,
     /// Bumped whenever the burning state changes (the view redraws then).
     generation: u64,
+    /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
+    /// Saves fall between moves, so this is never saved.
+    rolled_in_move: (u32, BTreeSet<String>),
 }
 
 impl FireFront {
@@ -620,7 +624,12 @@ fn fire_round(
     let (changes, fires_before) = advance_front(front, times.end);
 
     // 4. Figures caught by fire.
-    figures_in_fire(front, &mut figures, times, &settings, &mut dice, &mut log, &clock);
+    let mut rolled = std::mem::take(&mut front.rolled_in_move);
+    if rolled.0 != clock.move_number {
+        rolled = (clock.move_number, BTreeSet::new());
+    }
+    figures_in_fire(front, &mut figures, times, &settings, &mut rolled.1, &mut dice, &mut log, &clock);
+    front.rolled_in_move = rolled;
 
     // 5. What caught, what burnt out, and each fire.
     let changed = log_region_changes(front, &changes, &mut log, &clock);
@@ -677,11 +686,13 @@ fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize
 
 /// Step 4: figures caught by fire. The burning patches at the round's start and end are each
 /// labelled once, when first needed: a crowd in one big fire must not flood it per figure.
+/// `rolled`: who has rolled already this move (skipped under `person_rolls: per_move`).
 fn figures_in_fire(
     front: &FireFront,
     figures: &mut FigureQuery,
     times: RoundTimes,
     settings: &FireSettings,
+    rolled: &mut BTreeSet<String>,
     dice: &mut SimDice,
     log: &mut EventLog,
     clock: &MoveClock,
@@ -690,7 +701,9 @@ fn figures_in_fire(
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, position, swept, mut conditions) in figures {
-        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead) {
+        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
+            || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
+        {
             continue;
         }
         let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
@@ -698,6 +711,7 @@ fn figures_in_fire(
             .map(|p| (p, start, "path_crossed_fire"))
             .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")));
         let Some((at, when, how)) = caught else { continue };
+        rolled.insert(name.to_string());
         // The fire's size where it caught them, and the building burning there: FV + 3 (001
         // "Fire Strike -3 = Fright Value of fire").
         let cell = front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
@@ -714,7 +728,7 @@ fn figures_in_fire(
         let fire_strike = person_fire_strike(diameter, building, settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);
-        let kept = condition.is_some() && conditions.0.len() < MAX_CONDITIONS;
+        let kept = condition.clone().is_some_and(|c| keep_burn(&mut conditions.0, c, settings.burns));
         log.push(
             clock,
             LogEvent::new("fire", "person_in_fire", name.as_str())
@@ -727,10 +741,41 @@ fn figures_in_fire(
                 .field("me_and_mo", result.outcome.me_and_mo_modifier())
                 .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
         );
-        if let Some(condition) = condition.filter(|_| kept) {
-            conditions.0.push(condition);
-        }
     }
+}
+
+/// How bad a burn condition is (001 "Persons": minor 1 < bad 2 < severe 3 < crippled 4 <
+/// apparently dead 5 < definitely dead 6); `None` for conditions fire does not give.
+fn burn_severity(condition: &scene::Condition) -> Option<u8> {
+    match condition.kind {
+        ConditionKind::Burns => Some(match condition.me_and_mo {
+            i32::MIN..=-3 => 3,
+            -2 => 2,
+            _ => 1,
+        }),
+        ConditionKind::Crippled => Some(4),
+        ConditionKind::ApparentlyDead => Some(5),
+        ConditionKind::Dead => Some(6),
+        _ => None,
+    }
+}
+
+/// Put a new burn on a figure (house rule `fire.burns`): `summed` keeps every burn;
+/// `worst_kept` drops it unless it is worse than every burn the figure has, and then it
+/// replaces the milder ones. True when it was put on.
+fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stacking: BurnStacking) -> bool {
+    if stacking == BurnStacking::WorstKept {
+        let rank = burn_severity(&new);
+        if conditions.iter().filter_map(burn_severity).any(|old| Some(old) >= rank) {
+            return false;
+        }
+        conditions.retain(|c| burn_severity(c).is_none());
+    }
+    if conditions.len() >= MAX_CONDITIONS {
+        return false;
+    }
+    conditions.push(new);
+    true
 }
 
 /// Step 5, each region where cells caught or were spent this round: whether it caught, spreads
@@ -1049,6 +1094,47 @@ mod tests {
         assert_eq!(kind(PersonInFireOutcome::DefinitelyDead), Some(ConditionKind::Dead));
         // Scene files from before kinds: the dead's name implies dead.
         assert_eq!(ConditionKind::implied_by(DEAD_CONDITION), ConditionKind::Dead);
+    }
+
+    #[test]
+    fn keep_worst_burn() {
+        let burns = |outcomes: &[PersonInFireOutcome], stacking| {
+            let mut conditions = vec![scene::Condition {
+                name: "strained ankle".into(),
+                kind: ConditionKind::Other,
+                move_penalty: 1.0,
+                moves_left: None,
+                immobile: false,
+                me_and_mo: 0,
+            }];
+            let kept: Vec<bool> = outcomes
+                .iter()
+                .map(|&o| burn_condition(o).is_some_and(|c| keep_burn(&mut conditions, c, stacking)))
+                .collect();
+            (kept, conditions)
+        };
+        let sequence =
+            [PersonInFireOutcome::MinorBurns, PersonInFireOutcome::BadBurns, PersonInFireOutcome::MinorBurns];
+        // Worst kept: minor, then bad replaces it, then the milder minor is dropped: −2.
+        let (kept, conditions) = burns(&sequence, BurnStacking::WorstKept);
+        assert_eq!(kept, [true, true, false]);
+        let names: Vec<&str> = conditions.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["strained ankle", "bad burns"], "other conditions stay");
+        assert_eq!(conditions.iter().map(|c| c.me_and_mo).sum::<i32>(), -2);
+        // Summed: −1 − 2 − 1 = −4.
+        let (kept, conditions) = burns(&sequence, BurnStacking::Summed);
+        assert_eq!(kept, [true, true, true]);
+        assert_eq!(conditions.iter().map(|c| c.me_and_mo).sum::<i32>(), -4);
+        // An equal burn is not kept again; crippled replaces severe burns; nothing replaces dead.
+        let (kept, _) = burns(&[PersonInFireOutcome::BadBurns, PersonInFireOutcome::BadBurns], BurnStacking::WorstKept);
+        assert_eq!(kept, [true, false]);
+        let (_, conditions) =
+            burns(&[PersonInFireOutcome::SevereBurns, PersonInFireOutcome::CrippledInAgony], BurnStacking::WorstKept);
+        assert_eq!(conditions.last().map(|c| c.kind), Some(ConditionKind::Crippled));
+        assert_eq!(conditions.iter().filter(|c| c.kind == ConditionKind::Burns).count(), 0);
+        let (kept, _) =
+            burns(&[PersonInFireOutcome::DefinitelyDead, PersonInFireOutcome::ApparentlyDead], BurnStacking::WorstKept);
+        assert_eq!(kept, [true, false]);
     }
 
     #[test]
