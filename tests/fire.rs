@@ -477,3 +477,50 @@ fn a_person_in_fire_rolls_once_a_move_and_keeps_the_worst_burn() {
         assert_eq!(conditions.iter().map(|c| i64::from(c.me_and_mo)).sum::<i64>(), sum, "seed {seed}");
     }
 }
+
+/// A 10" × 2" strip (20 in²) of `material`, marked a building or not, a fire lit `fire_diameter`
+/// across at its middle; nothing burns out for 1000 rounds.
+fn strip_scene(material: &str, building: bool, fire_diameter: f32) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 10, height: 4),
+          rules: (fire: (burn_out: (thatch: 1000, solid_timber: 1000))),
+          terrain: [(name: \"roof\", material: {material}, shape: Rect(min: (0, 0), max: (10, 2)), building: {building})],
+          fires: [(name: \"fire\", position: (5, 1), diameter: {fire_diameter})])"
+    ))
+}
+
+#[test]
+fn only_marked_buildings_frighten_as_buildings() {
+    // The fire at the end of the first move (2 rounds).
+    let fire_after_a_move = |scene: &Scene| {
+        let mut app = Simulation::new(scene, 1);
+        app.step_moves(1);
+        let front = app.world().resource::<FireFront>();
+        front.fires().first().cloned().expect("burning")
+    };
+    // Solid timber (0.1" a round) lit 1" across: after 2 rounds a disc of radius 0.7", 1.54 in²,
+    // 1.4" across: FV1 by size. Marked a building, the 1.54 in² burning (under `house_area` 16)
+    // is a small burning building: FV2, FS against persons 2 + 3 = 5.
+    let small = fire_after_a_move(&strip_scene("solid_timber", true, 1.0));
+    assert!((small.diameter_in - 1.4).abs() < 0.06, "{small:?}");
+    assert_eq!(small.building, Some(tabula::rules::fire::BurningBuilding::SmallBuilding));
+    assert_eq!(small.fright_value, Some(2));
+    assert_eq!(small.fire_strike_vs_persons, 5);
+    // Unmarked: FV1 by its size, FS 1 + 3 = 4.
+    let patch = fire_after_a_move(&strip_scene("solid_timber", false, 1.0));
+    assert_eq!(patch.building, None);
+    assert_eq!(patch.fright_value, Some(1));
+    assert_eq!(patch.fire_strike_vs_persons, 4);
+    // Thatch lit 12" across at once: all 20 in² burning. Marked: a house (16 in² and more), FV3,
+    // FS 6.
+    let house = fire_after_a_move(&strip_scene("thatch", true, 12.0));
+    assert!((house.area_in2 - 20.0).abs() < 0.05, "{house:?}");
+    assert_eq!(house.building, Some(tabula::rules::fire::BurningBuilding::House));
+    assert_eq!(house.fright_value, Some(3));
+    assert_eq!(house.fire_strike_vs_persons, 6);
+    // Unmarked: d = 2√(20/π) = 5.05", FV3 by its size only, no building.
+    let field = fire_after_a_move(&strip_scene("thatch", false, 12.0));
+    assert_eq!(field.building, None);
+    assert!((field.diameter_in - 5.05).abs() < 0.01, "{field:?}");
+    assert_eq!(field.fright_value, Some(3));
+}

@@ -215,6 +215,11 @@ pub struct Region {
     /// Wet material resists fire (+2, 001 "Fire Starting Rules").
     #[serde(default, skip_serializing_if = "is_false")]
     pub wet: bool,
+    /// A building (a roof, a hut, a house): burning, it frightens as a burning building, sized by
+    /// its burning area (001 "Small Burning building FV2, House burning FV3, Large building
+    /// burning FV 4").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub building: bool,
 }
 
 /// The outline of a region.

@@ -101,7 +101,8 @@ pub struct FuelRegion {
     pub wet: bool,
     /// Cells painted with this fuel index.
     pub cells: usize,
-    /// Thatch, solid timber or half-timbered: burning, it frightens as a building.
+    /// Marked `building` in the scene: burning, it frightens as a building, sized by the area
+    /// of it burning.
     pub building: bool,
 }
 
@@ -287,7 +288,7 @@ impl FireFront {
                     fuel,
                     wet: region.wet,
                     cells: 0,
-                    building: matches!(fuel, Fuel::Thatch | Fuel::SolidTimber | Fuel::HalfTimberedBuilding),
+                    building: region.building,
                 });
                 self.regions.len() as u8
             } else {
@@ -411,14 +412,15 @@ impl FireFront {
             let mut stack = vec![start];
             let (mut count, mut sum) = (0usize, Vec2::ZERO);
             let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
-            let mut in_fire = vec![false; self.regions.len()];
+            // Burning cells of each region in this fire.
+            let mut in_fire = vec![0usize; self.regions.len()];
             while let Some(c) = stack.pop() {
                 count += 1;
                 sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
                 min = min.min(UVec2::new(c.x, c.y));
                 max = max.max(UVec2::new(c.x, c.y));
                 if let Some(f) = grid.fuel_at(c) {
-                    in_fire[f.index as usize - 1] = true;
+                    in_fire[f.index as usize - 1] += 1;
                 }
                 for dy in -1i64..=1 {
                     for dx in -1i64..=1 {
@@ -438,16 +440,23 @@ impl FireFront {
             let area = count as f32 * size * size;
             let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
             let span = ((max - min).max_element() + 1) as f32 * size;
+            // A building frightens by the part of it burning (001 "Small Burning building FV2,
+            // House burning FV3, Large building burning FV 4"), only regions marked `building`.
             let building = self
                 .regions
                 .iter()
                 .zip(&in_fire)
-                .filter(|(r, on)| **on && r.building)
-                .map(|(r, _)| burning_building_by_area(r.cells as f32 * size * size, &self.settings))
+                .filter(|(r, cells)| **cells > 0 && r.building)
+                .map(|(_, &cells)| burning_building_by_area(cells as f32 * size * size, &self.settings))
                 .max_by_key(|b| b.fright_value());
             let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
-            let names: Vec<String> =
-                self.regions.iter().zip(&in_fire).filter(|(_, on)| **on).map(|(r, _)| r.name.clone()).collect();
+            let names: Vec<String> = self
+                .regions
+                .iter()
+                .zip(&in_fire)
+                .filter(|(_, cells)| **cells > 0)
+                .map(|(r, _)| r.name.clone())
+                .collect();
             let centre = sum / count.max(1) as f32;
             fires.push(FireSummary {
                 name: names.first().cloned().unwrap_or_default(),
@@ -469,11 +478,14 @@ impl FireFront {
 
     /// The burning building a figure in `cell` is caught in at `time`: its region's, when that
     /// region frightens as a building (001 "Small Burning building FV2, House burning FV3 ...").
+    /// Sized by the area of that region burning at `time`.
     fn building_at(&self, cell: Cell, time: f32) -> Option<rules::BurningBuilding> {
-        let _ = time;
-        let region = &self.regions[self.region_at(cell)?];
-        let size = self.grid.as_ref()?.cell_size_in();
-        region.building.then(|| burning_building_by_area(region.cells as f32 * size * size, &self.settings))
+        let index = self.region_at(cell)?;
+        if !self.regions[index].building {
+            return None;
+        }
+        let burning = self.grid.as_ref()?.burning_area_in2(index as u8 + 1, time);
+        Some(burning_building_by_area(burning, &self.settings))
     }
 
     /// The region (fuel index − 1) of the material at a cell.
