@@ -689,3 +689,41 @@ fn a_furtive_party_slips_by_more_often_than_one_in_plate() {
     let z = (plate - furtive) / (pooled * (1.0 - pooled) * 2.0 / 200.0).sqrt();
     assert!(z > 4.0, "furtive {furtive}, plate {plate}, z {z}");
 }
+
+#[test]
+fn investigators_see_no_further_than_the_light_allows() {
+    // Bero walks 6" east to (16, 10) and looks for an intruder within
+    // `investigator_spots_within` (6" here), but no farther than one sees by the light at the
+    // intruder (001 "Lighting": DDD 2" sight; DDL "range of vision limited", house rule
+    // `rules.lighting.dark_sight_in`, 4" by default).
+    let found = |lighting: &str, intruder_x: f32, lights: &str, lighting_rules: &str| {
+        let s = scene_from_str(&format!(
+            "(version: 1, table: (width: 40, height: 30), lighting: \"{lighting}\",
+              rules: (sleepers: (investigator_spots_within: 6), lighting: ({lighting_rules})),
+              lights: [{lights}],
+              figures: [(name: \"Thief\", side: \"party\", position: ({intruder_x}, 10))],
+              sleepers: [{}])",
+            investigator((30.0, 10.0))
+        ));
+        let Run { log, .. } = run(&s, 1, 1);
+        let walked = events(&log, "investigator_moved")[0];
+        assert_eq!(walked.fields["to"], serde_json::json!([16.0, 10.0]));
+        walked.outcome == "found_intruder"
+    };
+    // Daylight: 3" and 5" off, both within 6".
+    assert!(found("LLL", 19.0, "", ""));
+    assert!(found("LLL", 21.0, "", ""));
+    // Pitch black: 3" off is not found, 1.5" off is.
+    assert!(!found("DDD", 19.0, "", ""));
+    assert!(found("DDD", 17.5, "", ""));
+    // A strong light (intensity 1) at the intruder lifts DDD two steps to D/L: found at 3".
+    let lamp = "(name: \"lamp\", position: (19, 10), range: 1, intensity: 1)";
+    assert!(found("DDD", 19.0, lamp, ""));
+    // ... but lifting only one step (setting) leaves DDL, seen to `dark_sight_in`.
+    assert!(found("DDD", 19.0, lamp, "strong_light_steps: 1"));
+    assert!(!found("DDD", 19.0, lamp, "strong_light_steps: 1, dark_sight_in: 2.5"));
+    // Dark: 3" within the default 4", 5" beyond it; a shorter setting hides the 3" one.
+    assert!(found("DDL", 19.0, "", ""));
+    assert!(!found("DDL", 21.0, "", ""));
+    assert!(!found("DDL", 19.0, "", "dark_sight_in: 2.5"));
+}
