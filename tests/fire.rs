@@ -524,3 +524,46 @@ fn only_marked_buildings_frighten_as_buildings() {
     assert!((field.diameter_in - 5.05).abs() < 0.01, "{field:?}");
     assert_eq!(field.fright_value, Some(3));
 }
+
+#[test]
+fn sleepers_in_a_burning_region_are_burnt() {
+    // Twelve asleep at (5.05, 2.05) in a half-timbered hall whose fire does not grow (0.001" a
+    // round): a 2" fire, about 2" across, FV2, so FS = 2 + 3 = 5 (001 "Persons"); asleep they
+    // are unclothed, +1: D6 + 6 is 7 (apparently dead, face 1, 1/6) or 8+ (definitely dead, 5/6).
+    let members: Vec<String> = (1..=12).map(|i| format!("\"M{i}\"")).collect();
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 10, height: 4),
+          rules: (fire: (half_timbered_building_spread_rate: 0.001)),
+          terrain: [(name: \"hall\", material: half_timbered, shape: Rect(min: (0, 0), max: (10, 4)))],
+          fires: [(name: \"blaze\", position: (5.05, 2.05), diameter: 2)],
+          sleepers: [(name: \"G\", position: (5.05, 2.05), shelter: building, members: [{}])])",
+        members.join(", ")
+    ));
+    let mut observed = [0u32; 2];
+    for seed in 0..50 {
+        let Run { log, end } = run(&scene, seed, 1);
+        let burnt: Vec<&LogEvent> = log.events.iter().filter(|e| e.event == "person_in_fire").collect();
+        // Once a move each (`person_rolls: per_move`).
+        assert_eq!(burnt.len(), 12, "seed {seed}");
+        for e in &burnt {
+            assert_eq!(field(e, "how"), "lies_in_fire");
+            assert_eq!(field(e, "group"), "G");
+            assert_eq!(modifier(e, "fire strike"), Some(5), "{e:?}");
+            assert_eq!(modifier(e, "unclothed"), Some(1));
+            match e.outcome.as_str() {
+                "apparently_dead" => observed[0] += 1,
+                "definitely_dead" => observed[1] += 1,
+                other => panic!("impossible outcome {other} for D6 + 6"),
+            }
+        }
+        // Kept on the members and saved with the scene.
+        for (member, e) in end.sleepers[0].members.iter().zip(&burnt) {
+            assert_eq!(member.0.name, e.subject);
+            assert_eq!(member.0.conditions.len(), 1, "{:?}", member.0.conditions);
+            assert!(member.0.conditions[0].immobile);
+        }
+    }
+    let chi = chi_square(&observed, &[1.0 / 6.0, 5.0 / 6.0]);
+    // 99.9% critical value of chi-square with 1 degree of freedom.
+    assert!(chi < 10.828, "chi-square {chi}: observed {observed:?}");
+}

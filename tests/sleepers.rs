@@ -727,3 +727,49 @@ fn investigators_see_no_further_than_the_light_allows() {
     assert!(!found("DDL", 21.0, "", ""));
     assert!(!found("DDL", 19.0, "", "dark_sight_in: 2.5"));
 }
+
+/// A group of three asleep in the open at (10, 10) and a solid-timber pile [15, 16] × [9.5, 10.5]
+/// burning: its nearest burning cell centre (15.05, 10) is 5.05" off, within the 6" earshot.
+fn fire_scene(pile_x: f32, rules: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: 20), rules: ({rules}),
+          terrain: [(name: \"pile\", material: solid_timber, shape: Rect(min: ({pile_x}, 9.5), max: ({}, 10.5)))],
+          fires: [(name: \"blaze\", position: ({}, 10), diameter: 1)],
+          sleepers: [{}])",
+        pile_x + 1.0,
+        pile_x + 0.5,
+        group("open", 3, "", "")
+    ))
+}
+
+#[test]
+fn a_fire_in_earshot_wakes_like_a_shout() {
+    // 000 "Awaking groups asleep": "Shouts or Screams +4" (house rule `fire_noise: shout`); three
+    // asleep, nothing else: D6 + 4 is 5..10: bands one wakes (5) 1/6, two (6) 1/6, three (7)
+    // 1/6, all (8+) 3/6.
+    let s = fire_scene(15.0, "");
+    let mut observed = [0u32; 5];
+    for seed in 0..300 {
+        let Run { log, .. } = run(&s, seed, 1);
+        // (Woken members may raise the alarm: that is a noise of their own.)
+        let made: Vec<&LogEvent> = events(&log, "noise_made").into_iter().filter(|e| e.subject == "pile").collect();
+        assert_eq!(made.len(), 1, "one noise a move for the group");
+        assert_eq!(made[0].subject, "pile", "named after the fire's region");
+        assert_eq!(made[0].fields["noise"], "shout");
+        let first = events(&log, "waking_roll")[0];
+        assert!(modifiers(first).iter().any(|(_, v)| *v == 4), "{:?}", modifiers(first));
+        observed[WAKING_IDS.iter().position(|id| *id == first.outcome).unwrap()] += 1;
+    }
+    let expected = d6_bands(4, 5, waking_band);
+    let chi = chi_square(&observed, &expected);
+    // 99.9% critical value of chi-square with 4 degrees of freedom.
+    assert!(chi < 18.47, "chi-square {chi}, observed {observed:?}, expected {expected:?}");
+
+    // The setting chooses the noise.
+    let Run { log, .. } = run(&fire_scene(15.0, "sleepers: (fire_noise: scream)"), 1, 1);
+    assert_eq!(events(&log, "noise_made")[0].fields["noise"], "scream");
+    // Beyond earshot (the pile from x = 16.5: 6.55" off): no noise, no roll.
+    let Run { log, .. } = run(&fire_scene(16.5, ""), 1, 1);
+    assert!(events(&log, "noise_made").is_empty());
+    assert!(events(&log, "waking_roll").is_empty());
+}

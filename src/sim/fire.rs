@@ -18,8 +18,10 @@
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
+use super::noise::{NoiseMade, make_noise};
 use super::outcome::FireOutcome;
 use super::referee::Referee;
+use super::sleepers::{SleepersRules, SleepingGroup};
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
@@ -27,6 +29,8 @@ use crate::rules::fire::{
     burning_building_by_area, burning_fire_strike, fire_fright_value, person_fire_strike, resolve_ignition,
     resolve_person_in_fire,
 };
+use crate::rules::sleepers::{SleepersSettings, armour_after_rounds};
+use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,6 +40,35 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FireFront>();
     app.add_systems(Round, fire_round);
     app.add_systems(Move, trap_flames_ignite.in_set(MoveSystems::Fire).before(super::run_rounds));
+    app.add_systems(Move, fire_noises.in_set(MoveSystems::Fire).after(super::run_rounds));
+}
+
+/// 000 "Awaking groups asleep": a fire within a group's earshot is a noise (house rule
+/// `sleepers.fire_noise`, shouts by default), made once a move at the burning point nearest
+/// the group, after the move's rounds: the Sleepers set hears it the same move.
+fn fire_noises(
+    front: Res<FireFront>,
+    groups: Query<(&SceneOrder, &SleepingGroup)>,
+    sleepers: Res<SleepersRules>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+    mut noises: MessageWriter<NoiseMade>,
+) {
+    if front.fires.is_empty() {
+        return;
+    }
+    let mut made: Vec<Vec2> = Vec::new();
+    for (_, group) in groups.iter().sort::<&SceneOrder>() {
+        let centre = vec2(group.0.position);
+        let Some((at, _)) = front.nearest_burning(centre, group.0.shelter.earshot_inches()) else { continue };
+        if made.contains(&at) {
+            continue;
+        }
+        made.push(at);
+        let source = front.fire_at(at).map_or_else(|| "fire".to_string(), |f| f.name.clone());
+        let noise = NoiseMade { source, position: at, noise: sleepers.0.fire_noise, heard_to: None };
+        make_noise(&mut noises, &mut log, &clock, noise);
+    }
 }
 
 /// A trap's flame (a treadle's `flame` payload, a Khemri Fire Trap) is an igniter held for a
@@ -608,6 +641,8 @@ fn fire_round(
     mut requests: ResMut<Messages<IgniteRequest>>,
     mut fires: Query<(&SceneOrder, &Name, &mut Fire, &mut TablePosition), Without<Figure>>,
     mut figures: FigureQuery,
+    mut groups: Query<(&SceneOrder, &mut SleepingGroup)>,
+    sleepers: Res<SleepersRules>,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
     let Some(round_in_move) = clock.round else { return };
@@ -641,6 +676,8 @@ fn fire_round(
         rolled = (clock.move_number, BTreeSet::new());
     }
     figures_in_fire(front, &mut figures, times, &settings, &mut rolled.1, &mut dice, &mut log, &clock);
+    let caught = Caught { settings: &settings, rolled: &mut rolled.1, dice: &mut dice, log: &mut log, clock: &clock };
+    sleepers_in_fire(front, &mut groups, times.end, &sleepers.0, caught);
     front.rolled_in_move = rolled;
 
     // 5. What caught, what burnt out, and each fire.
@@ -753,6 +790,76 @@ fn figures_in_fire(
                 .field("me_and_mo", result.outcome.me_and_mo_modifier())
                 .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
         );
+    }
+}
+
+/// What rolling for persons caught by fire needs: the fire rules, who has rolled this move,
+/// the dice and the log.
+struct Caught<'a> {
+    settings: &'a FireSettings,
+    rolled: &'a mut BTreeSet<String>,
+    dice: &'a mut SimDice,
+    log: &'a mut EventLog,
+    clock: &'a MoveClock,
+}
+
+/// Step 4, sleepers (001 "Persons"): each member of a sleeping group lying in burning ground at
+/// the round's `end` (an investigator where it stands) rolls D6 + FS, +1 unclothed: asleep they
+/// wear nothing until dressed (`armour_after_rounds`). Burns are kept on the member.
+fn sleepers_in_fire(
+    front: &FireFront,
+    groups: &mut Query<(&SceneOrder, &mut SleepingGroup)>,
+    end: f32,
+    sleepers: &SleepersSettings,
+    caught: Caught,
+) {
+    let Caught { settings, rolled, dice, log, clock } = caught;
+    let Some(grid) = front.grid.as_ref() else { return };
+    let mut patches: Option<fire_front::BurningRegions> = None;
+    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    for (_, mut group) in groups {
+        let home = vec2(group.0.position);
+        let group_name = group.0.name.clone();
+        for member in group.0.members.iter_mut() {
+            let sheet = &mut member.0;
+            let (at, how) = match sheet.state {
+                SleeperState::Investigating { at, .. } => (vec2(at), "investigating_in_fire"),
+                _ => (home, "lies_in_fire"),
+            };
+            if sheet.conditions.iter().any(|c| c.kind == ConditionKind::Dead) || !front.is_burning(at) {
+                continue;
+            }
+            let key = format!("{group_name}\u{1f}{}", sheet.name);
+            if settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(&key) {
+                continue;
+            }
+            rolled.insert(key);
+            let cell = grid.cell_at(at.x, at.y);
+            let diameter = cell
+                .and_then(|c| {
+                    patches.get_or_insert_with(|| grid.burning_regions(end)).region_of(c).map(|r| r.diameter_in)
+                })
+                .unwrap_or(0.0);
+            let building = cell.and_then(|c| front.building_at(c, end));
+            let fire_strike = person_fire_strike(diameter, building, settings);
+            let worn = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
+            let result = resolve_person_in_fire(fire_strike, worn, &mut *dice);
+            let condition = burn_condition(result.outcome);
+            let kept = condition.clone().is_some_and(|c| keep_burn(&mut sheet.conditions, c, settings.burns));
+            log.push(
+                clock,
+                LogEvent::new("fire", "person_in_fire", sheet.name.as_str())
+                    .roll(result.roll)
+                    .outcome(result.outcome)
+                    .field("how", how)
+                    .field("group", &group_name)
+                    .field("at", point_to_thousandths(at))
+                    .field("fire_diameter", round_to_thousandths(diameter))
+                    .field("building", building.map(|b| b.id()))
+                    .field("me_and_mo", result.outcome.me_and_mo_modifier())
+                    .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
+            );
+        }
     }
 }
 
