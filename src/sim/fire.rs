@@ -4,9 +4,10 @@
 //! Each round (001 "Fire Starting Rules", "Fire Spreading", "Fire Against people and animals"):
 //! 1. ignition requests (traps: [`IgniteRequest`]), then the scene's fires and igniters in scene
 //!    order, roll D6 + FS − FR and set fire to the material at the start of the round;
-//! 2. where a burning region touches another burnable region, the burning edge is an igniter of
-//!    its size held against it: **one roll per (burning region, touched region) pair per round**,
-//!    at the spot touched longest, +1 per two rounds of contact;
+//! 2. where a burning region touches a burnable region of another material, the burning edge is
+//!    an igniter of its size held against it: **one roll per (burning region, touched region)
+//!    pair per round**, at the spot touched longest, +1 per two rounds of contact; regions of one
+//!    material are one fuel to the front, which spreads between them without a roll;
 //! 3. the front advances to the end of the round at each material's FSR;
 //! 4. figures standing in burning ground (or whose path this move crossed it) roll D6 + FS;
 //! 5. what caught, what is spent and each fire's size and fright value are logged, and
@@ -376,6 +377,11 @@ impl FireFront {
         if let Err(e) = painted {
             self.grid_error = Some(e.to_string());
             return;
+        }
+        // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
+        for (i, region) in self.regions.iter().enumerate() {
+            let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
+            grid.set_material(i as u8 + 1, material);
         }
         for (i, &region) in owner.iter().enumerate() {
             let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
@@ -1146,11 +1152,13 @@ impl Ignitions<'_> {
                     .field("fire_diameter", round_to_thousandths(diameter))
                     .field("rounds_in_contact", rounds),
             );
+            // "1+ ignited (up to 0.5")": the touched material catches 0.5" across, centred on the
+            // touched cell (that material only).
             if result.outcome == IgnitionOutcome::Ignited
                 && let Some(grid) = self.front.grid.as_mut()
-                && grid.ignite_cell(contact.to_cell, time).is_some()
+                && grid.ignite(at.0, at.1, IGNITED_RADIUS, time).is_some()
             {
-                self.front.history.push(FireIgnition { time, position: at, radius: 0.0, source });
+                self.front.history.push(FireIgnition { time, position: at, radius: IGNITED_RADIUS, source });
             }
         }
     }
