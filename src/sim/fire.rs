@@ -1225,7 +1225,7 @@ mod tests {
 
     #[test]
     fn keep_worst_burn() {
-        let burns = |outcomes: &[PersonInFireOutcome], stacking| {
+        let burns = |outcomes: &[PersonInFireOutcome], stacking: BurnStacking| {
             let mut conditions = vec![scene::Condition {
                 name: "strained ankle".into(),
                 kind: ConditionKind::Other,
