@@ -689,3 +689,87 @@ fn a_furtive_party_slips_by_more_often_than_one_in_plate() {
     let z = (plate - furtive) / (pooled * (1.0 - pooled) * 2.0 / 200.0).sqrt();
     assert!(z > 4.0, "furtive {furtive}, plate {plate}, z {z}");
 }
+
+#[test]
+fn investigators_see_no_further_than_the_light_allows() {
+    // Bero walks 6" east to (16, 10) and looks for an intruder within
+    // `investigator_spots_within` (6" here), but no farther than one sees by the light at the
+    // intruder (001 "Lighting": DDD 2" sight; DDL "range of vision limited", house rule
+    // `rules.lighting.dark_sight_in`, 4" by default).
+    let found = |lighting: &str, intruder_x: f32, lights: &str, lighting_rules: &str| {
+        let s = scene_from_str(&format!(
+            "(version: 1, table: (width: 40, height: 30), lighting: \"{lighting}\",
+              rules: (sleepers: (investigator_spots_within: 6), lighting: ({lighting_rules})),
+              lights: [{lights}],
+              figures: [(name: \"Thief\", side: \"party\", position: ({intruder_x}, 10))],
+              sleepers: [{}])",
+            investigator((30.0, 10.0))
+        ));
+        let Run { log, .. } = run(&s, 1, 1);
+        let walked = events(&log, "investigator_moved")[0];
+        assert_eq!(walked.fields["to"], serde_json::json!([16.0, 10.0]));
+        walked.outcome == "found_intruder"
+    };
+    // Daylight: 3" and 5" off, both within 6".
+    assert!(found("LLL", 19.0, "", ""));
+    assert!(found("LLL", 21.0, "", ""));
+    // Pitch black: 3" off is not found, 1.5" off is.
+    assert!(!found("DDD", 19.0, "", ""));
+    assert!(found("DDD", 17.5, "", ""));
+    // A strong light (intensity 1) at the intruder lifts DDD two steps to D/L: found at 3".
+    let lamp = "(name: \"lamp\", position: (19, 10), range: 1, intensity: 1)";
+    assert!(found("DDD", 19.0, lamp, ""));
+    // ... but lifting only one step (setting) leaves DDL, seen to `dark_sight_in`.
+    assert!(found("DDD", 19.0, lamp, "strong_light_steps: 1"));
+    assert!(!found("DDD", 19.0, lamp, "strong_light_steps: 1, dark_sight_in: 2.5"));
+    // Dark: 3" within the default 4", 5" beyond it; a shorter setting hides the 3" one.
+    assert!(found("DDL", 19.0, "", ""));
+    assert!(!found("DDL", 21.0, "", ""));
+    assert!(!found("DDL", 19.0, "", "dark_sight_in: 2.5"));
+}
+
+/// A group of three asleep in the open at (10, 10) and a solid-timber pile [15, 16] × [9.5, 10.5]
+/// burning: its nearest burning cell centre (15.05, 10) is 5.05" off, within the 6" earshot.
+fn fire_scene(pile_x: f32, rules: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: 20), rules: ({rules}),
+          terrain: [(name: \"pile\", material: solid_timber, shape: Rect(min: ({pile_x}, 9.5), max: ({}, 10.5)))],
+          fires: [(name: \"blaze\", position: ({}, 10), diameter: 1)],
+          sleepers: [{}])",
+        pile_x + 1.0,
+        pile_x + 0.5,
+        group("open", 3, "", "")
+    ))
+}
+
+#[test]
+fn a_fire_in_earshot_wakes_like_a_shout() {
+    // 000 "Awaking groups asleep": "Shouts or Screams +4" (house rule `fire_noise: shout`); three
+    // asleep, nothing else: D6 + 4 is 5..10: bands one wakes (5) 1/6, two (6) 1/6, three (7)
+    // 1/6, all (8+) 3/6.
+    let s = fire_scene(15.0, "");
+    let mut observed = [0u32; 5];
+    for seed in 0..300 {
+        let Run { log, .. } = run(&s, seed, 1);
+        // (Woken members may raise the alarm: that is a noise of their own.)
+        let made: Vec<&LogEvent> = events(&log, "noise_made").into_iter().filter(|e| e.subject == "pile").collect();
+        assert_eq!(made.len(), 1, "one noise a move for the group");
+        assert_eq!(made[0].subject, "pile", "named after the fire's region");
+        assert_eq!(made[0].fields["noise"], "shout");
+        let first = events(&log, "waking_roll")[0];
+        assert!(modifiers(first).iter().any(|(_, v)| *v == 4), "{:?}", modifiers(first));
+        observed[WAKING_IDS.iter().position(|id| *id == first.outcome).unwrap()] += 1;
+    }
+    let expected = d6_bands(4, 5, waking_band);
+    let chi = chi_square(&observed, &expected);
+    // 99.9% critical value of chi-square with 4 degrees of freedom.
+    assert!(chi < 18.47, "chi-square {chi}, observed {observed:?}, expected {expected:?}");
+
+    // The setting chooses the noise.
+    let Run { log, .. } = run(&fire_scene(15.0, "sleepers: (fire_noise: scream)"), 1, 1);
+    assert_eq!(events(&log, "noise_made")[0].fields["noise"], "scream");
+    // Beyond earshot (the pile from x = 16.5: 6.55" off): no noise, no roll.
+    let Run { log, .. } = run(&fire_scene(16.5, ""), 1, 1);
+    assert!(events(&log, "noise_made").is_empty());
+    assert!(events(&log, "waking_roll").is_empty());
+}

@@ -1128,3 +1128,23 @@ fn a_mounted_figure_is_unhorsed_when_its_steed_falls() {
     let chi = common::chi_square(&counts, &[0.5, 0.5]);
     assert!(chi < 15.1, "{counts:?}: {chi}");
 }
+
+#[test]
+fn traps_are_spotted_no_farther_than_the_light_allows() {
+    // A pit (radius 0.5) whose edge lies 1.8" from a walker's path: within the 2" spotting range
+    // (000 "Spotting Traps") in daylight and in DDL with the default 4" sight, but not when DDL
+    // sight is set to 1.5" (001 "Lighting": "DDL Dark range of vision limited").
+    let spot_checks = |head: &str| {
+        let scene = scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 10), {head}
+              figures: [(name: \"Walker\", side: \"party\", position: (1, 5), path: [(19, 5)])],
+              traps: [(name: \"pit\", kind: pit(depth: 1, bottom: earth), concealment: Some(NC), radius: 0.5,
+                       position: (10, 7.3), side: Some(\"bandits\"))])"
+        ));
+        let Run { log, .. } = run(&scene, 1, 4);
+        log.events.iter().filter(|e| e.event == "spot_check").count()
+    };
+    assert!(spot_checks("") > 0);
+    assert!(spot_checks("lighting: \"DDL\",") > 0);
+    assert_eq!(spot_checks("lighting: \"DDL\", rules: (lighting: (dark_sight_in: 1.5)),"), 0);
+}

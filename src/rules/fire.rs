@@ -139,6 +139,13 @@ pub struct FireSettings {
     /// House rule: from this many square inches a burning building is a large building (FV4).
     /// Default 150.
     pub large_building_area: f32,
+    /// House rule: how often a person in fire rolls D6 + FS; 001 "Persons" does not say.
+    /// Default `per_move`: once a move, when the fire first reaches them (a roll a round would
+    /// make a move in fire two chances of death where the table reads as one exposure).
+    pub person_rolls: PersonFireRolls,
+    /// House rule: whether burns from several rolls add up; 001 "Persons" does not say. Default
+    /// `worst_kept`: a person has the worst burn rolled, the table's rows being states.
+    pub burns: BurnStacking,
 }
 
 impl Default for FireSettings {
@@ -155,7 +162,36 @@ impl Default for FireSettings {
             cell_size: 0.1,
             house_area: 16.0,
             large_building_area: 150.0,
+            person_rolls: PersonFireRolls::PerMove,
+            burns: BurnStacking::WorstKept,
         }
+    }
+}
+
+crate::rules::named_enum! {
+    /// How often a person caught by fire rolls (house rule: 001 "Persons" does not say).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum PersonFireRolls {
+        /// Once a move, in the round the fire first reaches them, at that point (the default).
+        #[default]
+        PerMove => "per_move",
+        /// Every round they stand in fire (and once for a path across fire in a move's first round).
+        PerRound => "per_round",
+    }
+}
+
+crate::rules::named_enum! {
+    /// Whether burns from several rolls add up (house rule: 001 "Persons" does not say).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum BurnStacking {
+        /// The worst burn is kept: a worse one replaces a milder one, a milder one is dropped
+        /// (the default).
+        #[default]
+        WorstKept => "worst_kept",
+        /// Every burn is kept: the Me & Mo deductions add up.
+        Summed => "summed",
     }
 }
 
@@ -455,6 +491,21 @@ pub fn burning_fire_strike(diameter_inches: f32, settings: &FireSettings) -> i32
         .map_or(settings.fire_strike_under_smallest_fire, |&(_, strike)| strike)
 }
 
+/// 001 "Fire Against people and animals": a person's fire strike, FV + 3 ("Fire Strike -3 = Fright Value").
+///
+/// From 1.0" across the fire's fright value gives it (1.0" +4, 1.5" +5, 3.0" +6, 6.0" +7, 12"
+/// and larger +8); below 1.0", where no fright value is given, the "Held Igniters" fire rows
+/// (0.3" +2, 0.6" +3; under 0.3" the house rule `fire_strike_under_smallest_fire`). A burning
+/// building strikes with its own FV + 3 (small +5, house +6, large +7) when that is more.
+/// Unlike [`burning_fire_strike`] it does not stop at +5: that cap is the igniter table's.
+pub fn person_fire_strike(diameter_inches: f32, building: Option<BurningBuilding>, settings: &FireSettings) -> i32 {
+    let by_size = match fire_fright_value(diameter_inches) {
+        Some(fright) => fright + 3,
+        None => burning_fire_strike(diameter_inches, settings),
+    };
+    building.map_or(by_size, |b| by_size.max(b.fright_value() + 3))
+}
+
 /// Whether a diameter reaches a table row, allowing for floating-point rounding. False for NaN.
 fn reaches_row(diameter_inches: f32, row_inches: f32) -> bool {
     diameter_inches + DIAMETER_TOLERANCE_INCHES >= row_inches
@@ -659,6 +710,22 @@ impl PersonInFireOutcome {
     }
 }
 
+impl PersonInFireOutcome {
+    /// 001 "Persons": how bad a lasting burn is (minor 1 < bad 2 < severe 3 < crippled 4 <
+    /// apparently dead 5 < definitely dead 6); `None` for OK and singed clothes, which leave none.
+    pub fn severity(self) -> Option<u8> {
+        match self {
+            PersonInFireOutcome::Unharmed | PersonInFireOutcome::SingedClothes => None,
+            PersonInFireOutcome::MinorBurns => Some(1),
+            PersonInFireOutcome::BadBurns => Some(2),
+            PersonInFireOutcome::SevereBurns => Some(3),
+            PersonInFireOutcome::CrippledInAgony => Some(4),
+            PersonInFireOutcome::ApparentlyDead => Some(5),
+            PersonInFireOutcome::DefinitelyDead => Some(6),
+        }
+    }
+}
+
 /// 001 "Fire Against people and animals" > "Persons": band of D6 + FS (+1 if unclothed).
 pub fn person_in_fire_band(total: i32) -> PersonInFireOutcome {
     match total {
@@ -684,7 +751,7 @@ pub struct PersonInFireResult {
 
 /// 001 "Fire Against people and animals" > "Persons": D6 + FS (+1 if unclothed).
 ///
-/// `fire_strike` is the FS of what burns them: an igniter's, or [`burning_fire_strike`] of the
+/// `fire_strike` is the FS of what burns them: an igniter's, or [`person_fire_strike`] of the
 /// fire they are caught in.
 pub fn resolve_person_in_fire(fire_strike: i32, armour: Armour, src: &mut impl DiceSource) -> PersonInFireResult {
     let roll = Roll::new(Dice::D6, src)
@@ -1044,6 +1111,46 @@ mod tests {
     }
 
     #[test]
+    fn person_fire_strike_follows_fright_value() {
+        let s = FireSettings::default();
+        // FV + 3 from 1.0" (no +5 cap), the igniter rows below it.
+        for (d, fs) in
+            [(0.1f32, 1), (0.3, 2), (0.6, 3), (0.99, 3), (1.0, 4), (1.5, 5), (3.0, 6), (6.0, 7), (12.0, 8), (24.0, 8)]
+        {
+            assert_eq!(person_fire_strike(d, None, &s), fs, "{d}\"");
+        }
+        // Igniters keep the +5 cap.
+        assert_eq!(burning_fire_strike(24.0, &s), 5);
+        // Buildings: FV + 3, or the fire's size where that is more.
+        assert_eq!(person_fire_strike(0.5, Some(BurningBuilding::SmallBuilding), &s), 5);
+        assert_eq!(person_fire_strike(2.0, Some(BurningBuilding::House), &s), 6);
+        assert_eq!(person_fire_strike(2.0, Some(BurningBuilding::LargeBuilding), &s), 7);
+        assert_eq!(person_fire_strike(12.0, Some(BurningBuilding::House), &s), 8);
+    }
+
+    #[test]
+    fn person_in_a_three_inch_fire_frequencies() {
+        // A clothed person in a 3.0" fire: FS = FV3 + 3 = 6, D6 + 6 spans 7..12: face 1 gives 7
+        // (apparently dead), faces 2-6 give 8+ (definitely dead): expected [1/6, 5/6].
+        let fire_strike = person_fire_strike(3.0, None, &FireSettings::default());
+        assert_eq!(fire_strike, 6);
+        let expected = [1.0 / 6.0, 5.0 / 6.0];
+        let trials = 30_000u32;
+        let mut observed = [0u32; 2];
+        let mut src = SeededDice::new(0xF5_06);
+        for _ in 0..trials {
+            match resolve_person_in_fire(fire_strike, Armour::Clothed, &mut src).outcome {
+                PersonInFireOutcome::ApparentlyDead => observed[0] += 1,
+                PersonInFireOutcome::DefinitelyDead => observed[1] += 1,
+                other => panic!("impossible outcome {other:?} for D6 + 6"),
+            }
+        }
+        let chi = chi_square(&observed, &expected);
+        // 99.9% critical value of chi-square with 1 degree of freedom.
+        assert!(chi < 10.828, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
+    }
+
+    #[test]
     fn person_in_fire_bands_on_both_sides_of_each_boundary() {
         assert_eq!(person_in_fire_band(-5), PersonInFireOutcome::Unharmed);
         assert_eq!(person_in_fire_band(0), PersonInFireOutcome::Unharmed);
@@ -1057,6 +1164,17 @@ mod tests {
         assert_eq!(person_in_fire_band(8), PersonInFireOutcome::DefinitelyDead);
         assert_eq!(person_in_fire_band(9), PersonInFireOutcome::DefinitelyDead);
         assert_eq!(person_in_fire_band(20), PersonInFireOutcome::DefinitelyDead);
+    }
+
+    #[test]
+    fn burn_severity_orders_the_rows() {
+        let ranks: Vec<Option<u8>> = PersonInFireOutcome::ALL.iter().map(|o| o.severity()).collect();
+        assert_eq!(ranks, [None, None, Some(1), Some(2), Some(3), Some(4), Some(5), Some(6)]);
+        let s: FireSettings =
+            serde_json::from_str(r#"{"person_rolls": "per_round", "burns": "summed"}"#).expect("parse");
+        assert_eq!((s.person_rolls, s.burns), (PersonFireRolls::PerRound, BurnStacking::Summed));
+        let d = FireSettings::default();
+        assert_eq!((d.person_rolls, d.burns), (PersonFireRolls::PerMove, BurnStacking::WorstKept));
     }
 
     #[test]

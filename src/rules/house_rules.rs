@@ -372,6 +372,48 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         why: "The literal reading (-1); `add_to_strike` (+1 to the strike) is the house reading.",
     },
     HouseRule {
+        path: "fire.person_rolls",
+        default: "per_move",
+        silent: "001 \"Persons\": \"D6 +FS (+1 if unclothed)\"; how often a person in fire rolls is not said.",
+        why: "Once a move, in the round the fire first reaches the figure; `per_round` rolls every round.",
+    },
+    HouseRule {
+        path: "fire.burns",
+        default: "worst_kept",
+        silent: "001 \"Persons\" lists minor, bad and severe burns (-1, -2, -3) without saying whether burns from several rolls add up.",
+        why: "The worst burn is kept; `summed` adds them.",
+    },
+    HouseRule {
+        path: "lighting.dark_sight_in",
+        default: "4",
+        silent: "001 \"Lighting\": \"DDL Dark range of vision limited\", no number (DDD: \"2\\\" sight\").",
+        why: "Twice DDD's 2\".",
+    },
+    HouseRule {
+        path: "lighting.strong_light_from",
+        default: "0.5",
+        silent: "001 \"Lighting\" gives the levels, not what a light source does to them.",
+        why: "A light at half intensity or more counts as strong.",
+    },
+    HouseRule {
+        path: "lighting.strong_light_steps",
+        default: "2",
+        silent: "001 \"Lighting\" gives the levels, not what a light source does to them.",
+        why: "A lantern or a fire lifts pitch black to gloom (DDD to D/L).",
+    },
+    HouseRule {
+        path: "lighting.weak_light_steps",
+        default: "1",
+        silent: "001 \"Lighting\" gives the levels, not what a light source does to them.",
+        why: "A candle or weak light lifts one level.",
+    },
+    HouseRule {
+        path: "sleepers.fire_noise",
+        default: "shout",
+        silent: "000 \"Awaking groups asleep\" lists \"Shouts or Screams +4\" and other noises, but no fire.",
+        why: "A fire in earshot (crackling, cries) counts as shouts or screams.",
+    },
+    HouseRule {
         path: "traps.table.hanging_moves",
         default: "1",
         silent: "000 \"Specimen Pit Trap\": \"hanging on far edge\", \"hanging on near edge\", with no duration.",
@@ -678,10 +720,10 @@ pub fn display_value(value: &serde_json::Value) -> String {
 }
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
-/// when they hold their defaults (`traps`, `fire`) are put back. The destructuring names
+/// when they hold their defaults (`traps`, `fire`, `lighting`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
-    let crate::scene::RulesSettings { rounds_per_move, moves_per_day, sleepers, traps, herds, fire } = rules;
+    let crate::scene::RulesSettings { rounds_per_move, moves_per_day, sleepers, traps, herds, fire, lighting } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
     map.insert("rounds_per_move".into(), to(serde_json::to_value(rounds_per_move)));
@@ -690,6 +732,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("traps".into(), to(serde_json::to_value(traps)));
     map.insert("herds".into(), to(serde_json::to_value(herds)));
     map.insert("fire".into(), to(serde_json::to_value(fire)));
+    map.insert("lighting".into(), to(serde_json::to_value(lighting)));
     serde_json::Value::Object(map)
 }
 

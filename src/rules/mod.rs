@@ -69,7 +69,10 @@ mod tests {
     use serde::Serialize;
 
     use super::character::Armour;
-    use super::fire::{BurningBuilding, Fuel, HeldIgniter, IgnitionOutcome, PersonInFireOutcome, ThrownIgniter};
+    use super::fire::{
+        BurnStacking, BurningBuilding, Fuel, HeldIgniter, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
+        ThrownIgniter,
+    };
     use super::herds::{Beast, HerdKind, Horsemanship, MountBond};
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
@@ -106,6 +109,8 @@ mod tests {
             IgnitionOutcome,
             BurningBuilding,
             PersonInFireOutcome,
+            PersonFireRolls,
+            BurnStacking,
             Beast,
             Horsemanship,
             MountBond,

@@ -328,6 +328,10 @@ pub struct SleepersSettings {
     /// House rule: an investigator who comes within this many inches of a figure of another side,
     /// with no wall between, raises the alarm; 0 never.
     pub investigator_spots_within: f32,
+    /// House rule: the noise a fire within a group's earshot makes; 000 "Awaking groups asleep"
+    /// has no row for fire. Default `shout` (+4, "Shouts or Screams"): a fire crackles and roars,
+    /// and those who see it shout.
+    pub fire_noise: Noise,
 }
 
 /// Whose hearing counts when a group dices to wake. House rule: the text gives the factor per
@@ -390,6 +394,7 @@ impl Default for SleepersSettings {
             waking_checks: WakingChecks::EachSource,
             listeners_respond: true,
             investigator_spots_within: 2.0,
+            fire_noise: Noise::Shout,
         }
     }
 }

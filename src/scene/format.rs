@@ -114,6 +114,13 @@ pub struct RulesSettings {
     /// Fire house rules and the fire-front cell size (`docs/fire.md`).
     #[serde(skip_serializing_if = "is_default_fire")]
     pub fire: crate::rules::fire::FireSettings,
+    /// Lighting house rules: light steps and DDL sight (001 "Lighting").
+    #[serde(skip_serializing_if = "is_default_lighting")]
+    pub lighting: crate::rules::lighting::LightingSettings,
+}
+
+fn is_default_lighting(s: &crate::rules::lighting::LightingSettings) -> bool {
+    *s == crate::rules::lighting::LightingSettings::default()
 }
 
 fn is_default_traps(t: &super::traps::TrapSettings) -> bool {
@@ -133,6 +140,7 @@ impl Default for RulesSettings {
             traps: Default::default(),
             fire: Default::default(),
             herds: Default::default(),
+            lighting: Default::default(),
         }
     }
 }
@@ -215,6 +223,11 @@ pub struct Region {
     /// Wet material resists fire (+2, 001 "Fire Starting Rules").
     #[serde(default, skip_serializing_if = "is_false")]
     pub wet: bool,
+    /// A building (a roof, a hut, a house): burning, it frightens as a burning building, sized by
+    /// its burning area (001 "Small Burning building FV2, House burning FV3, Large building
+    /// burning FV 4").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub building: bool,
 }
 
 /// The outline of a region.
@@ -321,7 +334,8 @@ pub struct Light {
     pub position: Point,
     /// Reach in inches.
     pub range: f32,
-    /// 0 to 1: at 0.5 and above the light lifts the lighting two steps, below one.
+    /// 0 to 1: strong (at least `rules.lighting.strong_light_from`, 0.5) lifts the lighting
+    /// `strong_light_steps` (2), weaker `weak_light_steps` (1).
     #[serde(default = "full")]
     pub intensity: f32,
     /// `#rrggbb`, for drawing.

@@ -246,6 +246,27 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     if !(1..=100_000).contains(&rules.moves_per_day) {
         c.problem("rules", format!("moves_per_day: {} must be 1 to 100000", rules.moves_per_day));
     }
+    let light = &rules.lighting;
+    if c.finite("rules", "lighting dark_sight_in", light.dark_sight_in)
+        && !(0.0..=1000.0).contains(&light.dark_sight_in)
+    {
+        c.problem("rules", format!("lighting dark_sight_in: {} must be 0 to 1000 inches", light.dark_sight_in));
+    }
+    if c.finite("rules", "lighting strong_light_from", light.strong_light_from)
+        && !(light.strong_light_from > 0.0 && light.strong_light_from <= 1.0)
+    {
+        c.problem(
+            "rules",
+            format!("lighting strong_light_from: {} must be above 0 and at most 1", light.strong_light_from),
+        );
+    }
+    for (field, steps) in
+        [("strong_light_steps", light.strong_light_steps), ("weak_light_steps", light.weak_light_steps)]
+    {
+        if steps > 5 {
+            c.problem("rules", format!("lighting {field}: {steps} must be 0 to 5"));
+        }
+    }
 
     if c.count("terrain", &scene.terrain) {
         for r in &scene.terrain {

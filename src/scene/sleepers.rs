@@ -21,6 +21,8 @@ fn default_side() -> String {
 pub const MAX_DRESSING_ROUNDS: u32 = 100;
 /// Most moves a member may be left listening (the text rolls D6).
 pub const MAX_LISTEN_MOVES: u32 = 100;
+/// Most conditions a member may carry (as a figure).
+pub const MAX_MEMBER_CONDITIONS: usize = 100;
 
 /// A group asleep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +127,9 @@ pub struct SleeperSheet {
     /// Rounds spent dressing so far; `None` until they start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dressing_rounds: Option<u32>,
+    /// Lasting effects: burns from a fire that reached them (001 "Persons").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<super::format::Condition>,
 }
 
 /// A member, written in the scene either as a plain name (`"Ulf"`: an independent, clothed,
@@ -145,6 +150,7 @@ impl Sleeper {
             dresser: Dresser::default(),
             state: SleeperState::Asleep,
             dressing_rounds: None,
+            conditions: Vec::new(),
         })
     }
 }
@@ -206,6 +212,12 @@ impl SleepingGroup {
                 && r > MAX_DRESSING_ROUNDS
             {
                 c.problem(&e, format!("{who}: dressing_rounds {r} is more than {MAX_DRESSING_ROUNDS}"));
+            }
+            if m.conditions.len() > MAX_MEMBER_CONDITIONS {
+                c.problem(
+                    &e,
+                    format!("{who}: conditions: {} is more than {MAX_MEMBER_CONDITIONS}", m.conditions.len()),
+                );
             }
         }
     }

@@ -4,9 +4,10 @@
 //! Each round (001 "Fire Starting Rules", "Fire Spreading", "Fire Against people and animals"):
 //! 1. ignition requests (traps: [`IgniteRequest`]), then the scene's fires and igniters in scene
 //!    order, roll D6 + FS − FR and set fire to the material at the start of the round;
-//! 2. where a burning region touches another burnable region, the burning edge is an igniter of
-//!    its size held against it: **one roll per (burning region, touched region) pair per round**,
-//!    at the spot touched longest, +1 per two rounds of contact;
+//! 2. where a burning region touches a burnable region of another material, the burning edge is
+//!    an igniter of its size held against it: **one roll per (burning region, touched region)
+//!    pair per round**, at the spot touched longest, +1 per two rounds of contact; regions of one
+//!    material are one fuel to the front, which spreads between them without a roll;
 //! 3. the front advances to the end of the round at each material's FSR;
 //! 4. figures standing in burning ground (or whose path this move crossed it) roll D6 + FS;
 //! 5. what caught, what is spent and each fire's size and fright value are logged, and
@@ -18,23 +19,57 @@
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
+use super::noise::{NoiseMade, make_noise};
 use super::outcome::FireOutcome;
 use super::referee::Referee;
+use super::sleepers::{SleepersRules, SleepingGroup};
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
-    self as rules, FireSettings, Fuel, IgnitionOutcome, PersonInFireOutcome, burning_building_by_area,
-    burning_fire_strike, fire_fright_value, resolve_ignition, resolve_person_in_fire,
+    self as rules, BurnStacking, FireSettings, Fuel, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
+    burning_building_by_area, burning_fire_strike, fire_fright_value, person_fire_strike, resolve_ignition,
+    resolve_person_in_fire,
 };
+use crate::rules::sleepers::{SleepersSettings, armour_after_rounds};
+use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<IgniteRequest>();
     app.init_resource::<FireFront>();
     app.add_systems(Round, fire_round);
     app.add_systems(Move, trap_flames_ignite.in_set(MoveSystems::Fire).before(super::run_rounds));
+    app.add_systems(Move, fire_noises.in_set(MoveSystems::Fire).after(super::run_rounds));
+}
+
+/// 000 "Awaking groups asleep": a fire within a group's earshot is a noise (house rule
+/// `sleepers.fire_noise`, shouts by default), made once a move at the burning point nearest
+/// the group, after the move's rounds: the Sleepers set hears it the same move.
+fn fire_noises(
+    front: Res<FireFront>,
+    groups: Query<(&SceneOrder, &SleepingGroup)>,
+    sleepers: Res<SleepersRules>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+    mut noises: MessageWriter<NoiseMade>,
+) {
+    if front.fires.is_empty() {
+        return;
+    }
+    let mut made: Vec<Vec2> = Vec::new();
+    for (_, group) in groups.iter().sort::<&SceneOrder>() {
+        let centre = vec2(group.0.position);
+        let Some((at, _)) = front.nearest_burning(centre, group.0.shelter.earshot_inches()) else { continue };
+        if made.contains(&at) {
+            continue;
+        }
+        made.push(at);
+        let source = front.fire_at(at).map_or_else(|| "fire".to_string(), |f| f.name.clone());
+        let noise = NoiseMade { source, position: at, noise: sleepers.0.fire_noise, heard_to: None };
+        make_noise(&mut noises, &mut log, &clock, noise);
+    }
 }
 
 /// A trap's flame (a treadle's `flame` payload; a Khemri Fire Trap only with the house rule
@@ -110,7 +145,8 @@ pub struct FuelRegion {
     pub wet: bool,
     /// Cells painted with this fuel index.
     pub cells: usize,
-    /// Thatch, solid timber or half-timbered: burning, it frightens as a building.
+    /// Marked `building` in the scene: burning, it frightens as a building, sized by the area
+    /// of it burning.
     pub building: bool,
 }
 
@@ -135,6 +171,9 @@ pub struct FireSummary {
     pub max: (f32, f32),
     /// As an igniter: 001 "Held Igniters" fire rows by diameter (1.5" and more +5).
     pub fire_strike: i32,
+    /// Against persons caught in it: FV + 3 (001 "Fire Strike -3 = Fright Value of fire"), the
+    /// building's if that is more; below 1.0" the igniter rows.
+    pub fire_strike_vs_persons: i32,
     /// 001 "Fire Against people and animals": by diameter, or the burning building's, the larger.
     pub fright_value: Option<i32>,
     /// The burning building it counts as, if a building burns in it.
@@ -183,6 +222,9 @@ pub struct FireFront {
     spent: Vec<usize>,
     /// Bumped whenever the burning state changes (the view redraws then).
     generation: u64,
+    /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
+    /// Saves fall between moves, so this is never saved.
+    rolled_in_move: (u32, BTreeSet<String>),
 }
 
 impl FireFront {
@@ -301,7 +343,7 @@ impl FireFront {
                     fuel,
                     wet: region.wet,
                     cells: 0,
-                    building: matches!(fuel, Fuel::Thatch | Fuel::SolidTimber | Fuel::HalfTimberedBuilding),
+                    building: region.building,
                 });
                 self.regions.len() as u8
             } else {
@@ -356,6 +398,11 @@ impl FireFront {
         if let Err(e) = painted {
             self.grid_error = Some(e.to_string());
             return;
+        }
+        // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
+        for (i, region) in self.regions.iter().enumerate() {
+            let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
+            grid.set_material(i as u8 + 1, material);
         }
         for (i, &region) in owner.iter().enumerate() {
             let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
@@ -425,14 +472,15 @@ impl FireFront {
             let mut stack = vec![start];
             let (mut count, mut sum) = (0usize, Vec2::ZERO);
             let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
-            let mut in_fire = vec![false; self.regions.len()];
+            // Burning cells of each region in this fire.
+            let mut in_fire = vec![0usize; self.regions.len()];
             while let Some(c) = stack.pop() {
                 count += 1;
                 sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
                 min = min.min(UVec2::new(c.x, c.y));
                 max = max.max(UVec2::new(c.x, c.y));
                 if let Some(f) = grid.fuel_at(c) {
-                    in_fire[f.index as usize - 1] = true;
+                    in_fire[f.index as usize - 1] += 1;
                 }
                 for dy in -1i64..=1 {
                     for dx in -1i64..=1 {
@@ -452,16 +500,23 @@ impl FireFront {
             let area = count as f32 * size * size;
             let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
             let span = ((max - min).max_element() + 1) as f32 * size;
+            // A building frightens by the part of it burning (001 "Small Burning building FV2,
+            // House burning FV3, Large building burning FV 4"), only regions marked `building`.
             let building = self
                 .regions
                 .iter()
                 .zip(&in_fire)
-                .filter(|(r, on)| **on && r.building)
-                .map(|(r, _)| burning_building_by_area(r.cells as f32 * size * size, &self.settings))
+                .filter(|(r, cells)| **cells > 0 && r.building)
+                .map(|(_, &cells)| burning_building_by_area(cells as f32 * size * size, &self.settings))
                 .max_by_key(|b| b.fright_value());
             let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
-            let names: Vec<String> =
-                self.regions.iter().zip(&in_fire).filter(|(_, on)| **on).map(|(r, _)| r.name.clone()).collect();
+            let names: Vec<String> = self
+                .regions
+                .iter()
+                .zip(&in_fire)
+                .filter(|(_, cells)| **cells > 0)
+                .map(|(r, _)| r.name.clone())
+                .collect();
             let centre = sum / count.max(1) as f32;
             fires.push(FireSummary {
                 name: names.first().cloned().unwrap_or_default(),
@@ -473,11 +528,24 @@ impl FireFront {
                 min: (min.x as f32 * size, min.y as f32 * size),
                 max: ((max.x + 1) as f32 * size, (max.y + 1) as f32 * size),
                 fire_strike: burning_fire_strike(diameter, &self.settings),
+                fire_strike_vs_persons: person_fire_strike(diameter, building, &self.settings),
                 fright_value: fright,
                 building,
             });
         }
         fires
+    }
+
+    /// The burning building a figure in `cell` is caught in at `time`: its region's, when that
+    /// region frightens as a building (001 "Small Burning building FV2, House burning FV3 ...").
+    /// Sized by the area of that region burning at `time`.
+    fn building_at(&self, cell: Cell, time: f32) -> Option<rules::BurningBuilding> {
+        let index = self.region_at(cell)?;
+        if !self.regions[index].building {
+            return None;
+        }
+        let burning = self.grid.as_ref()?.burning_area_in2(index as u8 + 1, time);
+        Some(burning_building_by_area(burning, &self.settings))
     }
 
     /// The region (fuel index − 1) of the material at a cell.
@@ -600,6 +668,8 @@ fn fire_round(
     mut requests: ResMut<Messages<IgniteRequest>>,
     mut fires: Query<(&SceneOrder, &Name, &mut Fire, &mut TablePosition), Without<Figure>>,
     mut figures: FigureQuery,
+    mut groups: Query<(&SceneOrder, &mut SleepingGroup)>,
+    sleepers: Res<SleepersRules>,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
     let Some(round_in_move) = clock.round else { return };
@@ -628,7 +698,14 @@ fn fire_round(
     let (changes, fires_before) = advance_front(front, times.end);
 
     // 4. Figures caught by fire.
-    figures_in_fire(front, &mut figures, times, &settings, &mut dice, &mut log, &clock);
+    let mut rolled = std::mem::take(&mut front.rolled_in_move);
+    if rolled.0 != clock.move_number {
+        rolled = (clock.move_number, BTreeSet::new());
+    }
+    figures_in_fire(front, &mut figures, times, &settings, &mut rolled.1, &mut dice, &mut log, &clock);
+    let caught = Caught { settings: &settings, rolled: &mut rolled.1, dice: &mut dice, log: &mut log, clock: &clock };
+    sleepers_in_fire(front, &mut groups, times.end, &sleepers.0, caught);
+    front.rolled_in_move = rolled;
 
     // 5. What caught, what burnt out, and each fire.
     let changed = log_region_changes(front, &changes, &mut log, &clock);
@@ -685,11 +762,13 @@ fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize
 
 /// Step 4: figures caught by fire. The burning patches at the round's start and end are each
 /// labelled once, when first needed: a crowd in one big fire must not flood it per figure.
+/// `rolled`: who has rolled already this move (skipped under `person_rolls: per_move`).
 fn figures_in_fire(
     front: &FireFront,
     figures: &mut FigureQuery,
     times: RoundTimes,
     settings: &FireSettings,
+    rolled: &mut BTreeSet<String>,
     dice: &mut SimDice,
     log: &mut EventLog,
     clock: &MoveClock,
@@ -698,7 +777,9 @@ fn figures_in_fire(
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, position, swept, mut conditions) in figures {
-        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead) {
+        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
+            || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
+        {
             continue;
         }
         let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
@@ -706,20 +787,24 @@ fn figures_in_fire(
             .map(|p| (p, start, "path_crossed_fire"))
             .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")));
         let Some((at, when, how)) = caught else { continue };
-        // The fire's size where it caught them, as an igniter (001 "Held Igniters" fire rows).
+        rolled.insert(name.to_string());
+        // The fire's size where it caught them, and the building burning there: FV + 3 (001
+        // "Fire Strike -3 = Fright Value of fire").
+        let cell = front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
         let diameter = front
             .grid
             .as_ref()
-            .and_then(|g| {
-                let cell = g.cell_at(at.x, at.y)?;
+            .zip(cell)
+            .and_then(|(g, cell)| {
                 let labelled = patches[usize::from(when == end)].get_or_insert_with(|| g.burning_regions(when));
                 labelled.region_of(cell).map(|r| r.diameter_in)
             })
             .unwrap_or(0.0);
-        let fire_strike = burning_fire_strike(diameter, settings);
+        let building = cell.and_then(|c| front.building_at(c, when));
+        let fire_strike = person_fire_strike(diameter, building, settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);
-        let kept = condition.is_some() && conditions.0.len() < MAX_CONDITIONS;
+        let kept = condition.clone().is_some_and(|c| keep_burn(&mut conditions.0, c, settings.burns));
         log.push(
             clock,
             LogEvent::new("fire", "person_in_fire", name.as_str())
@@ -728,13 +813,115 @@ fn figures_in_fire(
                 .field("how", how)
                 .field("at", point_to_thousandths(at))
                 .field("fire_diameter", round_to_thousandths(diameter))
+                .field("building", building.map(|b| b.id()))
                 .field("me_and_mo", result.outcome.me_and_mo_modifier())
                 .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
         );
-        if let Some(condition) = condition.filter(|_| kept) {
-            conditions.0.push(condition);
+    }
+}
+
+/// What rolling for persons caught by fire needs: the fire rules, who has rolled this move,
+/// the dice and the log.
+struct Caught<'a> {
+    settings: &'a FireSettings,
+    rolled: &'a mut BTreeSet<String>,
+    dice: &'a mut SimDice,
+    log: &'a mut EventLog,
+    clock: &'a MoveClock,
+}
+
+/// Step 4, sleepers (001 "Persons"): each member of a sleeping group lying in burning ground at
+/// the round's `end` (an investigator where it stands) rolls D6 + FS, +1 unclothed: asleep they
+/// wear nothing until dressed (`armour_after_rounds`). Burns are kept on the member.
+fn sleepers_in_fire(
+    front: &FireFront,
+    groups: &mut Query<(&SceneOrder, &mut SleepingGroup)>,
+    end: f32,
+    sleepers: &SleepersSettings,
+    caught: Caught,
+) {
+    let Caught { settings, rolled, dice, log, clock } = caught;
+    let Some(grid) = front.grid.as_ref() else { return };
+    let mut patches: Option<fire_front::BurningRegions> = None;
+    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    for (_, mut group) in groups {
+        let home = vec2(group.0.position);
+        let group_name = group.0.name.clone();
+        for member in group.0.members.iter_mut() {
+            let sheet = &mut member.0;
+            let (at, how) = match sheet.state {
+                SleeperState::Investigating { at, .. } => (vec2(at), "investigating_in_fire"),
+                _ => (home, "lies_in_fire"),
+            };
+            if sheet.conditions.iter().any(|c| c.kind == ConditionKind::Dead) || !front.is_burning(at) {
+                continue;
+            }
+            let key = format!("{group_name}\u{1f}{}", sheet.name);
+            if settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(&key) {
+                continue;
+            }
+            rolled.insert(key);
+            let cell = grid.cell_at(at.x, at.y);
+            let diameter = cell
+                .and_then(|c| {
+                    patches.get_or_insert_with(|| grid.burning_regions(end)).region_of(c).map(|r| r.diameter_in)
+                })
+                .unwrap_or(0.0);
+            let building = cell.and_then(|c| front.building_at(c, end));
+            let fire_strike = person_fire_strike(diameter, building, settings);
+            let worn = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
+            let result = resolve_person_in_fire(fire_strike, worn, &mut *dice);
+            let condition = burn_condition(result.outcome);
+            let kept = condition.clone().is_some_and(|c| keep_burn(&mut sheet.conditions, c, settings.burns));
+            log.push(
+                clock,
+                LogEvent::new("fire", "person_in_fire", sheet.name.as_str())
+                    .roll(result.roll)
+                    .outcome(result.outcome)
+                    .field("how", how)
+                    .field("group", &group_name)
+                    .field("at", point_to_thousandths(at))
+                    .field("fire_diameter", round_to_thousandths(diameter))
+                    .field("building", building.map(|b| b.id()))
+                    .field("me_and_mo", result.outcome.me_and_mo_modifier())
+                    .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
+            );
         }
     }
+}
+
+/// How bad a burn condition is (001 "Persons": minor 1 < bad 2 < severe 3 < crippled 4 <
+/// apparently dead 5 < definitely dead 6); `None` for conditions fire does not give.
+fn burn_severity(condition: &scene::Condition) -> Option<u8> {
+    match condition.kind {
+        ConditionKind::Burns => Some(match condition.me_and_mo {
+            i32::MIN..=-3 => 3,
+            -2 => 2,
+            _ => 1,
+        }),
+        ConditionKind::Crippled => Some(4),
+        ConditionKind::ApparentlyDead => Some(5),
+        ConditionKind::Dead => Some(6),
+        _ => None,
+    }
+}
+
+/// Put a new burn on a figure (house rule `fire.burns`): `summed` keeps every burn;
+/// `worst_kept` drops it unless it is worse than every burn the figure has, and then it
+/// replaces the milder ones. True when it was put on.
+fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stacking: BurnStacking) -> bool {
+    if stacking == BurnStacking::WorstKept {
+        let rank = burn_severity(&new);
+        if conditions.iter().filter_map(burn_severity).any(|old| Some(old) >= rank) {
+            return false;
+        }
+        conditions.retain(|c| burn_severity(c).is_none());
+    }
+    if conditions.len() >= MAX_CONDITIONS {
+        return false;
+    }
+    conditions.push(new);
+    true
 }
 
 /// Step 5, each region where cells caught or were spent this round: whether it caught, spreads
@@ -786,6 +973,7 @@ fn log_fires(front: &FireFront, fires_before: usize, log: &mut EventLog, clock: 
                 .field("span_in", round_to_thousandths(fire.span_in))
                 .field("centre", (round_to_thousandths(fire.centre.0), round_to_thousandths(fire.centre.1)))
                 .field("fire_strike", fire.fire_strike)
+                .field("fire_strike_vs_persons", fire.fire_strike_vs_persons)
                 .field("fright_value", fire.fright_value)
                 .field("building", fire.building.map(|b| b.id())),
         );
@@ -985,11 +1173,13 @@ impl Ignitions<'_> {
                     .field("fire_diameter", round_to_thousandths(diameter))
                     .field("rounds_in_contact", rounds),
             );
+            // "1+ ignited (up to 0.5")": the touched material catches 0.5" across, centred on the
+            // touched cell (that material only).
             if result.outcome == IgnitionOutcome::Ignited
                 && let Some(grid) = self.front.grid.as_mut()
-                && grid.ignite_cell(contact.to_cell, time).is_some()
+                && grid.ignite(at.0, at.1, IGNITED_RADIUS, time).is_some()
             {
-                self.front.history.push(FireIgnition { time, position: at, radius: 0.0, source });
+                self.front.history.push(FireIgnition { time, position: at, radius: IGNITED_RADIUS, source });
             }
         }
     }
@@ -1052,6 +1242,47 @@ mod tests {
         assert_eq!(kind(PersonInFireOutcome::DefinitelyDead), Some(ConditionKind::Dead));
         // Scene files from before kinds: the dead's name implies dead.
         assert_eq!(ConditionKind::implied_by(DEAD_CONDITION), ConditionKind::Dead);
+    }
+
+    #[test]
+    fn keep_worst_burn() {
+        let burns = |outcomes: &[PersonInFireOutcome], stacking: BurnStacking| {
+            let mut conditions = vec![scene::Condition {
+                name: "strained ankle".into(),
+                kind: ConditionKind::Other,
+                move_penalty: 1.0,
+                moves_left: None,
+                immobile: false,
+                me_and_mo: 0,
+            }];
+            let kept: Vec<bool> = outcomes
+                .iter()
+                .map(|&o| burn_condition(o).is_some_and(|c| keep_burn(&mut conditions, c, stacking)))
+                .collect();
+            (kept, conditions)
+        };
+        let sequence =
+            [PersonInFireOutcome::MinorBurns, PersonInFireOutcome::BadBurns, PersonInFireOutcome::MinorBurns];
+        // Worst kept: minor, then bad replaces it, then the milder minor is dropped: −2.
+        let (kept, conditions) = burns(&sequence, BurnStacking::WorstKept);
+        assert_eq!(kept, [true, true, false]);
+        let names: Vec<&str> = conditions.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["strained ankle", "bad burns"], "other conditions stay");
+        assert_eq!(conditions.iter().map(|c| c.me_and_mo).sum::<i32>(), -2);
+        // Summed: −1 − 2 − 1 = −4.
+        let (kept, conditions) = burns(&sequence, BurnStacking::Summed);
+        assert_eq!(kept, [true, true, true]);
+        assert_eq!(conditions.iter().map(|c| c.me_and_mo).sum::<i32>(), -4);
+        // An equal burn is not kept again; crippled replaces severe burns; nothing replaces dead.
+        let (kept, _) = burns(&[PersonInFireOutcome::BadBurns, PersonInFireOutcome::BadBurns], BurnStacking::WorstKept);
+        assert_eq!(kept, [true, false]);
+        let (_, conditions) =
+            burns(&[PersonInFireOutcome::SevereBurns, PersonInFireOutcome::CrippledInAgony], BurnStacking::WorstKept);
+        assert_eq!(conditions.last().map(|c| c.kind), Some(ConditionKind::Crippled));
+        assert_eq!(conditions.iter().filter(|c| c.kind == ConditionKind::Burns).count(), 0);
+        let (kept, _) =
+            burns(&[PersonInFireOutcome::DefinitelyDead, PersonInFireOutcome::ApparentlyDead], BurnStacking::WorstKept);
+        assert_eq!(kept, [true, false]);
     }
 
     #[test]

@@ -11,8 +11,10 @@
 //! round by round costs only the cells settled in that round.
 //!
 //! The front never enters a different material by itself ("with the same material"): where a
-//! burning cell touches burnable cells of another fuel it reports a [`Contact`]; the caller rolls
-//! ignition (001 "Fire Starting Rules") and on success calls [`FireGrid::ignite_cell`].
+//! burning cell touches burnable cells of another material it reports a [`Contact`]; the caller
+//! rolls ignition (001 "Fire Starting Rules") and on success calls [`FireGrid::ignite`]. Fuel
+//! indices of one material ([`FireGrid::set_material`]; by default each index is its own) are
+//! one fuel to the front: it spreads from one into the other without a contact.
 //!
 //! Cost: O(N·K + H·log H) for N cells reached, K = 32 stencil edges, H heap pushes (a few per
 //! cell). A 720×480 table burnt out completely is about 11 million edge relaxations and well
@@ -250,6 +252,9 @@ pub struct FireGrid {
     settled_until: f32,
     max_burn_rounds: f32,
     stencil: Vec<StencilEdge>,
+    /// The material of each fuel index (index 0: none); the front spreads freely between
+    /// indices of one material.
+    material_of: [u8; 256],
 }
 
 impl FireGrid {
@@ -280,6 +285,7 @@ impl FireGrid {
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
             stencil: build_stencil(),
+            material_of: std::array::from_fn(|i| i as u8),
         })
     }
 
@@ -321,6 +327,21 @@ impl FireGrid {
             spread_rate_in: self.rate[index],
             burn_out_rounds: self.burn_rounds[index],
         })
+    }
+
+    /// 001 "Fire Spreading" ("with the same material"): say which material fuel index `fuel`
+    /// is (1..=255). The front spreads between fuel indices of one material as through one
+    /// fuel, and reports no [`Contact`] between them. Give indices of one material the same
+    /// spread rate. Ignored for index 0 or material 0.
+    pub fn set_material(&mut self, fuel: u8, material: u8) {
+        if fuel != 0 && material != 0 {
+            self.material_of[fuel as usize] = material;
+        }
+    }
+
+    /// Whether two fuel indices (both burnable) are one material.
+    fn same_material(&self, a: u8, b: u8) -> bool {
+        a != 0 && b != 0 && self.material_of[a as usize] == self.material_of[b as usize]
     }
 
     /// Sets every cell from its centre (inches); `None` = does not burn. Clears all fire. On an
@@ -455,7 +476,10 @@ impl FireGrid {
             for edge in self.stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1) {
                 let Some(to) = self.neighbour(x, y, edge.dx, edge.dy) else { continue };
                 let to_fuel = self.fuel[to];
-                if to_fuel == 0 || to_fuel == from_fuel || self.state_of_index(to, time) != CellState::Unburnt {
+                if to_fuel == 0
+                    || self.same_material(to_fuel, from_fuel)
+                    || self.state_of_index(to, time) != CellState::Unburnt
+                {
                     continue;
                 }
                 let pinched = edge
@@ -647,16 +671,19 @@ impl FireGrid {
         }
     }
 
-    /// The cell `edge` leads to from (x, y), if it and every cell the step crosses hold `fuel`.
+    /// The cell `edge` leads to from (x, y), if it and every cell the step crosses hold `fuel`'s
+    /// material.
     fn step(&self, x: i32, y: i32, edge: &StencilEdge, fuel: u8) -> Option<usize> {
         let next = self.neighbour(x, y, edge.dx, edge.dy)?;
-        if self.fuel[next] != fuel {
+        if !self.same_material(self.fuel[next], fuel) {
             return None;
         }
         // Crossed cells lie between the two ends, so they are on the table too.
         let width = self.width as usize;
-        let clear =
-            edge.crossed.iter().all(|&(ox, oy)| self.fuel[(y + oy) as usize * width + (x + ox) as usize] == fuel);
+        let clear = edge
+            .crossed
+            .iter()
+            .all(|&(ox, oy)| self.same_material(self.fuel[(y + oy) as usize * width + (x + ox) as usize], fuel));
         clear.then_some(next)
     }
 
@@ -1029,6 +1056,33 @@ mod tests {
         let arrival = g.arrival(Cell { x: 35, y: 15 }).expect("the new fire spreads");
         assert!((arrival - 60.5).abs() < 1e-3, "{arrival}");
         assert!(g.contacts(61.0).iter().all(|c| c.to_cell.x == 30 && g.arrival(c.to_cell).is_none()));
+    }
+
+    #[test]
+    fn fuels_of_one_material_burn_as_one() {
+        // As above, but fuels 1 and 2 are one material: the front crosses x = 3" at its rate
+        // (1" a round from the centre of column 10 at 1.05": column 40 at 4.05" after 3 rounds)
+        // and no contact is reported.
+        let mut g = grid(6.0, 3.0);
+        g.paint(|x, _| Some(if x < 3.0 { fuel(1, 1.0, 100.0) } else { fuel(2, 1.0, 100.0) })).expect("valid fuel");
+        g.set_material(1, 7);
+        g.set_material(2, 7);
+        assert!(g.ignite_cell(Cell { x: 10, y: 15 }, 0.0).is_some());
+        g.advance_to(2.9);
+        assert!(g.contacts(2.9).is_empty());
+        assert_eq!(g.arrival(Cell { x: 40, y: 15 }), None);
+        g.advance_to(3.1);
+        let arrival = g.arrival(Cell { x: 40, y: 15 }).expect("crossed into fuel 2");
+        assert!((arrival - 3.0).abs() < 1e-3, "{arrival}");
+        assert_eq!(g.fuel_at(Cell { x: 40, y: 15 }).map(|f| f.index), Some(2), "the cell keeps its own fuel");
+        g.advance_to(60.0);
+        assert!(all_cells(&g).all(|c| g.arrival(c).is_some()));
+        assert!(g.contacts(60.0).is_empty());
+        // Material 0 and fuel 0 are ignored.
+        g.set_material(0, 7);
+        g.set_material(1, 0);
+        assert!(g.same_material(1, 2));
+        assert!(!g.same_material(0, 0));
     }
 
     #[test]

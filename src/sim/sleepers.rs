@@ -17,7 +17,8 @@ use super::noise::{NoiseMade, make_noise_in};
 use super::outcome::SleeperOutcome;
 use super::referee::Referee;
 use super::world::{
-    Figure, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point, sorted, vec2,
+    Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point,
+    sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
@@ -143,13 +144,15 @@ fn make_movement_noises(
 /// Investigators walk toward the noise at the basic move in what they wear, stopping at a wall;
 /// there they look about and walk back, and at the group go back to sleep. Whoever comes within
 /// `investigator_spots_within` of a figure of another side, with no wall between, raises the
-/// alarm (house rule).
+/// alarm (house rule), and no farther than the light at the figure lets one see (001
+/// "Lighting": DDD 2", DDL `rules.lighting.dark_sight_in`).
 fn walk_investigators(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
     rules: Res<SleepersRules>,
     terrain: Res<Terrain>,
     walls: Res<Walls>,
+    (lighting, lights): (Res<SceneLighting>, Res<Lights>),
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
     mut messages: ResMut<Messages<NoiseMade>>,
@@ -176,7 +179,8 @@ fn walk_investigators(
             let spotted = (settings.investigator_spots_within > 0.0)
                 .then(|| {
                     figures.iter().find(|(_, _, f, p)| {
-                        f.0.side != side && p.0.distance(now) <= settings.investigator_spots_within && {
+                        let within = settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0));
+                        f.0.side != side && p.0.distance(now) <= within && {
                             let w = walls_between(now, p.0, &walls.walls, &walls.doors);
                             w.inner == 0 && w.outer == 0
                         }

@@ -3,7 +3,7 @@
 
 use super::clock::{MoveClock, SimDice};
 use super::log::EventLog;
-use crate::rules::lighting::Lighting;
+use crate::rules::lighting::{Lighting, LightingSettings};
 use crate::scene::{self, Material, Point, Scene};
 use bevy::prelude::*;
 use std::collections::VecDeque;
@@ -20,29 +20,28 @@ pub struct TableSize(pub Vec2);
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct SceneLighting(pub Lighting);
 
-/// Light sources: each brightens the lighting within its range.
+/// Light sources: each brightens the lighting within its range; with the scene's lighting
+/// settings (`rules.lighting`: how many steps a light lifts, how far one sees in the dark).
 #[derive(Resource, Debug, Clone, Default)]
-pub struct Lights(pub Vec<scene::Light>);
+pub struct Lights(pub Vec<scene::Light>, pub LightingSettings);
 
 /// The lighting at a point: the scene's level, lifted by the brightest light in range
-/// (house rule: intensity 0.5 and above lifts two steps, below one step).
+/// (house rules `rules.lighting`: intensity 0.5 and above lifts two steps, below one step).
 pub fn lighting_at(base: Lighting, lights: &Lights, p: Vec2) -> Lighting {
     let steps = lights
         .0
         .iter()
         .filter(|l| vec2(l.position).distance(p) <= l.range)
-        .map(|l| {
-            if l.intensity >= 0.5 {
-                2
-            } else if l.intensity > 0.0 {
-                1
-            } else {
-                0
-            }
-        })
+        .map(|l| lights.1.light_steps(l.intensity))
         .max()
         .unwrap_or(0);
     base.brighter(steps)
+}
+
+/// How far one sees a thing at `p` (001 "Lighting": DDD 2", DDL `dark_sight_in`), by the
+/// lighting there; unlimited (infinite) in better light.
+pub fn sight_at(base: Lighting, lights: &Lights, p: Vec2) -> f32 {
+    lighting_at(base, lights, p).sight_limit(&lights.1).unwrap_or(f32::INFINITY)
 }
 
 /// Terrain regions in scene order; a later region lies over an earlier one.
@@ -138,7 +137,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     clear_scene(world);
     world.insert_resource(TableSize(Vec2::new(scene.table.width, scene.table.height)));
     world.insert_resource(SceneLighting(scene.lighting));
-    world.insert_resource(Lights(scene.lights.clone()));
+    world.insert_resource(Lights(scene.lights.clone(), scene.rules.lighting.clone()));
     world.insert_resource(Terrain(scene.terrain.clone()));
     world.insert_resource(Walls { walls: scene.walls.clone(), doors: scene.doors.clone() });
     world.insert_resource(MoveClock {

@@ -20,7 +20,7 @@ use super::log::{EventLog, LogEvent, point_to_thousandths};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
     Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
-    Waypoints, lighting_at, placed_bundle, sorted, vec2,
+    Waypoints, lighting_at, placed_bundle, sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Traits;
@@ -622,6 +622,8 @@ impl Pass {
                         .enumerate()
                         .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
                 };
+                // Spotted from 2", or as far as the light at the trap lets one see (001 "Lighting").
+                let reach = reach.min(sight_at(self.lighting, &self.lights, trap.position));
                 if morval {
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
                         SpotChecks::PerMove => first(reach).into_iter().collect(),
