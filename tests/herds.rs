@@ -203,7 +203,8 @@ fn livestock_never_cross_a_cattle_grid_but_wolves_do() {
             "(version: 1, table: (width: 60, height: 10),
               walls: [(name: \"north\", points: [(0, 7), (60, 7)]), (name: \"south\", points: [(0, 3), (60, 3)])],
               cattle_grids: [(name: \"grid\", from: (12, 3), to: (12, 7))],
-              herds: [(name: \"herd\", beast: {beast}, count: 1, position: (6, 5), heading: 0)])"
+              herds: [(name: \"herd\", beast: {beast}, count: 1, position: (6, 5), heading: 0)],
+              rules: (herds: (zone_creatures_wander: true)))"
         )
     };
     let mut crossed_wolf = false;
@@ -215,6 +216,46 @@ fn livestock_never_cross_a_cattle_grid_but_wolves_do() {
         crossed_wolf |= end.herds[0].position.0 > 12.0;
     }
     assert!(crossed_wolf, "wolves are not livestock and cross grids");
+}
+
+/// H1. 000 "Untethered Steeds and ruminants & herding": "Herds & flocks will wander together";
+/// zone creatures (000 "Neuserks, Okserks & Chuserks") hold their zone. A bull, a wolf pack and a
+/// horse given a scene zone never move unless `zone_creatures_wander`; cows beside them wander.
+#[test]
+fn zone_creatures_keep_their_place() {
+    let text = |rules: &str| {
+        format!(
+            "(version: 1, table: (width: 400, height: 400), rules: ({rules}),
+              herds: [
+                (name: \"bull\", beast: bull, count: 1, position: (100, 100), heading: 30),
+                (name: \"wolves\", beast: wolf, count: 5, position: (300, 100), heading: 120),
+                (name: \"guarded\", beast: horse, count: 2, position: (100, 300), zone: Some((temper: okserk, radius: Some(3)))),
+                (name: \"cows\", beast: cow, count: 1, position: (300, 300), heading: 0),
+              ])"
+        )
+    };
+    let scene = scene_from_str(&text(""));
+    // Cows: D10 − 3 on Morval faces 0..=9 covers ground on faces 4..=9: P(moved > 0) = 6/10.
+    let mut cow_moves = [0u32; 2];
+    for seed in 0..10 {
+        let Run { log, end } = run(&scene, seed, 20);
+        for (i, name) in ["bull", "wolves", "guarded"].into_iter().enumerate() {
+            assert_eq!(end.herds[i], scene.herds[i], "seed {seed}: {name} moved");
+            let mine: Vec<_> = events(&log, "wandered").into_iter().filter(|e| e.subject == name).collect();
+            assert_eq!(mine.len(), 20, "{name}: one event a move");
+            assert!(mine.iter().all(|e| e.outcome == "keeps_place" && e.rolls.is_empty()), "{name}");
+        }
+        for e in events(&log, "wandered").into_iter().filter(|e| e.subject == "cows") {
+            cow_moves[usize::from(pt(e, "from").distance(pt(e, "to")) > 1e-3)] += 1;
+        }
+    }
+    let chi = chi_square(&cow_moves, &[0.4, 0.6]);
+    assert!(chi < CHI2_DF1, "cow moves {cow_moves:?}");
+    // The house rule lets them wander.
+    let loose = scene_from_str(&text("herds: (zone_creatures_wander: true)"));
+    let Run { log, end } = run(&loose, 1, 20);
+    assert_ne!(end.herds[0].position, loose.herds[0].position, "the bull wanders by setting");
+    assert!(events(&log, "wandered").iter().all(|e| e.outcome != "keeps_place"));
 }
 
 #[test]
@@ -490,7 +531,7 @@ fn the_pasture_shows_every_herd_event() {
         );
     }
     // Every wander roll is logged: distance D10, side D6, turn D10.
-    for e in events(&log, "wandered").into_iter().filter(|e| e.outcome != "tethered") {
+    for e in events(&log, "wandered").into_iter().filter(|e| e.outcome != "tethered" && e.outcome != "keeps_place") {
         let dice: Vec<&str> = e.rolls.iter().map(|r| r.dice.label()).collect();
         assert_eq!(dice, ["D10", "D6", "D10"]);
     }

@@ -124,6 +124,10 @@ pub struct HerdSettings {
     /// House rule: a beast stuck on a grid ("need help to be freed") is freed by any figure
     /// that ends its move within this many inches of it: 1".
     pub free_stuck_reach_in: f32,
+    /// House rule when true: creatures with a zone (bulls, wolves, a scene `zone`) wander like
+    /// herds. The text has "herds & flocks" and untethered steeds wander; zone creatures hold
+    /// "their zone" (000 "Neuserks, Okserks & Chuserks"), so by default they keep their place.
+    pub zone_creatures_wander: bool,
 }
 
 impl Default for HerdSettings {
@@ -138,6 +142,7 @@ impl Default for HerdSettings {
             herding_reach_in: 6.0,
             stampede_move_in: 10.0,
             free_stuck_reach_in: 1.0,
+            zone_creatures_wander: false,
         }
     }
 }
@@ -288,6 +293,11 @@ pub fn normalize_heading(degrees: f32) -> f32 {
     let wrapped = degrees.rem_euclid(360.0);
     // rem_euclid may round a tiny negative up to exactly 360.
     if wrapped >= 360.0 { 0.0 } else { wrapped }
+}
+
+/// 000 "Untethered Steeds and ruminants & herding": loose herds, flocks and steeds wander; zone creatures only by setting.
+pub fn wanders(has_zone: bool, settings: &HerdSettings) -> bool {
+    !has_zone || settings.zone_creatures_wander
 }
 
 /// 000 "Untethered Steeds and ruminants & herding" (RULES-NOTES "Herd heading"): turn from the
@@ -1242,6 +1252,16 @@ mod tests {
         }
         let chi = chi_square(&counts, &[p, 1.0 - p]);
         assert!(chi < CHI2_DF1, "chi-square {chi} for {counts:?}");
+    }
+
+    #[test]
+    fn zone_creatures_keep_their_place_unless_set() {
+        let s = HerdSettings::default();
+        assert!(!s.zone_creatures_wander);
+        assert!(wanders(false, &s), "herds, flocks and steeds wander");
+        assert!(!wanders(true, &s), "a bull or wolf pack holds its zone");
+        let set = HerdSettings { zone_creatures_wander: true, ..HerdSettings::default() };
+        assert!(wanders(true, &set));
     }
 
     // ----- herding -----

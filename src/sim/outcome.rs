@@ -106,6 +106,8 @@ named_enum! {
         Freed => "freed",
         /// `wandered`: the herd is tethered and stays.
         Tethered => "tethered",
+        /// `wandered`: a creature with a zone keeps its place (`herds.zone_creatures_wander` off).
+        KeepsPlace => "keeps_place",
         /// `spread_out`: beasts pushed apart to their spacing.
         SpreadOut => "spread_out",
         /// `herded`: no herder is within reach of the herd.
@@ -343,7 +345,7 @@ mod tests {
         t.add("herds", "grid_freed", &[HerdOutcome::Freed]);
         t.add("herds", "catch_attempt", &CatchOutcome::ALL);
         // A wander a wall, edge, grid or fire stopped logs the blocker's id (sim::herds).
-        t.add("herds", "wandered", &[HerdOutcome::Tethered]);
+        t.add("herds", "wandered", &[HerdOutcome::Tethered, HerdOutcome::KeepsPlace]);
         t.add("herds", "wandered", &WanderStep::ALL);
         t.add("herds", "spread_out", &[HerdOutcome::SpreadOut]);
         t.add("herds", "herded", &[HerdOutcome::HerdersOutOfReach, HerdOutcome::Herded, HerdOutcome::PartlyHerded]);

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::rules::herds::{
     HerdSettings, Herder, StampedeGridOutcome, herd_capacity, herded_move_rate, may_cross_grid, resolve_stampede_grid,
-    resolve_wander,
+    resolve_wander, wanders,
 };
 use crate::rules::outcome::Outcome;
 use crate::scene::{self, GridHoldState};
@@ -144,6 +144,8 @@ pub(super) fn move_herds(
             continue;
         }
         let stampeding = herd.stampede > 0;
+        // A zone creature holds its zone: what is not herded stays (H1, `zone_creatures_wander`).
+        let keeps_place = !wanders(herd.zone_creature().is_some(), settings);
         // Stampeding livestock try the grids (and roll); otherwise a grid is a wall to them.
         let blocking_grids: Vec<(usize, Vec2, Vec2)> = grids
             .0
@@ -186,7 +188,16 @@ pub(super) fn move_herds(
             );
         }
         if !wanderers.is_empty() {
-            wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
+            if keeps_place {
+                log.push(
+                    &clock,
+                    LogEvent::new("herds", "wandered", name)
+                        .outcome(HerdOutcome::KeepsPlace)
+                        .field("beasts", wanderers.len()),
+                );
+            } else {
+                wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
+            }
         }
         let all = &mut *beasts;
         let pushes = spread_out(&mut all.positions, &all.held, herd.spacing, &obstacles);
