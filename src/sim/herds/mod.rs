@@ -14,7 +14,7 @@ mod movement;
 mod obstacles;
 mod zones;
 
-use super::world::{Facing, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use super::world::{Facing, Figure, SceneOrder, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::herds::{HerdSettings, Horsemanship, normalize_heading};
 use crate::scene::{self, GridHold, GridHoldState, Scene, Skill};
@@ -183,8 +183,6 @@ struct FigureAt {
     name: String,
     side: String,
     position: Vec2,
-    /// It moved this move (its swept path is not empty).
-    moved: bool,
     horsemanship: Horsemanship,
     trainer_or_shepherd: bool,
 }
@@ -200,21 +198,16 @@ fn horsemanship(skills: &[Skill]) -> Horsemanship {
     }
 }
 
-type FigureQuery<'w, 's> = Query<
-    'w,
-    's,
-    (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition, &'static Swept),
-    Without<Herd>,
->;
+type FigureQuery<'w, 's> =
+    Query<'w, 's, (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition), Without<Herd>>;
 
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
     let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     v.into_iter()
-        .map(|(_, name, figure, position, swept)| FigureAt {
+        .map(|(_, name, figure, position)| FigureAt {
             name: name.as_str().to_string(),
             side: figure.0.side.clone(),
             position: position.0,
-            moved: !swept.segments.is_empty(),
             horsemanship: horsemanship(&figure.0.skills),
             trainer_or_shepherd: figure.0.skills.iter().any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
         })
