@@ -357,6 +357,10 @@ fn herders_herd_up_to_their_capacity_and_the_rest_wander() {
         ("sheep", 12, "shepherd", true, 11),
         ("goat", 5, "", false, 5),
         ("pig", 9, "animal_trainer(1)", false, 8),
+        // H3, a_rider_herds_three_more: a rider is a 1st-level animal trainer, +3.
+        ("cow", 9, "rider", false, 7),
+        ("sheep", 12, "rider", true, 11),
+        ("pig", 9, "rider", false, 8),
     ] {
         let Run { log, .. } = run(&scene_from_str(&text(beast, count, skills, dog)), 3, 1);
         let e = events(&log, "herded")[0];

@@ -183,6 +183,11 @@ impl Horsemanship {
         }
     }
 
+    /// 000 "Riders & Animal Trainers": "riders are rated as 1st level animal trainers" (so herd 3 more, 000 "Herding").
+    pub fn is_animal_trainer(self) -> bool {
+        !matches!(self, Horsemanship::NonRider)
+    }
+
     /// 000 "Riders & Animal Trainers": "2nd level animal trainers can break in wild horses".
     pub fn can_break_in_wild_horses(self) -> bool {
         matches!(self, Horsemanship::SecondLevelTrainer)
@@ -472,8 +477,8 @@ impl HerdKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Herder {
-    /// An animal trainer, shepherd or the like: 3 more animals. Whether a rider (a 1st-level
-    /// animal trainer) counts is the scene's choice.
+    /// An animal trainer, shepherd or the like: 3 more animals. A rider counts: riders "are
+    /// rated as 1st level animal trainers" (000 "Riders & Animal Trainers").
     pub trainer_or_shepherd: bool,
     /// Has a dog: 8 sheep or goats per herder rather than 6.
     pub has_dog: bool,
@@ -1294,6 +1299,19 @@ mod tests {
         assert_eq!(herd_capacity(Beast::Cow, &[]), Some(0));
         assert_eq!(herd_capacity(Beast::Horse, &[plain]), None);
         assert_eq!(herd_capacity(Beast::Wolf, &[plain]), None);
+    }
+
+    #[test]
+    fn a_rider_herds_three_more() {
+        // Riders are 1st-level animal trainers; trainers "add 3 animals to number herded".
+        assert!(!Horsemanship::NonRider.is_animal_trainer());
+        assert!(Horsemanship::Rider.is_animal_trainer());
+        assert!(Horsemanship::SecondLevelTrainer.is_animal_trainer());
+        let rider = Herder { trainer_or_shepherd: Horsemanship::Rider.is_animal_trainer(), has_dog: false };
+        let rider_with_dog = Herder { has_dog: true, ..rider };
+        assert_eq!(herd_capacity(Beast::Cow, &[rider]), Some(4 + 3));
+        assert_eq!(herd_capacity(Beast::Sheep, &[rider_with_dog]), Some(8 + 3));
+        assert_eq!(herd_capacity(Beast::Pig, &[rider]), Some(5 + 3));
     }
 
     #[test]

@@ -204,12 +204,16 @@ type FigureQuery<'w, 's> =
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
     let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     v.into_iter()
-        .map(|(_, name, figure, position)| FigureAt {
-            name: name.as_str().to_string(),
-            side: figure.0.side.clone(),
-            position: position.0,
-            horsemanship: horsemanship(&figure.0.skills),
-            trainer_or_shepherd: figure.0.skills.iter().any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
+        .map(|(_, name, figure, position)| {
+            let horsemanship = horsemanship(&figure.0.skills);
+            FigureAt {
+                name: name.as_str().to_string(),
+                side: figure.0.side.clone(),
+                position: position.0,
+                horsemanship,
+                // 000 "Herding": "Animal trainers, shepherds etc"; a rider is a 1st-level trainer.
+                trainer_or_shepherd: figure.0.skills.contains(&Skill::Shepherd) || horsemanship.is_animal_trainer(),
+            }
         })
         .collect()
 }
