@@ -474,6 +474,66 @@ fn figures_crossing_a_grid_lose_ground_or_roll() {
     assert!(hurt > 5 && hurt < 25, "{hurt}");
 }
 
+/// H4. 001 "Cattle Grids": "Impassable to normal livestock ... {Planks needed to allow horse
+/// drawn vehicles to cross": a steed is livestock, so a mounted figure stops 0.05" short of a
+/// grid without planks (path kept, every move) and crosses on planks; a walker loses 1".
+#[test]
+fn mounted_figures_and_cattle_grids() {
+    let text = |rules: &str| {
+        format!(
+            "(version: 1, table: (width: 40, height: 20), rules: ({rules}),
+              cattle_grids: [(name: \"bare\", from: (5, 0), to: (5, 10)), (name: \"planked\", from: (5, 10), to: (5, 20), planks: true)],
+              figures: [
+                (name: \"Horseman\", position: (1, 2), move_rate: Some(12), mounted: true, skills: [rider], path: [(30, 2)]),
+                (name: \"Walker\", position: (1, 6), path: [(30, 6)]),
+                (name: \"Plank rider\", position: (1, 14), move_rate: Some(12), mounted: true, skills: [rider], path: [(30, 14)]),
+              ])"
+        )
+    };
+    let scene = scene_from_str(&text(""));
+    let Run { log, end } = run(&scene, 1, 2);
+    let grid = |who: &str| -> Vec<&LogEvent> {
+        events(&log, "cattle_grid").into_iter().filter(|e| e.subject == who).collect()
+    };
+    let horseman = grid("Horseman");
+    assert_eq!(horseman.len(), 2, "stopped at the grid each move");
+    assert!(horseman.iter().all(|e| e.outcome == "impassable_to_steed"));
+    assert!((pt(horseman[1], "to").x - 4.95).abs() < 1e-4, "{:?}", horseman[1]);
+    assert!((end.figures[0].position.0 - 4.95).abs() < 1e-4, "{:?}", end.figures[0].position);
+    assert_eq!(end.figures[0].path, vec![(30.0, 2.0)], "the path is kept");
+    assert_eq!(grid("Walker")[0].outcome, "walked");
+    assert_eq!(grid("Plank rider")[0].outcome, "crossed_on_planks");
+    assert!((end.figures[2].position.0 - 25.0).abs() < 1e-4, "{:?}", end.figures[2].position);
+    // Planks only for vehicles (house rule off): the steed balks at the planked grid too.
+    let Run { log, end } = run(&scene_from_str(&text("herds: (planks_let_livestock_cross: false)")), 1, 1);
+    let e = events(&log, "cattle_grid").into_iter().find(|e| e.subject == "Plank rider").unwrap();
+    assert_eq!(e.outcome, "impassable_to_steed");
+    assert!((end.figures[2].position.0 - 4.95).abs() < 1e-4);
+}
+
+/// H4. 000 "Riders & Animal Trainers": "Non riders deduct 1" from moves": a mounted non-rider
+/// at `move_rate` 12 goes 11", a rider 12"; on foot nobody loses anything; with the worked-out
+/// basic move (man 6") a mounted non-rider goes 5".
+#[test]
+fn a_non_rider_mounted_loses_an_inch() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [
+            (name: \"Rider\", position: (1, 2), move_rate: Some(12), mounted: true, skills: [rider], path: [(39, 2)]),
+            (name: \"Non-rider\", position: (1, 6), move_rate: Some(12), mounted: true, path: [(39, 6)]),
+            (name: \"On foot\", position: (1, 10), move_rate: Some(12), path: [(39, 10)]),
+            (name: \"Basic\", position: (1, 14), mounted: true, path: [(39, 14)]),
+          ])",
+    );
+    let Run { log, end } = run(&scene, 1, 1);
+    let went: Vec<f32> = end.figures.iter().map(|f| f.position.0 - 1.0).collect();
+    for (got, want) in went.iter().zip([12.0, 11.0, 12.0, 5.0]) {
+        assert!((got - want).abs() < 1e-4, "{went:?}");
+    }
+    let moved = events(&log, "moved").into_iter().find(|e| e.subject == "Non-rider").unwrap();
+    assert!(moved.to_json_line().contains("non-rider mounted"), "{moved:?}");
+}
+
 #[test]
 fn stampeding_beasts_roll_on_grids_escape_and_are_freed() {
     let scene = scene_from_str(

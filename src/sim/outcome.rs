@@ -102,6 +102,9 @@ named_enum! {
         CrossedOnPlanks => "crossed_on_planks",
         /// `cattle_grid`: walked across, losing 1" (men) or 2" (women) of the move.
         Walked => "walked",
+        /// `cattle_grid`: a mounted figure stops at a grid without planks (001: "Impassable to
+        /// normal livestock"; the steed is livestock).
+        ImpassableToSteed => "impassable_to_steed",
         /// `grid_freed`: a figure freed a beast stuck on a grid.
         Freed => "freed",
         /// `wandered`: the herd is tethered and stays.
@@ -339,7 +342,11 @@ mod tests {
         t.add("traps", "khemri_boulder_rolls", &[T::Clear, T::ModelsInWay]);
         t.add("traps", "khemri_boulder_path", &[T::Struck, T::Dodged]);
         t.add("traps", "khemri_step_aside", &[T::SteppedAside, T::WallsBothSides]);
-        t.add("herds", "cattle_grid", &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked]);
+        t.add(
+            "herds",
+            "cattle_grid",
+            &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked, HerdOutcome::ImpassableToSteed],
+        );
         t.add("herds", "cattle_grid", &RunningGridOutcome::ALL);
         t.add("herds", "grid_escape", &GridEscapeOutcome::ALL);
         t.add("herds", "grid_freed", &[HerdOutcome::Freed]);

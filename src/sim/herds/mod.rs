@@ -188,7 +188,7 @@ struct FigureAt {
 }
 
 /// 000 "Riders & Animal Trainers": riders are 1st-level animal trainers.
-fn horsemanship(skills: &[Skill]) -> Horsemanship {
+pub(crate) fn horsemanship(skills: &[Skill]) -> Horsemanship {
     if skills.contains(&Skill::AnimalTrainer(2)) {
         Horsemanship::SecondLevelTrainer
     } else if skills.iter().any(|s| matches!(s, Skill::Rider | Skill::AnimalTrainer(_))) {
