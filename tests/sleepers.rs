@@ -135,10 +135,41 @@ fn a_noise_heard_to_bounds_the_earshot() {
         let log = app.world().resource::<EventLog>();
         assert_eq!(!events(log, "noise_heard").is_empty(), heard, "heard_to {heard_to:?}");
     }
-    // Never beyond the shelter's earshot, however far the noise carries.
-    let mut app = app_with_noises(&s, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
+    // The earlier reading, as a setting: never beyond the shelter's earshot.
+    let earshot = scene(&group("open", 2, "", ""), "", "", "", "sleepers: (heard_to_in_shelter: earshot)");
+    let mut app = app_with_noises(&earshot, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
     app.step_moves(1);
     assert!(events(app.world().resource::<EventLog>(), "noise_heard").is_empty());
+}
+
+/// H5. 000 "Loop Traps": "screaming heard to 18""; "Awaking groups asleep": "Diced for within 6"
+/// in the open, 4" in tent, 2" within building". A scream carries its 18", shortened by the
+/// shelter: × earshot / 6 by default (18, 12, 6), − (6 − earshot) by setting (18, 16, 14), and
+/// the shelter's earshot (6, 4, 2) by the other setting. Each distance is probed 0.5" inside
+/// (a waking roll) and 0.5" outside (nothing heard).
+#[test]
+fn a_scream_carries_eighteen_inches() {
+    for (setting, reaches) in
+        [("proportional", [18.0, 12.0, 6.0]), ("subtract", [18.0, 16.0, 14.0]), ("earshot", [6.0, 4.0, 2.0])]
+    {
+        for (shelter, reach) in ["open", "tent", "building"].into_iter().zip(reaches) {
+            let s =
+                scene(&group(shelter, 2, "", ""), "", "", "", &format!("sleepers: (heard_to_in_shelter: {setting})"));
+            for (offset, heard) in [(-0.5f32, true), (0.5, false)] {
+                let at = (10.0 + reach + offset, 10.0);
+                let mut app = app_with_noises(&s, 1, vec![noise("victim", at, Noise::Scream, Some(18.0))]);
+                app.step_moves(1);
+                let log = app.world().resource::<EventLog>();
+                assert_eq!(!events(log, "noise_heard").is_empty(), heard, "{setting} {shelter} at {at:?}");
+                assert_eq!(!events(log, "waking_roll").is_empty(), heard, "{setting} {shelter} at {at:?}");
+            }
+        }
+    }
+    // The default: a scream 10" from a group in the open is diced for (the earlier reading: not).
+    let s = scene(&group("open", 2, "", ""), "", "", "", "");
+    let mut app = app_with_noises(&s, 1, vec![noise("victim", (20.0, 10.0), Noise::Scream, Some(18.0))]);
+    app.step_moves(1);
+    assert_eq!(events(app.world().resource::<EventLog>(), "waking_roll").len(), 1);
 }
 
 // ---- walls ----

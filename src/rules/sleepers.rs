@@ -328,6 +328,24 @@ pub struct SleepersSettings {
     /// House rule: an investigator who comes within this many inches of a figure of another side,
     /// with no wall between, raises the alarm; 0 never.
     pub investigator_spots_within: f32,
+    /// House rule: how a shelter shortens a noise that carries a stated distance ("screaming heard
+    /// to 18""); the text gives the distances and the shelter earshots but not how they combine.
+    pub heard_to_in_shelter: ShelterScaling,
+}
+
+/// How a noise's own "heard to" distance is shortened by the sleepers' shelter. House rule: the
+/// text gives "heard to" distances (cursing 8", screaming 18", a sneeze 9") and shelter earshots
+/// (6" open, 4" tent, 2" building) but not how they combine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShelterScaling {
+    /// Scaled as the earshot is: × earshot / 6 (a scream 18" open, 12" tent, 6" building).
+    #[default]
+    Proportional,
+    /// Shortened by what the shelter takes off the open earshot: − (6 − earshot) (18, 16, 14).
+    Subtract,
+    /// Never beyond the shelter's earshot (a scream heard no further than a footstep).
+    Earshot,
 }
 
 /// Whose hearing counts when a group dices to wake. House rule: the text gives the factor per
@@ -390,7 +408,22 @@ impl Default for SleepersSettings {
             waking_checks: WakingChecks::EachSource,
             listeners_respond: true,
             investigator_spots_within: 2.0,
+            heard_to_in_shelter: ShelterScaling::Proportional,
         }
+    }
+}
+
+/// 000 "Awaking groups asleep" ("Diced for within 6" in the open, 4" in tent, 2" within building"), "Loop Traps" ("heard to"): how far a group hears a noise.
+pub fn noise_reach(shelter: Shelter, heard_to: Option<f32>, scaling: ShelterScaling) -> f32 {
+    let earshot = shelter.earshot_inches();
+    let open = Shelter::Open.earshot_inches();
+    match heard_to {
+        None => earshot,
+        Some(h) => match scaling {
+            ShelterScaling::Proportional => h * earshot / open,
+            ShelterScaling::Subtract => (h - (open - earshot)).max(0.0),
+            ShelterScaling::Earshot => h.min(earshot),
+        },
     }
 }
 
@@ -895,6 +928,39 @@ mod tests {
         assert!(Shelter::Building.within_earshot(2.0));
         assert!(!Shelter::Building.within_earshot(2.1));
         assert!(Shelter::Building.within_earshot(0.0));
+    }
+
+    #[test]
+    fn reach_scales_heard_to_by_shelter() {
+        use Shelter::*;
+        use ShelterScaling::*;
+        let r = |shelter, heard_to, scaling| noise_reach(shelter, heard_to, scaling);
+        // No "heard to": the shelter's earshot, whatever the setting.
+        for scaling in [Proportional, Subtract, Earshot] {
+            assert_eq!([r(Open, None, scaling), r(Tent, None, scaling), r(Building, None, scaling)], [6.0, 4.0, 2.0]);
+        }
+        // Proportional (× earshot / 6): screaming 18" → 18, 12, 6; cursing 8" → 8, 5.33, 2.67;
+        // a sneeze 9" → 9, 6, 3.
+        for (h, want) in [(18.0, [18.0, 12.0, 6.0]), (8.0, [8.0, 16.0 / 3.0, 8.0 / 3.0]), (9.0, [9.0, 6.0, 3.0])] {
+            let got =
+                [r(Open, Some(h), Proportional), r(Tent, Some(h), Proportional), r(Building, Some(h), Proportional)];
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-4, "{h}: {got:?}");
+            }
+        }
+        // Subtract (− (6 − earshot)): 18, 16, 14; never below 0.
+        assert_eq!(
+            [r(Open, Some(18.0), Subtract), r(Tent, Some(18.0), Subtract), r(Building, Some(18.0), Subtract)],
+            [18.0, 16.0, 14.0]
+        );
+        assert_eq!(r(Building, Some(3.0), Subtract), 0.0);
+        // Earshot (the earlier reading): never beyond 6, 4, 2; a shorter "heard to" bounds it.
+        assert_eq!(
+            [r(Open, Some(18.0), Earshot), r(Tent, Some(18.0), Earshot), r(Building, Some(18.0), Earshot)],
+            [6.0, 4.0, 2.0]
+        );
+        assert_eq!(r(Open, Some(3.5), Earshot), 3.5);
+        assert_eq!(SleepersSettings::default().heard_to_in_shelter, Proportional);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::rules::movement::move_allowance;
 use crate::rules::outcome::{Classified, Outcome};
 use crate::rules::sleepers::{
     Noise, ResponseConditions, ResponseOutcome, SleepersSettings, WakingChecks, WakingConditions, armour_after_rounds,
-    full_dressing, hasty_dressing, movement_noise, resolve_response, resolve_waking,
+    full_dressing, hasty_dressing, movement_noise, noise_reach, resolve_response, resolve_waking,
 };
 use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, Scene};
@@ -102,10 +102,10 @@ fn rounded(v: Vec2) -> Vec2 {
     Vec2::new(round_to_thousandths_f32(v.x), round_to_thousandths_f32(v.y))
 }
 
-/// How far a group hears a noise: its shelter's earshot, bounded by the noise's own reach.
-pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>) -> f32 {
-    let earshot = shelter.earshot_inches();
-    heard_to.map_or(earshot, |h| h.min(earshot))
+/// How far a group hears a noise: its shelter's earshot, or the noise's own "heard to" shortened
+/// by the shelter as `heard_to_in_shelter` says (house rule; `rules::sleepers::noise_reach`).
+pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>, settings: &SleepersSettings) -> f32 {
+    noise_reach(shelter, heard_to, settings.heard_to_in_shelter)
 }
 
 /// 000 "Awaking groups asleep": a figure that moved this move makes the noise of its gait and
@@ -129,7 +129,7 @@ fn make_movement_noises(
             let centre = vec2(group.0.position);
             let Some(p) = nearest_on_path(centre, &swept.segments) else { continue };
             let p = rounded(p);
-            if p.distance(centre) <= reach(group.0.shelter, None) && !at.contains(&p) {
+            if p.distance(centre) <= reach(group.0.shelter, None, &rules.0) && !at.contains(&p) {
                 at.push(p);
             }
         }
@@ -256,7 +256,7 @@ fn heard_by(
     let mut heard: Vec<Heard> = Vec::new();
     for n in wave {
         let distance = n.position.distance(centre);
-        if distance > reach(group.shelter, n.heard_to) {
+        if distance > reach(group.shelter, n.heard_to, settings) {
             continue;
         }
         if let Some(same) = heard.iter().position(|h| h.source == n.source && h.noise == n.noise) {
@@ -308,7 +308,7 @@ fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &[FigureNow]) ->
         f.name == heard.source
             && f.noise == heard.noise
             && f.walking_on
-            && f.position.distance(centre) <= reach(group.shelter, None)
+            && f.position.distance(centre) <= group.shelter.earshot_inches()
     })
 }
 
