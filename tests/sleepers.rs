@@ -493,6 +493,46 @@ fn full_dressing_adds_the_listed_rounds() {
     assert_eq!(d[3].fields["rounds_needed"], 8);
 }
 
+/// H6. 000 "Dressing & Undressing": "For full dressing add the following rounds, All +1, women
+/// +2, Ladies +4": a woman (by `sex`, no `dresser` given) fully dressing in clothes takes
+/// 2 + 1 + 2 = 5 rounds, three moves at two rounds a move; a man 3, two moves; a lady 2 + 1 + 4 = 7.
+#[test]
+fn women_add_two_rounds_to_full_dressing() {
+    let s = scene(
+        "(name: \"G\", position: (10, 10), full_dressing: true, members: [
+            (name: \"Greta\", sex: female, state: alarm),
+            (name: \"Hans\", state: alarm),
+            (name: \"Lady Ilse\", sex: female, dresser: lady, state: alarm),
+        ])",
+        "",
+        "",
+        "",
+        "",
+    );
+    let Run { log, .. } = run(&s, 1, 5);
+    for (member, dresser, needed, moves) in
+        [("Greta", "woman", 5, 3), ("Hans", "ordinary", 3, 2), ("Lady Ilse", "lady", 7, 4)]
+    {
+        let mine: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == member).collect();
+        assert_eq!(mine.len(), moves, "{member}");
+        let last = mine.last().unwrap();
+        assert_eq!((last.outcome.as_str(), &last.fields["rounds_needed"]), ("dressed", &serde_json::json!(needed)));
+        assert_eq!(last.fields["dresser"], dresser);
+    }
+}
+
+/// H6. 000 "Awaking groups asleep": "One in group −1" is a group of one; the last sleeper of a
+/// group of three with two awake rolls without it.
+#[test]
+fn the_last_sleeper_of_a_group_is_not_alone() {
+    let g =
+        "(name: \"G\", position: (10, 10), members: [(name: \"A\", state: awake), (name: \"B\", state: awake), \"C\"])";
+    let m = first_waking_modifiers(g, &passer(13.0, "normal", "clothed"), "");
+    assert!(m.iter().all(|(r, _)| r != "one in group"), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 1, "", ""), &passer(13.0, "normal", "clothed"), "");
+    assert!(m.contains(&("one in group".to_string(), -1)), "{m:?}");
+}
+
 // ---- listening and investigating ----
 
 #[test]

@@ -1,7 +1,7 @@
 //! Sleepers: whether a noise wakes a sleeping group, what each woken sleeper does, and how long
 //! dressing takes (000 "Awaking groups asleep", "Woken sleepers response", "Dressing & Undressing").
 
-use super::character::{Armour, Gait};
+use super::character::{Armour, Gait, Sex};
 use super::dice::{Dice, DiceSource, Roll};
 use serde::{Deserialize, Serialize};
 
@@ -546,8 +546,11 @@ pub struct WakingConditions {
     pub hearing: Hearing,
     /// The sleepers lie in a noisy area (−1).
     pub noisy_area: bool,
-    /// How many of the group are asleep; a lone sleeper is "One in group −1".
+    /// How many of the group are asleep: how many can wake.
     pub asleep: u32,
+    /// How many the group has, awake or asleep: a group of one is "One in group −1" (the last
+    /// sleeper of a larger group is not).
+    pub group_size: u32,
     /// Inner walls between the noise and the sleepers (−1 each; see [`WallStacking`]).
     pub inner_walls: u8,
     /// Outer walls between the noise and the sleepers (−2 each; see [`WallStacking`]).
@@ -579,7 +582,7 @@ pub fn resolve_waking(
     if conditions.noisy_area {
         roll.add("noisy area", -1);
     }
-    if conditions.asleep == 1 {
+    if conditions.group_size == 1 {
         roll.add("one in group", -1);
     }
     add_wall_modifiers(&mut roll, conditions.inner_walls, conditions.outer_walls, settings.wall_stacking);
@@ -671,6 +674,14 @@ pub fn hasty_rounds(armour: Armour, settings: &SleepersSettings) -> u32 {
         Armour::Medium => 3,
         Armour::Heavy => 5,
         Armour::Plate => 7,
+    }
+}
+
+/// 000 "Dressing & Undressing" ("women +2, Ladies +4"): an ordinary dresser who is a woman dresses as a woman.
+pub fn effective_dresser(dresser: Dresser, sex: Sex) -> Dresser {
+    match (dresser, sex) {
+        (Dresser::Ordinary, Sex::Female) => Dresser::Woman,
+        (d, _) => d,
     }
 }
 
@@ -773,6 +784,7 @@ mod tests {
             hearing: Hearing::Normal,
             noisy_area: false,
             asleep: 4,
+            group_size: 4,
             inner_walls: 0,
             outer_walls: 0,
             known_threat: false,
@@ -1035,7 +1047,7 @@ mod tests {
         let r = wake(&WakingConditions { noisy_area: true, ..base_waking() }, face);
         assert_eq!(r.roll.total, 2);
         assert!(has(&r.roll, "noisy area", -1));
-        let r = wake(&WakingConditions { asleep: 1, ..base_waking() }, face);
+        let r = wake(&WakingConditions { asleep: 1, group_size: 1, ..base_waking() }, face);
         assert_eq!(r.roll.total, 2);
         assert!(has(&r.roll, "one in group", -1));
         let r = wake(&WakingConditions { asleep: 2, ..base_waking() }, face);
@@ -1049,6 +1061,7 @@ mod tests {
             hearing: Hearing::Acute,
             noisy_area: true,
             asleep: 1,
+            group_size: 1,
             inner_walls: 1,
             outer_walls: 1,
             known_threat: true,
@@ -1056,6 +1069,35 @@ mod tests {
         let r = wake(&all, face);
         assert_eq!(r.roll.total, 4);
         assert_eq!(r.roll.modifiers.len(), 7);
+    }
+
+    #[test]
+    fn one_in_group_is_a_lone_sleeper() {
+        // "One in group −1": a group of one. Face 5: D6 + 0 − 1 = 4, none wake.
+        let lone = WakingConditions { asleep: 1, group_size: 1, ..base_waking() };
+        let r = wake(&lone, 5);
+        assert!(has(&r.roll, "one in group", -1));
+        assert_eq!((r.roll.total, r.outcome), (4, WakingOutcome::NoneWake));
+        // A group of 3 with 2 awake: the last sleeper is not alone, no −1: face 5 wakes one.
+        let last = WakingConditions { asleep: 1, group_size: 3, ..base_waking() };
+        let r = wake(&last, 5);
+        assert!(r.roll.modifiers.is_empty());
+        assert_eq!((r.roll.total, r.outcome, r.woken), (5, WakingOutcome::OneWakes, 1));
+    }
+
+    #[test]
+    fn women_add_two_to_full_dressing() {
+        let s = settings();
+        let full = |armour, dresser, sex| full_dressing_rounds(armour, effective_dresser(dresser, sex), &s);
+        // Clothed: 2 + all 1 = 3 for a man; + women 2 = 5 for a woman.
+        assert_eq!(full(Armour::Clothed, Dresser::Ordinary, Sex::Male), 3);
+        assert_eq!(full(Armour::Clothed, Dresser::Ordinary, Sex::Female), 5);
+        // Plate: 7 + 1 + 2 = 10 for a woman; a lady 7 + 1 + 4 = 12 (not + 2 more).
+        assert_eq!(full(Armour::Plate, Dresser::Ordinary, Sex::Female), 10);
+        assert_eq!(full(Armour::Plate, Dresser::Lady, Sex::Female), 12);
+        // Another category keeps its own rounds.
+        assert_eq!(effective_dresser(Dresser::Courtier, Sex::Female), Dresser::Courtier);
+        assert_eq!(effective_dresser(Dresser::Ordinary, Sex::Male), Dresser::Ordinary);
     }
 
     #[test]
@@ -1317,6 +1359,7 @@ mod tests {
                     noise: Noise::ClashOfWeapons,
                     hearing: Hearing::Acute,
                     asleep: 1,
+                    group_size: 1,
                     inner_walls: 1,
                     ..base_waking()
                 },

@@ -26,7 +26,7 @@ use crate::rules::movement::move_allowance;
 use crate::rules::outcome::{Classified, Outcome};
 use crate::rules::sleepers::{
     Noise, ResponseConditions, ResponseOutcome, SleepersSettings, WakingChecks, WakingConditions, armour_after_rounds,
-    full_dressing, hasty_dressing, movement_noise, noise_reach, resolve_response, resolve_waking,
+    effective_dresser, full_dressing, hasty_dressing, movement_noise, noise_reach, resolve_response, resolve_waking,
 };
 use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, Scene};
@@ -386,6 +386,7 @@ fn hear_noises(
                     hearing,
                     noisy_area: group.0.noisy_area,
                     asleep: asleep.len() as u32,
+                    group_size: group.0.members.len() as u32,
                     inner_walls: h.walls.inner,
                     outer_walls: h.walls.outer,
                     known_threat: group.0.known_threat,
@@ -534,9 +535,11 @@ fn tick_members(
                 }
                 SleeperState::Alarm => {
                     let before = sheet.dressing_rounds.unwrap_or(0);
+                    // "women +2": an ordinary dresser who is a woman dresses as one.
+                    let dresser = effective_dresser(sheet.dresser, sheet.sex);
                     let progress = |rounds| {
                         if full {
-                            full_dressing(sheet.armour, sheet.dresser, rounds, settings)
+                            full_dressing(sheet.armour, dresser, rounds, settings)
                         } else {
                             hasty_dressing(sheet.armour, rounds, settings)
                         }
@@ -553,6 +556,7 @@ fn tick_members(
                             .outcome(if p.done { SleeperOutcome::Dressed } else { SleeperOutcome::Dressing })
                             .field("member", &sheet.name)
                             .field("full_dressing", full)
+                            .field("dresser", dresser.id())
                             .field("rounds_taken", p.rounds_taken)
                             .field("rounds_needed", p.rounds_needed)
                             .field("armour", sheet.armour)
