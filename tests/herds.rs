@@ -597,6 +597,62 @@ fn fire_turns_a_herd_away() {
     assert!(beasts.positions.iter().all(|p| p.distance(fire.position) > fire.radius));
 }
 
+/// H7. 001 "Fire Against people and animals": "Fire Strike -3 = Fright Value of fire (0 or less
+/// not used.)". Herds stop short of the fire's burning cells, not of a circle round it. An L of
+/// solid timber ([10,30]×[10,13] and [10,13]×[10,30]), all alight in move 1 (it burns 30 rounds):
+/// area 20·3 + 17·3 = 111 in², d = 2√(111/π) ≈ 11.9" → FV4. Its centre lies in the unburnt
+/// corner. A cow herded (5" a move) through the corner goes its full 5"; one herded south into
+/// the arm stops 0.05" short of y = 13 and turns. With `fire_fright_threshold: 5` (above FV4) the
+/// fire turns nobody. A hand-made FV1 ring turns at threshold 1, not at 2.
+#[test]
+fn herds_turn_from_burning_cells_not_a_circle() {
+    let text = |herder: (f32, f32), threshold: i32| {
+        format!(
+            "(version: 1, table: (width: 40, height: 40),
+              rules: (herds: (herding_reach_in: 10, fire_fright_threshold: {threshold})),
+              terrain: [(name: \"timber\", material: solid_timber,
+                         shape: Polygon(points: [(10, 10), (30, 10), (30, 13), (13, 13), (13, 30), (10, 30)]))],
+              fires: [(name: \"blaze\", position: (11.5, 11.5), diameter: 60)],
+              figures: [(name: \"Herder\", side: \"farm\", position: ({}, {}))],
+              herds: [(name: \"cow\", beast: cow, count: 1, position: (25, 16), herders: [\"Herder\"], side: \"farm\")])",
+            herder.0, herder.1
+        )
+    };
+    let herded = |scene: &Scene| -> LogEvent {
+        let Run { log, .. } = run(scene, 1, 1);
+        events(&log, "herded")[0].clone()
+    };
+    // Through the unburnt corner, north: 5" unhindered.
+    let e = herded(&scene_from_str(&text((25.0, 23.0), 1)));
+    assert_eq!(e.outcome, "herded");
+    assert!((f(&e, "travelled") - 5.0).abs() < 1e-3, "{e:?}");
+    assert!(e.fields.get("stopped_by").is_none(), "{e:?}");
+    // South into the arm: stopped 0.05" short of its burning cells.
+    let e = herded(&scene_from_str(&text((25.0, 9.5), 1)));
+    assert_eq!(e.fields["stopped_by"], "turned_by_fire", "{e:?}");
+    let to = pt(&e, "to");
+    assert!(to.y >= 13.0 && to.y <= 13.1, "stopped at {to}");
+    // The threshold above the fire's FV4: not turned, the cow walks 5" into the flames.
+    let e = herded(&scene_from_str(&text((25.0, 9.5), 5)));
+    assert!(e.fields.get("stopped_by").is_none(), "{e:?}");
+    assert!((f(&e, "travelled") - 5.0).abs() < 1e-3, "{e:?}");
+    // A hand-made 1.0" fire (FV1) across the path: threshold 1 turns, 2 does not.
+    for (threshold, turned) in [(1, true), (2, false)] {
+        let scene = scene_from_str(&format!(
+            "(version: 1, table: (width: 40, height: 40), rules: (herds: (fire_fright_threshold: {threshold})),
+              figures: [(name: \"Herder\", side: \"farm\", position: (25, 10))],
+              herds: [(name: \"cow\", beast: cow, count: 1, position: (25, 16), herders: [\"Herder\"], side: \"farm\")])"
+        ));
+        let mut app = Simulation::new(&scene, 1);
+        let ring = FireHazard { position: Vec2::new(25.0, 13.0), radius: 0.5, fright: 1 };
+        app.world_mut().insert_resource(FireHazards(vec![ring]));
+        app.step_moves(1);
+        let log = app.world().resource::<EventLog>();
+        let e = events(log, "herded")[0];
+        assert_eq!(e.fields.get("stopped_by").is_some(), turned, "threshold {threshold}: {e:?}");
+    }
+}
+
 #[test]
 fn the_pasture_runs_on_from_its_final_scene() {
     let scene = example("pasture.ron");

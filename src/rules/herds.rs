@@ -128,6 +128,10 @@ pub struct HerdSettings {
     /// herds. The text has "herds & flocks" and untethered steeds wander; zone creatures hold
     /// "their zone" (000 "Neuserks, Okserks & Chuserks"), so by default they keep their place.
     pub zone_creatures_wander: bool,
+    /// House rule: the least fright value (001 "Fire Strike -3 = Fright Value of fire (0 or less
+    /// not used.)") at which a fire turns livestock: 1, every fright value the text uses. The
+    /// text gives the value but not what it does to a herd.
+    pub fire_fright_threshold: i32,
 }
 
 impl Default for HerdSettings {
@@ -143,6 +147,7 @@ impl Default for HerdSettings {
             stampede_move_in: 10.0,
             free_stuck_reach_in: 1.0,
             zone_creatures_wander: false,
+            fire_fright_threshold: 1,
         }
     }
 }

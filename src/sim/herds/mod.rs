@@ -89,10 +89,22 @@ pub struct FireHazard {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct FireHazards(pub Vec<FireHazard>);
 
-/// The fires burning now, as hazards (filled from the fire front each move, beside any
-/// [`FireHazards`] given by hand).
+/// A fire burning now that frightens herds: the bounds of its burning cells and its fright
+/// value. Beasts stop short of its burning cells, not of its bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BurningFire {
+    /// The lower corner of the fire's bounds.
+    pub min: Vec2,
+    /// The upper corner of the fire's bounds.
+    pub max: Vec2,
+    /// 001 "Fire Against people and animals": its fright value, at least `fire_fright_threshold`.
+    pub fright: i32,
+}
+
+/// The fires burning now that frighten herds (filled from the fire front each move, beside any
+/// [`FireHazards`] given by hand); the front's burning cells are the obstacle.
 #[derive(Resource, Debug, Clone, Default)]
-pub struct BurningHazards(pub Vec<FireHazard>);
+pub struct BurningHazards(pub Vec<BurningFire>);
 
 // ---------------------------------------------------------------------------------------------
 // Headings
