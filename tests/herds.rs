@@ -492,9 +492,7 @@ fn mounted_figures_and_cattle_grids() {
     };
     let scene = scene_from_str(&text(""));
     let Run { log, end } = run(&scene, 1, 2);
-    let grid = |who: &str| -> Vec<&LogEvent> {
-        events(&log, "cattle_grid").into_iter().filter(|e| e.subject == who).collect()
-    };
+    let grid = |who: &str| events(&log, "cattle_grid").into_iter().filter(|e| e.subject == who).collect::<Vec<_>>();
     let horseman = grid("Horseman");
     assert_eq!(horseman.len(), 2, "stopped at the grid each move");
     assert!(horseman.iter().all(|e| e.outcome == "impassable_to_steed"));
