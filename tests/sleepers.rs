@@ -135,10 +135,41 @@ fn a_noise_heard_to_bounds_the_earshot() {
         let log = app.world().resource::<EventLog>();
         assert_eq!(!events(log, "noise_heard").is_empty(), heard, "heard_to {heard_to:?}");
     }
-    // Never beyond the shelter's earshot, however far the noise carries.
-    let mut app = app_with_noises(&s, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
+    // The earlier reading, as a setting: never beyond the shelter's earshot.
+    let earshot = scene(&group("open", 2, "", ""), "", "", "", "sleepers: (heard_to_in_shelter: earshot)");
+    let mut app = app_with_noises(&earshot, 1, vec![noise("bell", (17.0, 10.0), Noise::Scream, Some(18.0))]);
     app.step_moves(1);
     assert!(events(app.world().resource::<EventLog>(), "noise_heard").is_empty());
+}
+
+/// H5. 000 "Loop Traps": "screaming heard to 18""; "Awaking groups asleep": "Diced for within 6"
+/// in the open, 4" in tent, 2" within building". A scream carries its 18", shortened by the
+/// shelter: × earshot / 6 by default (18, 12, 6), − (6 − earshot) by setting (18, 16, 14), and
+/// the shelter's earshot (6, 4, 2) by the other setting. Each distance is probed 0.5" inside
+/// (a waking roll) and 0.5" outside (nothing heard).
+#[test]
+fn a_scream_carries_eighteen_inches() {
+    for (setting, reaches) in
+        [("proportional", [18.0, 12.0, 6.0]), ("subtract", [18.0, 16.0, 14.0]), ("earshot", [6.0, 4.0, 2.0])]
+    {
+        for (shelter, reach) in ["open", "tent", "building"].into_iter().zip(reaches) {
+            let s =
+                scene(&group(shelter, 2, "", ""), "", "", "", &format!("sleepers: (heard_to_in_shelter: {setting})"));
+            for (offset, heard) in [(-0.5f32, true), (0.5, false)] {
+                let at = (10.0 + reach + offset, 10.0);
+                let mut app = app_with_noises(&s, 1, vec![noise("victim", at, Noise::Scream, Some(18.0))]);
+                app.step_moves(1);
+                let log = app.world().resource::<EventLog>();
+                assert_eq!(!events(log, "noise_heard").is_empty(), heard, "{setting} {shelter} at {at:?}");
+                assert_eq!(!events(log, "waking_roll").is_empty(), heard, "{setting} {shelter} at {at:?}");
+            }
+        }
+    }
+    // The default: a scream 10" from a group in the open is diced for (the earlier reading: not).
+    let s = scene(&group("open", 2, "", ""), "", "", "", "");
+    let mut app = app_with_noises(&s, 1, vec![noise("victim", (20.0, 10.0), Noise::Scream, Some(18.0))]);
+    app.step_moves(1);
+    assert_eq!(events(app.world().resource::<EventLog>(), "waking_roll").len(), 1);
 }
 
 // ---- walls ----
@@ -460,6 +491,46 @@ fn full_dressing_adds_the_listed_rounds() {
         d.iter().map(|e| (e.move_number, e.outcome.as_str(), e.fields["half_dressed"].as_bool().unwrap())).collect();
     assert_eq!(seen, [(1, "dressing", true), (2, "dressing", false), (3, "dressing", false), (4, "dressed", false)]);
     assert_eq!(d[3].fields["rounds_needed"], 8);
+}
+
+/// H6. 000 "Dressing & Undressing": "For full dressing add the following rounds, All +1, women
+/// +2, Ladies +4": a woman (by `sex`, no `dresser` given) fully dressing in clothes takes
+/// 2 + 1 + 2 = 5 rounds, three moves at two rounds a move; a man 3, two moves; a lady 2 + 1 + 4 = 7.
+#[test]
+fn women_add_two_rounds_to_full_dressing() {
+    let s = scene(
+        "(name: \"G\", position: (10, 10), full_dressing: true, members: [
+            (name: \"Greta\", sex: female, state: alarm),
+            (name: \"Hans\", state: alarm),
+            (name: \"Lady Ilse\", sex: female, dresser: lady, state: alarm),
+        ])",
+        "",
+        "",
+        "",
+        "",
+    );
+    let Run { log, .. } = run(&s, 1, 5);
+    for (member, dresser, needed, moves) in
+        [("Greta", "woman", 5, 3), ("Hans", "ordinary", 3, 2), ("Lady Ilse", "lady", 7, 4)]
+    {
+        let mine: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == member).collect();
+        assert_eq!(mine.len(), moves, "{member}");
+        let last = mine.last().unwrap();
+        assert_eq!((last.outcome.as_str(), &last.fields["rounds_needed"]), ("dressed", &serde_json::json!(needed)));
+        assert_eq!(last.fields["dresser"], dresser);
+    }
+}
+
+/// H6. 000 "Awaking groups asleep": "One in group −1" is a group of one; the last sleeper of a
+/// group of three with two awake rolls without it.
+#[test]
+fn the_last_sleeper_of_a_group_is_not_alone() {
+    let g =
+        "(name: \"G\", position: (10, 10), members: [(name: \"A\", state: awake), (name: \"B\", state: awake), \"C\"])";
+    let m = first_waking_modifiers(g, &passer(13.0, "normal", "clothed"), "");
+    assert!(m.iter().all(|(r, _)| r != "one in group"), "{m:?}");
+    let m = first_waking_modifiers(&group("open", 1, "", ""), &passer(13.0, "normal", "clothed"), "");
+    assert!(m.contains(&("one in group".to_string(), -1)), "{m:?}");
 }
 
 // ---- listening and investigating ----

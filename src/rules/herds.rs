@@ -124,6 +124,14 @@ pub struct HerdSettings {
     /// House rule: a beast stuck on a grid ("need help to be freed") is freed by any figure
     /// that ends its move within this many inches of it: 1".
     pub free_stuck_reach_in: f32,
+    /// House rule when true: creatures with a zone (bulls, wolves, a scene `zone`) wander like
+    /// herds. The text has "herds & flocks" and untethered steeds wander; zone creatures hold
+    /// "their zone" (000 "Neuserks, Okserks & Chuserks"), so by default they keep their place.
+    pub zone_creatures_wander: bool,
+    /// House rule: the least fright value (001 "Fire Strike -3 = Fright Value of fire (0 or less
+    /// not used.)") at which a fire turns livestock: 1, every fright value the text uses. The
+    /// text gives the value but not what it does to a herd.
+    pub fire_fright_threshold: i32,
     /// House rule: which way a non-rider's "1 from ... falling dice" goes on a fall from a
     /// steed (000 "Riders & Animal Trainers"). The text says "deduct 1"; a lower fall strike is
     /// softer, so the literal reading helps the non-rider. Default: the literal `deduct`.
@@ -155,6 +163,8 @@ impl Default for HerdSettings {
             stampede_move_in: 10.0,
             free_stuck_reach_in: 1.0,
             non_rider_falling_dice: NonRiderFallingDice::Deduct,
+            zone_creatures_wander: false,
+            fire_fright_threshold: 1,
         }
     }
 }
@@ -193,6 +203,11 @@ impl Horsemanship {
             Horsemanship::NonRider => -1,
             Horsemanship::Rider | Horsemanship::SecondLevelTrainer => 0,
         }
+    }
+
+    /// 000 "Riders & Animal Trainers": "riders are rated as 1st level animal trainers" (so herd 3 more, 000 "Herding").
+    pub fn is_animal_trainer(self) -> bool {
+        !matches!(self, Horsemanship::NonRider)
     }
 
     /// 000 "Riders & Animal Trainers": "2nd level animal trainers can break in wild horses".
@@ -305,6 +320,11 @@ pub fn normalize_heading(degrees: f32) -> f32 {
     let wrapped = degrees.rem_euclid(360.0);
     // rem_euclid may round a tiny negative up to exactly 360.
     if wrapped >= 360.0 { 0.0 } else { wrapped }
+}
+
+/// 000 "Untethered Steeds and ruminants & herding": loose herds, flocks and steeds wander; zone creatures only by setting.
+pub fn wanders(has_zone: bool, settings: &HerdSettings) -> bool {
+    !has_zone || settings.zone_creatures_wander
 }
 
 /// 000 "Untethered Steeds and ruminants & herding" (RULES-NOTES "Herd heading"): turn from the
@@ -479,8 +499,8 @@ impl HerdKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Herder {
-    /// An animal trainer, shepherd or the like: 3 more animals. Whether a rider (a 1st-level
-    /// animal trainer) counts is the scene's choice.
+    /// An animal trainer, shepherd or the like: 3 more animals. A rider counts: riders "are
+    /// rated as 1st level animal trainers" (000 "Riders & Animal Trainers").
     pub trainer_or_shepherd: bool,
     /// Has a dog: 8 sheep or goats per herder rather than 6.
     pub has_dog: bool,
@@ -1261,6 +1281,16 @@ mod tests {
         assert!(chi < CHI2_DF1, "chi-square {chi} for {counts:?}");
     }
 
+    #[test]
+    fn zone_creatures_keep_their_place_unless_set() {
+        let s = HerdSettings::default();
+        assert!(!s.zone_creatures_wander);
+        assert!(wanders(false, &s), "herds, flocks and steeds wander");
+        assert!(!wanders(true, &s), "a bull or wolf pack holds its zone");
+        let set = HerdSettings { zone_creatures_wander: true, ..HerdSettings::default() };
+        assert!(wanders(true, &set));
+    }
+
     // ----- herding -----
 
     #[test]
@@ -1291,6 +1321,19 @@ mod tests {
         assert_eq!(herd_capacity(Beast::Cow, &[]), Some(0));
         assert_eq!(herd_capacity(Beast::Horse, &[plain]), None);
         assert_eq!(herd_capacity(Beast::Wolf, &[plain]), None);
+    }
+
+    #[test]
+    fn a_rider_herds_three_more() {
+        // Riders are 1st-level animal trainers; trainers "add 3 animals to number herded".
+        assert!(!Horsemanship::NonRider.is_animal_trainer());
+        assert!(Horsemanship::Rider.is_animal_trainer());
+        assert!(Horsemanship::SecondLevelTrainer.is_animal_trainer());
+        let rider = Herder { trainer_or_shepherd: Horsemanship::Rider.is_animal_trainer(), has_dog: false };
+        let rider_with_dog = Herder { has_dog: true, ..rider };
+        assert_eq!(herd_capacity(Beast::Cow, &[rider]), Some(4 + 3));
+        assert_eq!(herd_capacity(Beast::Sheep, &[rider_with_dog]), Some(8 + 3));
+        assert_eq!(herd_capacity(Beast::Pig, &[rider]), Some(5 + 3));
     }
 
     #[test]

@@ -414,6 +414,24 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         why: "A fire in earshot (crackling, cries) counts as shouts or screams.",
     },
     HouseRule {
+        path: "herds.zone_creatures_wander",
+        default: "false",
+        silent: "000 \"Untethered Steeds and ruminants & herding\": \"Herds & flocks will wander ... D10 -3\\\" per move\"; zone creatures keep \"their zone\" (000 \"Neuserks, Okserks & Chuserks\").",
+        why: "Off is the literal reading: only herds, flocks and untethered steeds wander.",
+    },
+    HouseRule {
+        path: "herds.fire_fright_threshold",
+        default: "1",
+        silent: "001 \"Fire Against people and animals\": \"Fire Strike -3 = Fright Value of fire (0 or less not used.)\", but not what a fright value does to a herd.",
+        why: "Every fright value the text uses (1 and up) turns livestock.",
+    },
+    HouseRule {
+        path: "sleepers.heard_to_in_shelter",
+        default: "proportional",
+        silent: "000 gives \"heard to\" distances (cursing 8\", screaming 18\", a sneeze 9\") and shelter earshots (6\" open, 4\" tent, 2\" building) but not how they combine.",
+        why: "Scaled as the earshot is (x earshot / 6): a scream 18\" in the open, 12\" in a tent, 6\" in a building.",
+    },
+    HouseRule {
         path: "traps.table.hanging_moves",
         default: "1",
         silent: "000 \"Specimen Pit Trap\": \"hanging on far edge\", \"hanging on near edge\", with no duration.",

@@ -1,7 +1,7 @@
 //! Sleepers: whether a noise wakes a sleeping group, what each woken sleeper does, and how long
 //! dressing takes (000 "Awaking groups asleep", "Woken sleepers response", "Dressing & Undressing").
 
-use super::character::{Armour, Gait};
+use super::character::{Armour, Gait, Sex};
 use super::dice::{Dice, DiceSource, Roll};
 use serde::{Deserialize, Serialize};
 
@@ -332,6 +332,24 @@ pub struct SleepersSettings {
     /// has no row for fire. Default `shout` (+4, "Shouts or Screams"): a fire crackles and roars,
     /// and those who see it shout.
     pub fire_noise: Noise,
+    /// House rule: how a shelter shortens a noise that carries a stated distance ("screaming heard
+    /// to 18""); the text gives the distances and the shelter earshots but not how they combine.
+    pub heard_to_in_shelter: ShelterScaling,
+}
+
+/// How a noise's own "heard to" distance is shortened by the sleepers' shelter. House rule: the
+/// text gives "heard to" distances (cursing 8", screaming 18", a sneeze 9") and shelter earshots
+/// (6" open, 4" tent, 2" building) but not how they combine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShelterScaling {
+    /// Scaled as the earshot is: × earshot / 6 (a scream 18" open, 12" tent, 6" building).
+    #[default]
+    Proportional,
+    /// Shortened by what the shelter takes off the open earshot: − (6 − earshot) (18, 16, 14).
+    Subtract,
+    /// Never beyond the shelter's earshot (a scream heard no further than a footstep).
+    Earshot,
 }
 
 /// Whose hearing counts when a group dices to wake. House rule: the text gives the factor per
@@ -395,7 +413,22 @@ impl Default for SleepersSettings {
             listeners_respond: true,
             investigator_spots_within: 2.0,
             fire_noise: Noise::Shout,
+            heard_to_in_shelter: ShelterScaling::Proportional,
         }
+    }
+}
+
+/// 000 "Awaking groups asleep" ("Diced for within 6" in the open, 4" in tent, 2" within building"), "Loop Traps" ("heard to"): how far a group hears a noise.
+pub fn noise_reach(shelter: Shelter, heard_to: Option<f32>, scaling: ShelterScaling) -> f32 {
+    let earshot = shelter.earshot_inches();
+    let open = Shelter::Open.earshot_inches();
+    match heard_to {
+        None => earshot,
+        Some(h) => match scaling {
+            ShelterScaling::Proportional => h * earshot / open,
+            ShelterScaling::Subtract => (h - (open - earshot)).max(0.0),
+            ShelterScaling::Earshot => h.min(earshot),
+        },
     }
 }
 
@@ -518,8 +551,11 @@ pub struct WakingConditions {
     pub hearing: Hearing,
     /// The sleepers lie in a noisy area (−1).
     pub noisy_area: bool,
-    /// How many of the group are asleep; a lone sleeper is "One in group −1".
+    /// How many of the group are asleep: how many can wake.
     pub asleep: u32,
+    /// How many the group has, awake or asleep: a group of one is "One in group −1" (the last
+    /// sleeper of a larger group is not).
+    pub group_size: u32,
     /// Inner walls between the noise and the sleepers (−1 each; see [`WallStacking`]).
     pub inner_walls: u8,
     /// Outer walls between the noise and the sleepers (−2 each; see [`WallStacking`]).
@@ -551,7 +587,7 @@ pub fn resolve_waking(
     if conditions.noisy_area {
         roll.add("noisy area", -1);
     }
-    if conditions.asleep == 1 {
+    if conditions.group_size == 1 {
         roll.add("one in group", -1);
     }
     add_wall_modifiers(&mut roll, conditions.inner_walls, conditions.outer_walls, settings.wall_stacking);
@@ -643,6 +679,14 @@ pub fn hasty_rounds(armour: Armour, settings: &SleepersSettings) -> u32 {
         Armour::Medium => 3,
         Armour::Heavy => 5,
         Armour::Plate => 7,
+    }
+}
+
+/// 000 "Dressing & Undressing" ("women +2, Ladies +4"): an ordinary dresser who is a woman dresses as a woman.
+pub fn effective_dresser(dresser: Dresser, sex: Sex) -> Dresser {
+    match (dresser, sex) {
+        (Dresser::Ordinary, Sex::Female) => Dresser::Woman,
+        (d, _) => d,
     }
 }
 
@@ -745,6 +789,7 @@ mod tests {
             hearing: Hearing::Normal,
             noisy_area: false,
             asleep: 4,
+            group_size: 4,
             inner_walls: 0,
             outer_walls: 0,
             known_threat: false,
@@ -903,6 +948,39 @@ mod tests {
     }
 
     #[test]
+    fn reach_scales_heard_to_by_shelter() {
+        use Shelter::*;
+        use ShelterScaling::*;
+        let r = |shelter, heard_to, scaling| noise_reach(shelter, heard_to, scaling);
+        // No "heard to": the shelter's earshot, whatever the setting.
+        for scaling in [Proportional, Subtract, Earshot] {
+            assert_eq!([r(Open, None, scaling), r(Tent, None, scaling), r(Building, None, scaling)], [6.0, 4.0, 2.0]);
+        }
+        // Proportional (× earshot / 6): screaming 18" → 18, 12, 6; cursing 8" → 8, 5.33, 2.67;
+        // a sneeze 9" → 9, 6, 3.
+        for (h, want) in [(18.0, [18.0, 12.0, 6.0]), (8.0, [8.0, 16.0 / 3.0, 8.0 / 3.0]), (9.0, [9.0, 6.0, 3.0])] {
+            let got =
+                [r(Open, Some(h), Proportional), r(Tent, Some(h), Proportional), r(Building, Some(h), Proportional)];
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-4, "{h}: {got:?}");
+            }
+        }
+        // Subtract (− (6 − earshot)): 18, 16, 14; never below 0.
+        assert_eq!(
+            [r(Open, Some(18.0), Subtract), r(Tent, Some(18.0), Subtract), r(Building, Some(18.0), Subtract)],
+            [18.0, 16.0, 14.0]
+        );
+        assert_eq!(r(Building, Some(3.0), Subtract), 0.0);
+        // Earshot (the earlier reading): never beyond 6, 4, 2; a shorter "heard to" bounds it.
+        assert_eq!(
+            [r(Open, Some(18.0), Earshot), r(Tent, Some(18.0), Earshot), r(Building, Some(18.0), Earshot)],
+            [6.0, 4.0, 2.0]
+        );
+        assert_eq!(r(Open, Some(3.5), Earshot), 3.5);
+        assert_eq!(SleepersSettings::default().heard_to_in_shelter, Proportional);
+    }
+
+    #[test]
     fn wall_factors() {
         for stacking in [WallStacking::Sum, WallStacking::Worst] {
             assert_eq!(wall_factor(0, 0, stacking), 0);
@@ -974,7 +1052,7 @@ mod tests {
         let r = wake(&WakingConditions { noisy_area: true, ..base_waking() }, face);
         assert_eq!(r.roll.total, 2);
         assert!(has(&r.roll, "noisy area", -1));
-        let r = wake(&WakingConditions { asleep: 1, ..base_waking() }, face);
+        let r = wake(&WakingConditions { asleep: 1, group_size: 1, ..base_waking() }, face);
         assert_eq!(r.roll.total, 2);
         assert!(has(&r.roll, "one in group", -1));
         let r = wake(&WakingConditions { asleep: 2, ..base_waking() }, face);
@@ -988,6 +1066,7 @@ mod tests {
             hearing: Hearing::Acute,
             noisy_area: true,
             asleep: 1,
+            group_size: 1,
             inner_walls: 1,
             outer_walls: 1,
             known_threat: true,
@@ -995,6 +1074,35 @@ mod tests {
         let r = wake(&all, face);
         assert_eq!(r.roll.total, 4);
         assert_eq!(r.roll.modifiers.len(), 7);
+    }
+
+    #[test]
+    fn one_in_group_is_a_lone_sleeper() {
+        // "One in group −1": a group of one. Face 5: D6 + 0 − 1 = 4, none wake.
+        let lone = WakingConditions { asleep: 1, group_size: 1, ..base_waking() };
+        let r = wake(&lone, 5);
+        assert!(has(&r.roll, "one in group", -1));
+        assert_eq!((r.roll.total, r.outcome), (4, WakingOutcome::NoneWake));
+        // A group of 3 with 2 awake: the last sleeper is not alone, no −1: face 5 wakes one.
+        let last = WakingConditions { asleep: 1, group_size: 3, ..base_waking() };
+        let r = wake(&last, 5);
+        assert!(r.roll.modifiers.is_empty());
+        assert_eq!((r.roll.total, r.outcome, r.woken), (5, WakingOutcome::OneWakes, 1));
+    }
+
+    #[test]
+    fn women_add_two_to_full_dressing() {
+        let s = settings();
+        let full = |armour, dresser, sex| full_dressing_rounds(armour, effective_dresser(dresser, sex), &s);
+        // Clothed: 2 + all 1 = 3 for a man; + women 2 = 5 for a woman.
+        assert_eq!(full(Armour::Clothed, Dresser::Ordinary, Sex::Male), 3);
+        assert_eq!(full(Armour::Clothed, Dresser::Ordinary, Sex::Female), 5);
+        // Plate: 7 + 1 + 2 = 10 for a woman; a lady 7 + 1 + 4 = 12 (not + 2 more).
+        assert_eq!(full(Armour::Plate, Dresser::Ordinary, Sex::Female), 10);
+        assert_eq!(full(Armour::Plate, Dresser::Lady, Sex::Female), 12);
+        // Another category keeps its own rounds.
+        assert_eq!(effective_dresser(Dresser::Courtier, Sex::Female), Dresser::Courtier);
+        assert_eq!(effective_dresser(Dresser::Ordinary, Sex::Male), Dresser::Ordinary);
     }
 
     #[test]
@@ -1256,6 +1364,7 @@ mod tests {
                     noise: Noise::ClashOfWeapons,
                     hearing: Hearing::Acute,
                     asleep: 1,
+                    group_size: 1,
                     inner_walls: 1,
                     ..base_waking()
                 },

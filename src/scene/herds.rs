@@ -298,6 +298,7 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         ("non_rider_catch_modifier", s.non_rider_catch_modifier),
         ("second_level_trainer_catch_bonus", s.second_level_trainer_catch_bonus),
         ("unlisted_stampede_factor", s.unlisted_stampede_factor),
+        ("fire_fright_threshold", s.fire_fright_threshold),
     ] {
         if !(-10..=10).contains(&v) {
             c.problem("rules", format!("herds {field}: {v} must be -10 to 10"));

@@ -18,7 +18,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The move a figure may make now: a fixed `move_rate` where the scene sets one (less its
-/// injuries), otherwise the worked-out basic move on the ground it stands on.
+/// injuries), otherwise the worked-out basic move on the ground it stands on. A mounted
+/// non-rider takes 1" off either (000 "Riders & Animal Trainers": "Non riders deduct 1" from moves").
 pub fn allowance_for(
     figure: &super::world::Figure,
     at: Vec2,
@@ -26,12 +27,18 @@ pub fn allowance_for(
     terrain: &Terrain,
 ) -> MoveAllowance {
     let sheet = &figure.0;
-    let penalties: Vec<MovePenalty> = conditions
+    let mut penalties: Vec<MovePenalty> = conditions
         .0
         .iter()
         .filter(|c| c.move_penalty > 0.0)
         .map(|c| MovePenalty { reason: &c.name, inches: c.move_penalty })
         .collect();
+    if sheet.mounted {
+        let inches = super::herds::horsemanship(&sheet.skills).mounted_move_penalty_in();
+        if inches > 0.0 {
+            penalties.push(MovePenalty { reason: "non-rider mounted", inches });
+        }
+    }
     let going = terrain.material_at(at).map(|m| m.going()).unwrap_or_default();
     match sheet.move_rate {
         Some(rate) => {

@@ -108,10 +108,15 @@ named_enum! {
         CrossedOnPlanks => "crossed_on_planks",
         /// `cattle_grid`: walked across, losing 1" (men) or 2" (women) of the move.
         Walked => "walked",
+        /// `cattle_grid`: a mounted figure stops at a grid without planks (001: "Impassable to
+        /// normal livestock"; the steed is livestock).
+        ImpassableToSteed => "impassable_to_steed",
         /// `grid_freed`: a figure freed a beast stuck on a grid.
         Freed => "freed",
         /// `wandered`: the herd is tethered and stays.
         Tethered => "tethered",
+        /// `wandered`: a creature with a zone keeps its place (`herds.zone_creatures_wander` off).
+        KeepsPlace => "keeps_place",
         /// `spread_out`: beasts pushed apart to their spacing.
         SpreadOut => "spread_out",
         /// `herded`: no herder is within reach of the herd.
@@ -356,13 +361,17 @@ mod tests {
         t.add("traps", "khemri_boulder_path", &[T::Struck, T::Dodged]);
         t.add("traps", "khemri_step_aside", &[T::SteppedAside, T::WallsBothSides]);
         t.add("traps", "pit_climb", &[T::ClimbedOut, T::StillInPit]);
-        t.add("herds", "cattle_grid", &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked]);
+        t.add(
+            "herds",
+            "cattle_grid",
+            &[HerdOutcome::CrossedOnPlanks, HerdOutcome::Walked, HerdOutcome::ImpassableToSteed],
+        );
         t.add("herds", "cattle_grid", &RunningGridOutcome::ALL);
         t.add("herds", "grid_escape", &GridEscapeOutcome::ALL);
         t.add("herds", "grid_freed", &[HerdOutcome::Freed]);
         t.add("herds", "catch_attempt", &CatchOutcome::ALL);
         // A wander a wall, edge, grid or fire stopped logs the blocker's id (sim::herds).
-        t.add("herds", "wandered", &[HerdOutcome::Tethered]);
+        t.add("herds", "wandered", &[HerdOutcome::Tethered, HerdOutcome::KeepsPlace]);
         t.add("herds", "wandered", &WanderStep::ALL);
         t.add("herds", "spread_out", &[HerdOutcome::SpreadOut]);
         t.add("herds", "herded", &[HerdOutcome::HerdersOutOfReach, HerdOutcome::Herded, HerdOutcome::PartlyHerded]);

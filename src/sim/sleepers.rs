@@ -27,7 +27,7 @@ use crate::rules::movement::move_allowance;
 use crate::rules::outcome::{Classified, Outcome};
 use crate::rules::sleepers::{
     Noise, ResponseConditions, ResponseOutcome, SleepersSettings, WakingChecks, WakingConditions, armour_after_rounds,
-    full_dressing, hasty_dressing, movement_noise, resolve_response, resolve_waking,
+    effective_dresser, full_dressing, hasty_dressing, movement_noise, noise_reach, resolve_response, resolve_waking,
 };
 use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, Scene};
@@ -103,10 +103,10 @@ fn rounded(v: Vec2) -> Vec2 {
     Vec2::new(round_to_thousandths_f32(v.x), round_to_thousandths_f32(v.y))
 }
 
-/// How far a group hears a noise: its shelter's earshot, bounded by the noise's own reach.
-pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>) -> f32 {
-    let earshot = shelter.earshot_inches();
-    heard_to.map_or(earshot, |h| h.min(earshot))
+/// How far a group hears a noise: its shelter's earshot, or the noise's own "heard to" shortened
+/// by the shelter as `heard_to_in_shelter` says (house rule; `rules::sleepers::noise_reach`).
+pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>, settings: &SleepersSettings) -> f32 {
+    noise_reach(shelter, heard_to, settings.heard_to_in_shelter)
 }
 
 /// 000 "Awaking groups asleep": a figure that moved this move makes the noise of its gait and
@@ -130,7 +130,7 @@ fn make_movement_noises(
             let centre = vec2(group.0.position);
             let Some(p) = nearest_on_path(centre, &swept.segments) else { continue };
             let p = rounded(p);
-            if p.distance(centre) <= reach(group.0.shelter, None) && !at.contains(&p) {
+            if p.distance(centre) <= reach(group.0.shelter, None, &rules.0) && !at.contains(&p) {
                 at.push(p);
             }
         }
@@ -260,7 +260,7 @@ fn heard_by(
     let mut heard: Vec<Heard> = Vec::new();
     for n in wave {
         let distance = n.position.distance(centre);
-        if distance > reach(group.shelter, n.heard_to) {
+        if distance > reach(group.shelter, n.heard_to, settings) {
             continue;
         }
         if let Some(same) = heard.iter().position(|h| h.source == n.source && h.noise == n.noise) {
@@ -312,7 +312,7 @@ fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &[FigureNow]) ->
         f.name == heard.source
             && f.noise == heard.noise
             && f.walking_on
-            && f.position.distance(centre) <= reach(group.shelter, None)
+            && f.position.distance(centre) <= group.shelter.earshot_inches()
     })
 }
 
@@ -390,6 +390,7 @@ fn hear_noises(
                     hearing,
                     noisy_area: group.0.noisy_area,
                     asleep: asleep.len() as u32,
+                    group_size: group.0.members.len() as u32,
                     inner_walls: h.walls.inner,
                     outer_walls: h.walls.outer,
                     known_threat: group.0.known_threat,
@@ -538,9 +539,11 @@ fn tick_members(
                 }
                 SleeperState::Alarm => {
                     let before = sheet.dressing_rounds.unwrap_or(0);
+                    // "women +2": an ordinary dresser who is a woman dresses as one.
+                    let dresser = effective_dresser(sheet.dresser, sheet.sex);
                     let progress = |rounds| {
                         if full {
-                            full_dressing(sheet.armour, sheet.dresser, rounds, settings)
+                            full_dressing(sheet.armour, dresser, rounds, settings)
                         } else {
                             hasty_dressing(sheet.armour, rounds, settings)
                         }
@@ -557,6 +560,7 @@ fn tick_members(
                             .outcome(if p.done { SleeperOutcome::Dressed } else { SleeperOutcome::Dressing })
                             .field("member", &sheet.name)
                             .field("full_dressing", full)
+                            .field("dresser", dresser.id())
                             .field("rounds_taken", p.rounds_taken)
                             .field("rounds_needed", p.rounds_needed)
                             .field("armour", sheet.armour)

@@ -33,10 +33,11 @@ fn draw_herds(
         let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
         for (p, held) in shown.0.iter().zip(held) {
             let at = to_world(*p);
-            // A trapped beast gets an amber cross, a stuck one a red cross.
+            // A trapped beast gets an orange cross, a stuck one a red cross (amber is the GM-only
+            // hidden-trap colour).
             if let Some(state) = held {
                 let c = if *state == GridHoldState::Trapped {
-                    Color::srgb(1.0, 0.7, 0.1)
+                    Color::srgb(1.0, 0.45, 0.0)
                 } else {
                     Color::srgb(1.0, 0.2, 0.2)
                 };

@@ -116,8 +116,9 @@ pub(super) fn catch_steeds(
     for (h, &entity) in loose.iter().enumerate() {
         let Ok((name, mut herd, _)) = state.get_mut(entity) else { continue };
         for (f, figure) in figures.iter().enumerate() {
-            // House rule: a figure of the steeds' side whose move ends within 6" tries, once a move.
-            if tried[f] || !figure.moved || figure.side != herd.0.side {
+            // 000 "Within 6", D6 +F 6+ = caught": any figure of the steeds' side within 6", moved
+            // or not, tries (house rule: once a move, its side being the steeds' riders).
+            if tried[f] || figure.side != herd.0.side {
                 continue;
             }
             let Some(&(_, distance)) = near[f].iter().find(|(hh, _)| *hh == h) else { continue };

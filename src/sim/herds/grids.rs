@@ -1,9 +1,11 @@
 //! Figures crossing cattle grids (001 "Cattle Grids"): on planks, running (a roll, maybe a hurt
-//! foot) or walking (pulled back by the ground lost).
+//! foot) or walking (pulled back by the ground lost); a mounted figure's steed is livestock and
+//! stops at a grid without planks.
 
+use super::obstacles::BEAST_STANDOFF;
 use super::{CattleGrids, HerdRules};
 use crate::rules::character::Gait;
-use crate::rules::herds::{resolve_running_grid, walking_grid_loss_in};
+use crate::rules::herds::{Beast, may_cross_grid, resolve_running_grid, walking_grid_loss_in};
 use crate::scene;
 use crate::sim::geometry::segments_cross;
 use crate::sim::log::LogEvent;
@@ -89,6 +91,8 @@ pub(super) fn figures_cross_cattle_grids(
         let swept_len = along;
         let mut loss = 0.0f32;
         let mut floor = 0.0f32;
+        // Where a mounted figure's steed balks: inches along the swept path to stop at.
+        let mut balked: Option<f32> = None;
         let mut events = Vec::new();
         for (at, g, where_) in crossings {
             let grid = &grids.0[g];
@@ -96,6 +100,13 @@ pub(super) fn figures_cross_cattle_grids(
                 .field("grid", &grid.name)
                 .field("at", point(where_))
                 .field("gait", figure.0.gait);
+            // 001 "Impassable to normal livestock ... {Planks needed to allow horse drawn vehicles
+            // to cross": the steed is livestock; it stops short like at a wall, its path kept.
+            if figure.0.mounted && !may_cross_grid(Beast::Horse, grid.planks, &rules.0) {
+                events.push(base.outcome(HerdOutcome::ImpassableToSteed).field("mounted", true));
+                balked = Some((at - BEAST_STANDOFF).max(0.0));
+                break;
+            }
             if grid.planks {
                 events.push(base.outcome(HerdOutcome::CrossedOnPlanks));
             } else if figure.0.gait == Gait::Running {
@@ -124,7 +135,16 @@ pub(super) fn figures_cross_cattle_grids(
                 events.push(base.outcome(HerdOutcome::Walked).field("sex", figure.0.sex).field("loss", l));
             }
         }
-        if loss > 0.0 {
+        if let Some(keep) = balked {
+            let from = position.0;
+            let (at, kept) = pull_back(&swept.segments, &mut waypoints.0, keep);
+            position.0 = at;
+            swept.segments = kept;
+            if let Some(last) = events.last_mut() {
+                last.fields.insert("moved_back_from".into(), serde_json::json!(point(from)));
+                last.fields.insert("to".into(), serde_json::json!(point(position.0)));
+            }
+        } else if loss > 0.0 {
             let keep = (swept_len - loss).max(floor);
             let from = position.0;
             if keep < swept_len - 1e-6 {

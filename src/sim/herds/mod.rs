@@ -14,7 +14,7 @@ mod movement;
 mod obstacles;
 mod zones;
 
-use super::world::{Facing, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use super::world::{Facing, Figure, SceneOrder, TablePosition, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::herds::{HerdSettings, Horsemanship, normalize_heading};
 use crate::scene::{self, GridHold, GridHoldState, Scene, Skill};
@@ -93,10 +93,22 @@ pub struct FireHazard {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct FireHazards(pub Vec<FireHazard>);
 
-/// The fires burning now, as hazards (filled from the fire front each move, beside any
-/// [`FireHazards`] given by hand).
+/// A fire burning now that frightens herds: the bounds of its burning cells and its fright
+/// value. Beasts stop short of its burning cells, not of its bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BurningFire {
+    /// The lower corner of the fire's bounds.
+    pub min: Vec2,
+    /// The upper corner of the fire's bounds.
+    pub max: Vec2,
+    /// 001 "Fire Against people and animals": its fright value, at least `fire_fright_threshold`.
+    pub fright: i32,
+}
+
+/// The fires burning now that frighten herds (filled from the fire front each move, beside any
+/// [`FireHazards`] given by hand); the front's burning cells are the obstacle.
 #[derive(Resource, Debug, Clone, Default)]
-pub struct BurningHazards(pub Vec<FireHazard>);
+pub struct BurningHazards(pub Vec<BurningFire>);
 
 // ---------------------------------------------------------------------------------------------
 // Headings
@@ -187,8 +199,6 @@ struct FigureAt {
     name: String,
     side: String,
     position: Vec2,
-    /// It moved this move (its swept path is not empty).
-    moved: bool,
     horsemanship: Horsemanship,
     trainer_or_shepherd: bool,
 }
@@ -204,23 +214,22 @@ pub(crate) fn horsemanship(skills: &[Skill]) -> Horsemanship {
     }
 }
 
-type FigureQuery<'w, 's> = Query<
-    'w,
-    's,
-    (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition, &'static Swept),
-    Without<Herd>,
->;
+type FigureQuery<'w, 's> =
+    Query<'w, 's, (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition), Without<Herd>>;
 
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
     let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     v.into_iter()
-        .map(|(_, name, figure, position, swept)| FigureAt {
-            name: name.as_str().to_string(),
-            side: figure.0.side.clone(),
-            position: position.0,
-            moved: !swept.segments.is_empty(),
-            horsemanship: horsemanship(&figure.0.skills),
-            trainer_or_shepherd: figure.0.skills.iter().any(|s| matches!(s, Skill::Shepherd | Skill::AnimalTrainer(_))),
+        .map(|(_, name, figure, position)| {
+            let horsemanship = horsemanship(&figure.0.skills);
+            FigureAt {
+                name: name.as_str().to_string(),
+                side: figure.0.side.clone(),
+                position: position.0,
+                horsemanship,
+                // 000 "Herding": "Animal trainers, shepherds etc"; a rider is a 1st-level trainer.
+                trainer_or_shepherd: figure.0.skills.contains(&Skill::Shepherd) || horsemanship.is_animal_trainer(),
+            }
         })
         .collect()
 }

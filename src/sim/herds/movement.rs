@@ -1,7 +1,7 @@
 //! Herds on the move: herded after their herders, wandering, or stampeding (over cattle grids
 //! they may not cross at a walk), then crowded beasts spread out.
 
-use super::obstacles::{Blocker, Obstacles};
+use super::obstacles::{Blocker, Burning, Obstacles};
 use super::spatial::SpatialGrid;
 use super::{
     Beasts, BurningHazards, CattleGrids, FigureAt, FigureQuery, FireHazard, FireHazards, Herd, HerdRules,
@@ -9,11 +9,12 @@ use super::{
 };
 use crate::rules::herds::{
     HerdSettings, Herder, StampedeGridOutcome, herd_capacity, herded_move_rate, may_cross_grid, resolve_stampede_grid,
-    resolve_wander,
+    resolve_wander, wanders,
 };
 use crate::rules::outcome::Outcome;
 use crate::scene::{self, GridHoldState};
 use crate::sim::clock::{MoveClock, SimDice};
+use crate::sim::fire::FireFront;
 use crate::sim::geometry::segments_cross;
 use crate::sim::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use crate::sim::outcome::HerdOutcome;
@@ -123,13 +124,17 @@ pub(super) fn move_herds(
     grids: Res<CattleGrids>,
     fires: Res<FireHazards>,
     burning: Res<BurningHazards>,
+    front: Option<Res<FireFront>>,
     rules: Res<HerdRules>,
     referee: Referee,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
     let figures = figures_in_order(&figures);
     let settings = &rules.0;
-    let all_fires: Vec<FireHazard> = fires.0.iter().chain(burning.0.iter()).cloned().collect();
+    // Hand-made rings and the front's burning cells, each only at the fright threshold or above.
+    let all_fires: Vec<FireHazard> =
+        fires.0.iter().filter(|f| f.fright >= settings.fire_fright_threshold).cloned().collect();
+    let cells = front.as_deref().map(|front| Burning { front, fires: &burning.0 });
     for entity in herds_in_order(&herds) {
         let Ok((name, mut herd, mut beasts, mut facing, mut position)) = state.get_mut(entity) else { continue };
         let name = name.as_str();
@@ -144,6 +149,8 @@ pub(super) fn move_herds(
             continue;
         }
         let stampeding = herd.stampede > 0;
+        // A zone creature holds its zone: what is not herded stays (H1, `zone_creatures_wander`).
+        let keeps_place = !wanders(herd.zone_creature().is_some(), settings);
         // Stampeding livestock try the grids (and roll); otherwise a grid is a wall to them.
         let blocking_grids: Vec<(usize, Vec2, Vec2)> = grids
             .0
@@ -153,7 +160,7 @@ pub(super) fn move_herds(
             .map(|(i, g)| (i, vec2(g.from), vec2(g.to)))
             .collect();
         let reach = settings.stampede_move_in.max(10.0) + herd.spacing + 1.0;
-        let obstacles = Obstacles::near(&beasts.positions, reach, table.0, &walls, &blocking_grids, &all_fires);
+        let obstacles = Obstacles::near(&beasts.positions, reach, table.0, &walls, &blocking_grids, &all_fires, cells);
 
         let mut wanderers = free.clone();
         if stampeding {
@@ -186,7 +193,16 @@ pub(super) fn move_herds(
             );
         }
         if !wanderers.is_empty() {
-            wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
+            if keeps_place {
+                log.push(
+                    &clock,
+                    LogEvent::new("herds", "wandered", name)
+                        .outcome(HerdOutcome::KeepsPlace)
+                        .field("beasts", wanderers.len()),
+                );
+            } else {
+                wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
+            }
         }
         let all = &mut *beasts;
         let pushes = spread_out(&mut all.positions, &all.held, herd.spacing, &obstacles);
@@ -429,7 +445,7 @@ mod tests {
         let mut positions = vec![Vec2::new(10.0, 10.0); 12];
         positions.push(Vec2::new(10.2, 10.1));
         let held = vec![None; positions.len()];
-        let obstacles = Obstacles::near(&positions, 5.0, Vec2::new(40.0, 40.0), &walls, &[], &[]);
+        let obstacles = Obstacles::near(&positions, 5.0, Vec2::new(40.0, 40.0), &walls, &[], &[], None);
         for _ in 0..6 {
             spread_out(&mut positions, &held, 1.0, &obstacles);
         }

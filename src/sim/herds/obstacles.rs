@@ -1,7 +1,7 @@
 //! Obstacles for beasts: the table edge, walls, cattle grids they may not cross, and fires
-//! they fear (filled from the fire front each move).
+//! they fear (the fire front's burning cells, and hand-made rings).
 
-use super::{BurningHazards, FireHazard};
+use super::{BurningFire, BurningHazards, FireHazard, HerdRules};
 use crate::rules::outcome::Meaning;
 use crate::scene;
 use crate::sim::fire::FireFront;
@@ -12,23 +12,34 @@ use bevy::prelude::*;
 /// How far short of a wall, grid or fire a blocked beast stops, in inches.
 pub(super) const BEAST_STANDOFF: f32 = 0.05;
 
-/// Beasts flee fire they fear (001 "Fire Against people and animals"): every fire burning
-/// now, with a fright value, is a hazard herds turn from. House rule: any fright value (FV1
-/// and up) turns livestock; the hazard reaches half the fire's longer span.
-pub(super) fn fires_turn_herds(front: Res<FireFront>, mut hazards: ResMut<BurningHazards>) {
+/// 001 "Fire Against people and animals" ("Fire Strike -3 = Fright Value of fire (0 or less not used.)"): fires that turn herds.
+///
+/// Every fire burning now whose fright value is at least `fire_fright_threshold` (house rule,
+/// default 1) is listed; its burning cells, not its bounds, stop beasts.
+pub(super) fn fires_turn_herds(front: Res<FireFront>, rules: Res<HerdRules>, mut hazards: ResMut<BurningHazards>) {
+    let threshold = rules.0.fire_fright_threshold;
     hazards.0 = front
         .fires()
         .iter()
         .filter_map(|f| {
-            let fright = f.fright_value?;
-            Some(FireHazard {
-                position: Vec2::new(f.centre.0, f.centre.1),
-                radius: (f.span_in.max(f.diameter_in) / 2.0).max(0.5),
-                fright,
-            })
+            let fright = f.fright_value.filter(|&v| v >= threshold)?;
+            Some(BurningFire { min: Vec2::new(f.min.0, f.min.1), max: Vec2::new(f.max.0, f.max.1), fright })
         })
         .collect();
 }
+
+/// The fire front's burning cells, as an obstacle: the front and the frightening fires near
+/// the herd.
+#[derive(Clone, Copy)]
+pub(super) struct Burning<'a> {
+    /// The fire front, for its cells.
+    pub(super) front: &'a FireFront,
+    /// The fires that frighten the herd.
+    pub(super) fires: &'a [BurningFire],
+}
+
+/// Most samples along one step when looking for burning cells.
+const MAX_FIRE_SAMPLES: usize = 4096;
 
 // ---------------------------------------------------------------------------------------------
 // Obstacles: the table edge, walls, impassable grids and fires
@@ -91,6 +102,11 @@ pub(super) struct Obstacles<'a> {
     /// Grids these beasts may not cross now: (index, from, to).
     grids: Vec<(usize, Vec2, Vec2)>,
     fires: &'a [FireHazard],
+    /// The fire front and the frightening fires whose bounds come near the herd.
+    front: Option<&'a FireFront>,
+    burning: Vec<BurningFire>,
+    /// The front's cell size: bounds are widened by it and steps sampled at a quarter of it.
+    cell: f32,
 }
 
 impl<'a> Obstacles<'a> {
@@ -102,6 +118,7 @@ impl<'a> Obstacles<'a> {
         walls: &'a Walls,
         grids: &[(usize, Vec2, Vec2)],
         fires: &'a [FireHazard],
+        burning: Option<Burning<'a>>,
     ) -> Self {
         let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
         for &p in positions {
@@ -118,7 +135,61 @@ impl<'a> Obstacles<'a> {
             .cloned()
             .collect();
         let grids = grids.iter().copied().filter(|&(_, a, b)| overlaps(a, b)).collect();
-        Obstacles { table, walls: near_walls, doors: &walls.doors, grids, fires }
+        let cell = burning.and_then(|b| b.front.grid()).map_or(0.1, |g| g.cell_size_in());
+        let near_fires: Vec<BurningFire> =
+            burning.map(|b| b.fires.iter().copied().filter(|f| overlaps(f.min, f.max)).collect()).unwrap_or_default();
+        let front = burning.filter(|_| !near_fires.is_empty()).map(|b| b.front);
+        Obstacles { table, walls: near_walls, doors: &walls.doors, grids, fires, front, burning: near_fires, cell }
+    }
+
+    /// Where along `p`–`p + d` (0..=1) a beast first reaches a burning cell of a frightening fire,
+    /// that cell's point, and the fire's fright value. A beast the fire has already reached may
+    /// walk out through it (it is not held in the flames); once out, it stops at the next.
+    fn first_burning(&self, p: Vec2, d: Vec2) -> Option<(f32, Vec2, i32)> {
+        let front = self.front?;
+        let q = p + d;
+        let margin = Vec2::splat(self.cell);
+        let (lo, hi) = (p.min(q) - margin, p.max(q) + margin);
+        let fires: Vec<&BurningFire> =
+            self.burning.iter().filter(|f| f.min.cmple(hi).all() && f.max.cmpge(lo).all()).collect();
+        if fires.is_empty() {
+            return None;
+        }
+        let fright_at = |x: Vec2| -> Option<i32> {
+            if !front.is_burning(x) {
+                return None;
+            }
+            fires
+                .iter()
+                .filter(|f| (f.min - margin).cmple(x).all() && (f.max + margin).cmpge(x).all())
+                .map(|f| f.fright)
+                .max()
+        };
+        let steps = ((d.length() / (self.cell * 0.25)).ceil() as usize).clamp(1, MAX_FIRE_SAMPLES);
+        let mut leaving = fright_at(p).is_some();
+        let mut before = 0.0f32;
+        for k in 1..=steps {
+            let t = k as f32 / steps as f32;
+            match fright_at(p + d * t) {
+                Some(fright) if !leaving => {
+                    // The cell edge lies between the last clear sample and this one.
+                    let (mut a, mut b) = (before, t);
+                    for _ in 0..10 {
+                        let m = (a + b) / 2.0;
+                        if front.is_burning(p + d * m) {
+                            b = m;
+                        } else {
+                            a = m;
+                        }
+                    }
+                    return Some((a, p + d * b, fright));
+                }
+                Some(_) => {}
+                None => leaving = false,
+            }
+            before = t;
+        }
+        None
     }
 
     /// How far (0..=1) a beast at `p` can go along `d` before something stops it.
@@ -171,6 +242,9 @@ impl<'a> Obstacles<'a> {
                 }
             }
         }
+        if let Some((t, at, fright)) = self.first_burning(p, d) {
+            consider(t - back, Blocker::Fire(at, fright));
+        }
         best
     }
 
@@ -201,7 +275,8 @@ mod tests {
         };
         let fires = [FireHazard { position: Vec2::new(5.0, 15.0), radius: 2.0, fright: 2 }];
         let grids = [(0usize, Vec2::new(0.0, 8.0), Vec2::new(10.0, 8.0))];
-        let obstacles = Obstacles::near(&[Vec2::new(5.0, 5.0)], 20.0, Vec2::new(20.0, 20.0), &walls, &grids, &fires);
+        let obstacles =
+            Obstacles::near(&[Vec2::new(5.0, 5.0)], 20.0, Vec2::new(20.0, 20.0), &walls, &grids, &fires, None);
         // Wall ahead: stops short of it, then bounces back.
         let (t, b) = obstacles.clear(Vec2::new(5.0, 2.0), Vec2::new(10.0, 0.0));
         assert!((t - (0.5 - BEAST_STANDOFF / 10.0)).abs() < 1e-5, "{t}");
