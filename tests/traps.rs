@@ -1108,7 +1108,7 @@ fn a_mounted_figure_is_unhorsed_when_its_steed_falls() {
         assert_eq!(cords.len(), LANES);
         for e in cords {
             let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
-            let unhorsed = e.fields["unhorsed"] == serde_json::Value::from(true);
+            let unhorsed = e.fields["unhorsed"].as_bool() == Some(true);
             assert_eq!(e.fields["victim"], serde_json::Value::from("steed"));
             if unhorsed {
                 counts[1] += 1;

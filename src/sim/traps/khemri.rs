@@ -266,13 +266,7 @@ impl Pass {
         self.event(Self::hits_fields(e, entry.fall.as_ref().map(|f| &f.hits)));
         if let Some(fall) = &entry.fall {
             let name = self.traps[t].spec.name.clone();
-            let in_pit = Self::lasting(
-                ConditionKind::InPit,
-                format!("in pit {name}"),
-                0.0,
-                self.in_pit_moves(),
-                true,
-            );
+            let in_pit = Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, self.in_pit_moves(), true);
             let centre = self.traps[t].position;
             self.movers[m].halt(c.distance, Some(centre));
             self.movers[m].add_condition(in_pit);

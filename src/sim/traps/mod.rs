@@ -628,7 +628,7 @@ impl Pass {
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
                         SpotChecks::PerMove => first(reach).into_iter().collect(),
                         SpotChecks::PerApproach => {
-                            let remembered = trap.spec.in_range_of.iter().any(|n| *n == m.name);
+                            let remembered = trap.spec.in_range_of.contains(&m.name);
                             approaches(m, area, reach, remembered, first(reach))
                         }
                     };
