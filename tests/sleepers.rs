@@ -412,7 +412,8 @@ fn the_alarm_spreads_the_same_move_wave_by_wave() {
         let b_woken = events(log, "waking_roll").into_iter().find(|e| e.subject == "B").unwrap();
         assert_eq!(b_woken.fields["source"], "A");
         assert_eq!(b_woken.fields["wave"], 1);
-        assert!(modifiers(b_woken).contains(&("alarm called".to_string(), 4)));
+        // 000 lists no alarm among the waking noises: +4 is the house rule, tagged so.
+        assert!(modifiers(b_woken).contains(&("alarm called, waking (house rule)".to_string(), 4)));
         let b_response = events(log, "response").into_iter().find(|e| e.subject == "B").unwrap();
         assert!(modifiers(b_response).contains(&("alarm called".to_string(), 3)));
         // C hears only B's alarm, in the next wave.

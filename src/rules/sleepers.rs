@@ -3,7 +3,9 @@
 
 use super::character::{Armour, Gait, Sex};
 use super::dice::{Dice, DiceSource, Roll};
+use super::house_rules::house_rule_reason;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// 000 "Awaking groups asleep": "Inner wall between −1".
 pub const INNER_WALL_FACTOR: i32 = -1;
@@ -109,6 +111,24 @@ impl Noise {
             Noise::Alarm => settings.alarm_waking_factor,
             Noise::Cursing => settings.cursing_waking_factor,
             _ => self.text_waking_factor().unwrap_or(0),
+        }
+    }
+
+    /// The modifier's reason on a waking roll: the noise's label, tagged where a house rule
+    /// gives the factor (000 "Awaking groups asleep" lists no alarm or cursing).
+    pub fn waking_reason(self) -> Cow<'static, str> {
+        match self.text_waking_factor() {
+            Some(_) => self.label().into(),
+            None => house_rule_reason(&format!("{}, waking", self.label())).into(),
+        }
+    }
+
+    /// The modifier's reason on a response roll: the noise's label, tagged where a house rule
+    /// gives the factor (000 "Woken sleepers response" omits some noises).
+    pub fn response_reason(self) -> Cow<'static, str> {
+        match self.text_response_factor() {
+            Some(_) => self.label().into(),
+            None => house_rule_reason(&format!("{}, response", self.label())).into(),
         }
     }
 
@@ -582,7 +602,7 @@ pub fn resolve_waking(
     src: &mut impl DiceSource,
 ) -> WakingResult {
     let mut roll = Roll::new(settings.waking_dice.dice(), src);
-    roll.add(conditions.noise.label(), conditions.noise.waking_factor(settings));
+    roll.add(conditions.noise.waking_reason(), conditions.noise.waking_factor(settings));
     roll.add(conditions.hearing.label(), conditions.hearing.factor());
     if conditions.noisy_area {
         roll.add("noisy area", -1);
@@ -658,7 +678,7 @@ pub fn resolve_response(
     let mut roll = Roll::new(settings.response_dice.dice(), src);
     match conditions.noise_now {
         None => roll.add("noise ceased", NOISE_CEASED_FACTOR),
-        Some(noise) => roll.add(noise.label(), noise.response_factor(settings)),
+        Some(noise) => roll.add(noise.response_reason(), noise.response_factor(settings)),
     }
     roll.add(conditions.rank.id(), conditions.rank.factor());
     if conditions.expecting_trouble {
@@ -1029,6 +1049,21 @@ mod tests {
     }
 
     #[test]
+    fn noise_factors_from_house_rules_are_tagged_and_registered() {
+        use crate::rules::house_rules::{house_rule_path, is_house_rule_reason};
+        for noise in Noise::ALL {
+            let (waking, response) = (noise.waking_reason(), noise.response_reason());
+            assert_eq!(noise.text_waking_factor().is_none(), is_house_rule_reason(&waking), "{waking}");
+            assert_eq!(noise.text_response_factor().is_none(), is_house_rule_reason(&response), "{response}");
+            for reason in [waking, response] {
+                if is_house_rule_reason(&reason) {
+                    assert!(house_rule_path(&reason).is_some(), "{reason} names no setting");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn waking_every_factor() {
         let face = 3;
         for noise in Noise::ALL {
@@ -1036,7 +1071,7 @@ mod tests {
             let f = noise.waking_factor(&settings());
             assert_eq!(r.roll.total, 3 + f, "{}", noise.id());
             if f != 0 {
-                assert!(has(&r.roll, noise.label(), f), "{}", noise.id());
+                assert!(has(&r.roll, &noise.waking_reason(), f), "{}", noise.id());
             }
         }
         let r = wake(&WakingConditions { noise: Noise::FurtiveMovement, ..base_waking() }, face);
@@ -1179,7 +1214,7 @@ mod tests {
             let r = respond(&ResponseConditions { noise_now: Some(noise), ..base_response() }, &faces);
             assert_eq!(r.roll.total, 3 + f, "{}", noise.id());
             if f != 0 {
-                assert!(has(&r.roll, noise.label(), f), "{}", noise.id());
+                assert!(has(&r.roll, &noise.response_reason(), f), "{}", noise.id());
             }
         }
         let r = respond(&ResponseConditions { noise_now: Some(Noise::Scream), ..base_response() }, &[face]);
