@@ -1148,3 +1148,65 @@ fn traps_are_spotted_no_farther_than_the_light_allows() {
     assert!(spot_checks("lighting: \"DDL\",") > 0);
     assert_eq!(spot_checks("lighting: \"DDL\", rules: (lighting: (dark_sight_in: 1.5)),"), 0);
 }
+
+#[test]
+fn a_door_lifter_fires_when_the_door_is_passed() {
+    // 000 "Lifter Traps": "Similar is the type triggered when a door or trapdoor is opened." An
+    // open door D from (5, 0) to (5, 4) with a (reusable) lifter set on it; a figure at 6" a
+    // move from (1, 2) reaches the door 4" along, in round ceil(4/6 · 2) = 2. No spotting can
+    // succeed (targets 30), so nothing but the door decides.
+    let lifters = |kind: &str, to: &str| {
+        let scene = scene_from_str(&format!(
+            "(version: 1, table: (width: 12, height: 6),
+              rules: (traps: (morval: (loosely_concealed_spot_target: 30, normally_concealed_spot_target: 30,
+                                       well_concealed_spot_target: 30))),
+              doors: [(name: \"D\", from: (5, 0), to: (5, 4), open: true)],
+              figures: [(name: \"walker\", position: (1, 2), move_rate: Some(6), path: [{to}])],
+              traps: [(name: \"door trap\", kind: lifter(payload: (kind: sounding_alarm), {kind}), position: (5, 2),
+                       reusable: true)])"
+        ));
+        let Run { log, .. } = run(&scene, 1, 3);
+        events(&log, "lifter")
+            .iter()
+            .map(|e| (e.outcome.clone(), e.fields.get("in_round").and_then(serde_json::Value::as_u64)))
+            .collect::<Vec<_>>()
+    };
+    let door = "action: open_door, door: Some(\"D\")";
+    let once: Vec<(String, Option<u64>)> = vec![("sprung".to_string(), Some(2))];
+    assert_eq!(lifters(door, "(9, 2)"), once, "walked through the door");
+    assert!(lifters(door, "(3, 2)").is_empty(), "stopped short of the door");
+    assert_eq!(lifters(door, "(5, 2)"), once, "a path ending in the doorway fires once, not twice");
+    // A trapdoor lifter with no door keeps its disc (radius 0.5): entered 3.5" along, round 2.
+    assert_eq!(lifters("action: open_trapdoor", "(9, 2)"), once, "walked over the trapdoor");
+    assert_eq!(lifters("action: open_trapdoor", "(5, 2)"), once, "stopped on the trapdoor: once");
+    // An idol is still lifted only where a path ends on it.
+    assert!(lifters("action: lift_object", "(9, 2)").is_empty());
+    assert_eq!(lifters("action: lift_object", "(5, 2)"), once);
+}
+
+#[test]
+fn a_door_lifter_names_a_door_of_the_scene() {
+    let err = |kind: &str| {
+        tabula::scene::parse_scene(
+            &format!(
+                "(version: 1, table: (width: 12, height: 6),
+                  doors: [(name: \"D\", from: (5, 0), to: (5, 4), open: true)],
+                  traps: [(name: \"door trap\", kind: lifter(payload: (kind: sounding_alarm), {kind}), position: (5, 2))])"
+            ),
+            std::path::Path::new("door.ron"),
+        )
+        .err()
+        .map(|e| e.to_string())
+    };
+    assert_eq!(err("action: open_door, door: Some(\"D\")"), None);
+    assert_eq!(err("action: open_trapdoor, door: Some(\"D\")"), None);
+    assert_eq!(err("action: open_trapdoor"), None);
+    let missing = err("action: open_door, door: Some(\"E\")").expect("no door E");
+    assert!(
+        missing.contains("trap \"door trap\"") && missing.contains("kind door") && missing.contains("\"E\""),
+        "{missing}"
+    );
+    let unnamed = err("action: open_door").expect("an open_door lifter names its door");
+    assert!(unnamed.contains("trap \"door trap\"") && unnamed.contains("kind door"), "{unnamed}");
+    assert!(err("action: lift_object, door: Some(\"D\")").is_some_and(|e| e.contains("kind door")));
+}

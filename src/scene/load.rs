@@ -399,6 +399,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             t.check(&mut c);
         }
         super::traps::check_khemri_spacing(&scene.traps, &mut c);
+        super::traps::check_lifter_doors(&scene.traps, &scene.doors, &mut c);
     }
     if c.count("fires", &scene.fires) {
         for f in &scene.fires {

@@ -77,14 +77,22 @@ pub enum TrapKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         weight_above: Option<f32>,
     },
-    /// 000 "Lifter Traps": goes off when a figure's path ends on it (it stops there to lift the
-    /// object or open the door).
+    /// 000 "Lifter Traps": "triggered when a weight ... is lifted upwards" (`lift_object`: it goes
+    /// off where a figure's path ends on it, the figure stopping to lift the object); "Similar is
+    /// the type triggered when a door or trapdoor is opened" (`open_door`, `open_trapdoor`: it
+    /// goes off where a figure's path first enters it, the figure passing through).
     Lifter {
         /// What it releases.
         payload: Payload,
         /// What sets it off: lifting an object, opening a door or opening a trapdoor.
         #[serde(default = "lift_object")]
         action: LifterAction,
+        /// The scene `doors` entry it is set on: its area is then the door's line, from `from`
+        /// to `to`, and a figure passing through the door sets it off. Required for
+        /// `open_door`; an `open_trapdoor` lifter without one covers its disc; none for
+        /// `lift_object`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        door: Option<String>,
     },
     /// 000 "Specimen Pit Trap": a covered pit, `depth` whole inches (the specimen is 1").
     Pit {
@@ -157,6 +165,13 @@ impl TrapKind {
             TrapKind::Leydonic { .. } => morval::TrapKind::Leydonic,
             TrapKind::Khemri { .. } => return None,
         })
+    }
+
+    /// A door or trapdoor lifter (000 "Lifter Traps": "triggered when a door or trapdoor is
+    /// opened"): it goes off where a figure's path first enters its area, as the figure passes
+    /// through, not where a path ends.
+    pub fn lifter_on_passing(&self) -> bool {
+        matches!(self, TrapKind::Lifter { action: LifterAction::OpenDoor | LifterAction::OpenTrapdoor, .. })
     }
 
     /// A short id for logs and the view.
@@ -260,7 +275,20 @@ impl Trap {
                     c.problem(&e, format!("kind weight_above: {w} must be 0 to 10000"));
                 }
             }
-            TrapKind::Lifter { payload: p, .. } => payload(c, p),
+            TrapKind::Lifter { payload: p, action, door } => {
+                payload(c, p);
+                match (action, door) {
+                    (LifterAction::OpenDoor, None) => c.problem(
+                        &e,
+                        "kind door: an open_door lifter names the door it is set on (an entry of `doors`)".into(),
+                    ),
+                    (LifterAction::LiftObject, Some(d)) => c.problem(
+                        &e,
+                        format!("kind door: \"{d}\": only an open_door or open_trapdoor lifter is set on a door"),
+                    ),
+                    _ => {}
+                }
+            }
             TrapKind::Pit { depth: d, .. } => depth(c, *d),
             TrapKind::FallingFloor { depth: d, gives_way_at, .. } => {
                 depth(c, *d);
@@ -312,6 +340,17 @@ pub(crate) fn check_khemri_spacing(traps: &[Trap], c: &mut super::load::Checker<
                 err.distance, other.name
             ),
         );
+    }
+}
+
+/// A lifter set on a door (`kind lifter door`) names an entry of the scene's `doors`.
+pub(crate) fn check_lifter_doors(traps: &[Trap], doors: &[super::format::Door], c: &mut super::load::Checker<'_>) {
+    for t in traps {
+        if let TrapKind::Lifter { door: Some(name), .. } = &t.kind
+            && !doors.iter().any(|d| d.name == *name)
+        {
+            c.problem(&format!("trap \"{}\"", t.name), format!("kind door: no door is named \"{name}\""));
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! A figure whose path comes within 2" of a hidden Morval trap rolls to spot it; a path that
 //! enters a trap's area springs it (a runner who crosses a cord without stopping springs it);
-//! a lifter goes off, and Set Trap is tried, where a path ends. A trap that stops a figure
+//! a lifter goes off, and Set Trap is tried, where a path ends (a door or trapdoor lifter where
+//! the path passes through the door, entering its area). A trap that stops a figure
 //! (a fall, a pit, a loop) cuts its move short there and puts back the waypoints it had not
 //! reached. The rules are `rules::morval_traps` and `rules::khemri_traps`; the choices made
 //! here are in docs/traps.md.
@@ -120,7 +121,8 @@ pub fn avoided_disc(
         return None;
     }
     match trap.kind {
-        scene::TrapKind::TripCord { .. } => None,
+        // A cord, or a door's line, cannot be gone round.
+        scene::TrapKind::TripCord { .. } | scene::TrapKind::Lifter { door: Some(_), .. } => None,
         scene::TrapKind::Loop => Some((position, 0.5 * std::f32::consts::SQRT_2)),
         _ => Some((position, trap.radius)),
     }
@@ -452,11 +454,16 @@ struct TrapRt {
     /// The round a trip cord was sprung in this move, and its victims so far.
     cord_round: Option<u8>,
     cord_victims: u32,
+    /// A lifter set on a door: the door's line (its `from` and `to`).
+    door: Option<(Vec2, Vec2)>,
     changed: bool,
 }
 
 impl TrapRt {
     fn area(&self) -> Area {
+        if let Some((from, to)) = self.door {
+            return Area::Cord { from, to };
+        }
         match self.spec.kind {
             scene::TrapKind::TripCord { to } => Area::Cord { from: self.position, to: vec2(to) },
             scene::TrapKind::Loop => Area::Square { centre: self.position, half: 0.5 },
@@ -643,9 +650,8 @@ impl Pass {
                     }
                 }
                 // A figure that starts the move on a trap has already met it.
-                if area.distance(start) > ON_EDGE
-                    && let Some(d) = first(ON_EDGE)
-                {
+                let starts_on = area.distance(start) <= ON_EDGE;
+                if !starts_on && let Some(d) = first(ON_EDGE) {
                     out.push(Candidate {
                         time: m.time_at(d),
                         meeting: Meeting::Enter,
@@ -654,8 +660,14 @@ impl Pass {
                         distance: d,
                     });
                 }
-                let ends_here =
-                    matches!(trap.spec.kind, scene::TrapKind::Lifter { .. } | scene::TrapKind::Khemri { .. });
+                // Lifting the object, and Set Trap, where a path ends. A door or trapdoor lifter
+                // goes off as a path enters it (above); where a path that started on it ends on
+                // it too, but never twice in one path.
+                let ends_here = match &trap.spec.kind {
+                    scene::TrapKind::Lifter { .. } => !trap.spec.kind.lifter_on_passing() || starts_on,
+                    scene::TrapKind::Khemri { .. } => true,
+                    _ => false,
+                };
                 if ends_here && m.arrived && area.distance(end) <= ON_EDGE {
                     out.push(Candidate {
                         time: m.time_at(m.total),
@@ -806,6 +818,7 @@ fn resolve_traps(world: &mut World) {
             })
             .collect();
     movers.sort_by_key(|m| m.order);
+    let walls = world.get_resource::<Walls>().cloned().unwrap_or_default();
     let mut traps: Vec<TrapRt> = world
         .query::<(Entity, &SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition)>()
         .iter(world)
@@ -818,6 +831,7 @@ fn resolve_traps(world: &mut World) {
             spotters: 0,
             cord_round: None,
             cord_victims: 0,
+            door: door_line(&trap.0, &walls.doors),
             changed: false,
         })
         .collect();
@@ -833,12 +847,18 @@ fn resolve_traps(world: &mut World) {
         lighting: world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default(),
         lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
         terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
-        walls: world.get_resource::<Walls>().cloned().unwrap_or_default(),
+        walls,
         dice: world.resource::<SimDice>().clone(),
         out: Vec::new(),
     };
     pass.run();
     write_back(world, pass);
+}
+
+/// The line of the door a lifter is set on (`kind lifter door`, an entry of the scene's doors).
+fn door_line(trap: &scene::Trap, doors: &[scene::Door]) -> Option<(Vec2, Vec2)> {
+    let scene::TrapKind::Lifter { door: Some(name), .. } = &trap.kind else { return None };
+    doors.iter().find(|d| d.name == *name).map(|d| (vec2(d.from), vec2(d.to)))
 }
 
 fn write_back(world: &mut World, pass: Pass) {

@@ -149,7 +149,14 @@ impl Pass {
             TrapKind::Leydonic { strike, recharge_moves, discharged_at_move } => {
                 self.leydonic(c, LeydonicTrap { strike, recharge_moves }, discharged_at_move)
             }
-            TrapKind::Lifter { .. } | TrapKind::Khemri { .. } => {}
+            TrapKind::Lifter { .. } => {
+                // A door or trapdoor lifter: the figure passes through, at its own speed.
+                if self.traps[c.trap].spec.kind.lifter_on_passing() {
+                    let speed = self.movers[c.mover].speed;
+                    self.spring_lifter(c, speed);
+                }
+            }
+            TrapKind::Khemri { .. } => {}
         }
     }
 
@@ -320,11 +327,19 @@ impl Pass {
         self.payload(m, t, c.time, treadle.payload, speed);
     }
 
-    /// 000 "Lifter Traps": sprung when a figure's path ends on it (it stops to lift the object
-    /// or open the door).
+    /// 000 "Lifter Traps": sprung when a figure's path ends on it (it stops to lift the object;
+    /// a door or trapdoor lifter when a path that started on it ends on it).
     pub(super) fn stop_on_lifter(&mut self, c: Candidate) {
+        // "for a lifter the victim's speed is usually 0": it has stopped.
+        self.spring_lifter(c, 0.0);
+    }
+
+    /// 000 "Lifter Traps": the lifter goes off under the figure, which meets the payload at
+    /// `speed` inches a move: 0 where it stopped to lift the object, its own speed where it
+    /// passes through a door or trapdoor (the text is silent; docs/traps.md).
+    fn spring_lifter(&mut self, c: Candidate, speed: f32) {
         let (m, t) = (c.mover, c.trap);
-        let TrapKind::Lifter { payload, action } = self.traps[t].spec.kind.clone() else { return };
+        let TrapKind::Lifter { payload, action, door } = self.traps[t].spec.kind.clone() else { return };
         if !self.live_for(m, t) {
             return;
         }
@@ -332,10 +347,13 @@ impl Pass {
         if !lifter_triggers(&lifter, action) {
             return;
         }
-        let event = self.new_event("lifter", m, t, c.time).outcome(TrapOutcome::Sprung).field("action", action.id());
+        let mut event =
+            self.new_event("lifter", m, t, c.time).outcome(TrapOutcome::Sprung).field("action", action.id());
+        if let Some(door) = &door {
+            event = event.field("door", door);
+        }
         self.event(event);
-        // "for a lifter the victim's speed is usually 0": it has stopped.
-        self.payload(m, t, c.time, payload, 0.0);
+        self.payload(m, t, c.time, payload, speed);
     }
 
     /// 000 "Treadle Traps": what the trap sets off, "threatens the victim(s)": a striking
