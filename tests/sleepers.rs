@@ -15,6 +15,7 @@ use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
 use tabula::sim::Simulation;
 use tabula::sim::log::LogEvent;
 use tabula::sim::noise::NoiseMade;
+use tabula::sim::world::snapshot_scene;
 use tabula::sim::{EventLog, Move, MoveSystems};
 use tabula::sim::{Run, run};
 
@@ -122,8 +123,9 @@ fn app_with_noises(s: &Scene, seed: u64, noises: Vec<NoiseMade>) -> Simulation {
     sim
 }
 
+/// A noise made in round 1 of the move.
 fn noise(source: &str, at: (f32, f32), kind: Noise, heard_to: Option<f32>) -> NoiseMade {
-    NoiseMade { source: source.into(), position: Vec2::new(at.0, at.1), noise: kind, heard_to }
+    NoiseMade { source: source.into(), position: Vec2::new(at.0, at.1), noise: kind, heard_to, round: 1 }
 }
 
 #[test]
@@ -431,16 +433,107 @@ fn the_alarm_spreads_the_same_move_wave_by_wave() {
 }
 
 #[test]
-fn the_alarmed_arm_from_the_next_move() {
+fn the_alarmed_arm_from_the_round_after_waking() {
     let s = alarm_scene("(name: \"far\", position: (38, 28), members: [\"x\"])");
+    // The bell in round 1: one round of the move is left to dress in, the second next move.
     let mut app = app_with_noises(&s, 7, vec![noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0))]);
     app.step_moves(2);
     let log = app.world().resource::<EventLog>();
+    let dressing: Vec<(u32, &str, u64)> = events(log, "dressing")
+        .iter()
+        .map(|e| (e.move_number, e.outcome.as_str(), e.fields["rounds_taken"].as_u64().unwrap()))
+        .collect();
+    // Clothed: 2 rounds, for each of the two officers.
+    assert_eq!(dressing, [(1, "dressing", 1), (1, "dressing", 1), (2, "dressed", 2), (2, "dressed", 2)]);
+    // The bell in the last round: nothing left this move; both rounds next move.
+    let bell = NoiseMade { round: 2, ..noise("bell", (10.0, 10.0), Noise::Alarm, Some(1.0)) };
+    let mut app = app_with_noises(&s, 7, vec![bell]);
+    app.step_moves(2);
+    let log = app.world().resource::<EventLog>();
     let dressing = events(log, "dressing");
-    assert!(!dressing.is_empty());
+    assert_eq!(dressing.len(), 2);
     assert!(dressing.iter().all(|e| e.move_number == 2), "dressing starts the move after the alarm");
-    // Clothed: 2 rounds, done in one move.
     assert!(dressing.iter().all(|e| e.outcome == "dressed" && e.fields["rounds_taken"] == 2));
+}
+
+/// H6. 000 "Dressing & Undressing": a woken sleeper dresses from the round after it woke. Two
+/// rounds a move; heavy armour, 5 rounds. Group A hears a bell in round 1 of move 3: 1 round
+/// dressed at the end of move 3, 3 at the end of move 4. Group B (far from A) hears one in round
+/// 2 of move 3: none at the end of move 3, 2 at the end of move 4. (The bell is the alarm: +4
+/// to wake, officers expecting trouble +1 +1 +3 to respond: both always raise the alarm.)
+#[test]
+fn dressing_starts_the_round_after_waking() {
+    let officers = |name: &str, x: u32, y: u32| {
+        format!(
+            "(name: \"{name}\", position: ({x}, {y}), expecting_trouble: true, members: [
+                (name: \"{name}1\", rank: officer, armour: heavy), (name: \"{name}2\", rank: officer, armour: heavy)])"
+        )
+    };
+    let s = scene(&format!("{}, {}", officers("A", 10, 10), officers("B", 30, 20)), "", "", "", "");
+    let bells = vec![
+        noise("bell A", (10.0, 10.0), Noise::Alarm, Some(1.0)),
+        NoiseMade { round: 2, ..noise("bell B", (30.0, 20.0), Noise::Alarm, Some(1.0)) },
+    ];
+    for seed in 0..10 {
+        let mut app = app_with_noises(&s, seed, Vec::new());
+        app.step_moves(2);
+        app.app_mut().insert_resource(Inject(bells.clone()));
+        app.step_moves(1);
+        app.app_mut().insert_resource(Inject(Vec::new()));
+        app.step_moves(1);
+        let log = app.world().resource::<EventLog>();
+        // Both woken by their bells in move 3, and raising the alarm.
+        for (group, bell) in [("A", "bell A"), ("B", "bell B")] {
+            let woken = events(log, "waking_roll").into_iter().find(|e| e.subject == group).unwrap();
+            assert_eq!((woken.move_number, woken.fields["source"].as_str()), (3, Some(bell)), "seed {seed}");
+        }
+        let alarms: Vec<(&str, u32)> =
+            events(log, "alarm_raised").iter().map(|e| (e.subject.as_str(), e.move_number)).collect();
+        assert_eq!(alarms, [("A", 3), ("B", 3)], "seed {seed}");
+        // Each group's alarm is made in the round of the bell that woke it.
+        let alarm_rounds: Vec<(&str, u64)> = events(log, "noise_made")
+            .iter()
+            .filter(|e| e.outcome == "alarm" && !e.subject.starts_with("bell"))
+            .map(|e| (e.subject.as_str(), e.fields["round"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(alarm_rounds, [("A", 1), ("B", 2)], "seed {seed}");
+        let dressed = |member: &str| -> Vec<(u32, u64)> {
+            events(log, "dressing")
+                .iter()
+                .filter(|e| e.fields["member"] == member)
+                .map(|e| (e.move_number, e.fields["rounds_taken"].as_u64().unwrap()))
+                .collect()
+        };
+        for member in ["A1", "A2"] {
+            assert_eq!(dressed(member), [(3, 1), (4, 3)], "{member}, seed {seed}");
+        }
+        for member in ["B1", "B2"] {
+            assert_eq!(dressed(member), [(4, 2)], "{member}, seed {seed}");
+        }
+        // The dressing progress the scene keeps.
+        let end = snapshot_scene(app.world_mut()).unwrap();
+        let rounds: Vec<Option<u32>> =
+            end.sleepers.iter().flat_map(|g| g.members.iter().map(|m| m.0.dressing_rounds)).collect();
+        assert_eq!(rounds, [Some(3), Some(3), Some(2), Some(2)], "seed {seed}");
+    }
+}
+
+/// A figure's movement noise is made in the round it comes nearest the group: the fraction of
+/// its move walked to that point (inches ÷ its 6" allowance) × 2 rounds, rounded up. From
+/// (9, 13) toward (20, 13) a man is nearest (10, 13) after 1" (round 1); from (5, 13), after 5"
+/// (round 2).
+#[test]
+fn a_movement_noise_is_made_in_the_round_of_the_nearest_approach() {
+    let figures =
+        "(name: \"Early\", position: (9, 13), path: [(20, 13)]), (name: \"Late\", position: (5, 13), path: [(12, 13)])";
+    let s = scene(&group("open", 2, "", ""), figures, "", "", "");
+    let Run { log, .. } = run(&s, 1, 1);
+    let made: Vec<(&str, u64)> = events(&log, "noise_made")
+        .iter()
+        .filter(|e| e.subject == "Early" || e.subject == "Late")
+        .map(|e| (e.subject.as_str(), e.fields["round"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(made, [("Early", 1), ("Late", 2)]);
 }
 
 // ---- dressing ----
@@ -828,6 +921,8 @@ fn a_fire_in_earshot_wakes_like_a_shout() {
         assert_eq!(made.len(), 1, "one noise a move for the group");
         assert_eq!(made[0].subject, "pile", "named after the fire's region");
         assert_eq!(made[0].fields["noise"], "shout");
+        let round = made[0].fields["round"].as_u64().unwrap();
+        assert!((1..=2).contains(&round), "made in a round of the move: {round}");
         let first = events(&log, "waking_roll")[0];
         assert!(modifiers(first).iter().any(|(_, v)| *v == 4), "{:?}", modifiers(first));
         observed[WAKING_IDS.iter().position(|id| *id == first.outcome).unwrap()] += 1;

@@ -198,6 +198,9 @@ fn loop_bands_and_its_noises() {
     for e in noises {
         let heard = e.fields["heard_to"].as_f64().unwrap();
         assert!(heard == 8.0 && e.outcome == "cursing" || heard == 18.0 && e.outcome == "scream", "{e:?}");
+        // Made in the round the victim met the loop.
+        let met = |l: &&tabula::sim::LogEvent| l.event == "loop" && l.subject == e.subject;
+        assert!(log.events.iter().filter(met).any(|l| l.fields["in_round"] == e.fields["round"]), "{e:?}");
     }
 }
 

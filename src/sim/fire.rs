@@ -46,7 +46,9 @@ pub(super) fn plugin(app: &mut App) {
 
 /// 000 "Awaking groups asleep": a fire within a group's earshot is a noise (house rule
 /// `sleepers.fire_noise`, shouts by default), made once a move at the burning point nearest
-/// the group, after the move's rounds: the Sleepers set hears it the same move.
+/// the group, after the move's rounds: the Sleepers set hears it the same move. Its round is the
+/// round the fire reached that point (round 1 when it burnt there from before the move; the
+/// move's last round if the arrival is unknown).
 fn fire_noises(
     front: Res<FireFront>,
     groups: Query<(&SceneOrder, &SleepingGroup)>,
@@ -67,9 +69,23 @@ fn fire_noises(
         }
         made.push(at);
         let source = front.fire_at(at).map_or_else(|| "fire".to_string(), |f| f.name.clone());
-        let noise = NoiseMade { source, position: at, noise: sleepers.0.fire_noise, heard_to: None };
+        let round = fire_round_at(&front, &clock, at);
+        let noise = NoiseMade { source, position: at, noise: sleepers.0.fire_noise, heard_to: None, round };
         make_noise(&mut noises, &mut log, &clock, noise);
     }
+}
+
+/// The round of the clock's move (1-based) in which the fire reached the cell at `at`: its
+/// arrival on the scene clock, counted from the move's start (round `R` of the move runs from
+/// `R − 1` to `R`; a fire lit at the start of a round is of that round, one burning there before
+/// the move of round 1).
+fn fire_round_at(front: &FireFront, clock: &MoveClock, at: Vec2) -> u8 {
+    let rounds = clock.rounds_per_move.max(1);
+    let arrival = front.grid().and_then(|g| g.cell_at(at.x, at.y).and_then(|cell| g.arrival(cell)));
+    let Some(arrival) = arrival else { return rounds };
+    let start = clock.move_number.saturating_sub(1) as f32 * f32::from(rounds);
+    // A NaN casts to 0, and the clamp makes it round 1.
+    ((arrival - start).floor() as i32).saturating_add(1).clamp(1, i32::from(rounds)) as u8
 }
 
 /// A trap's flame (a treadle's `flame` payload; a Khemri Fire Trap only with the house rule

@@ -7,13 +7,14 @@
 //! 2. investigators walk and look about (`walk_investigators`);
 //! 3. every group dices for the noises in earshot, wave by wave: wave 0 holds the move's noises,
 //!    each later wave the alarms raised in the wave before (`hear_noises`);
-//! 4. listening timers run down and the alarmed dress (`tick_members`).
+//! 4. listening timers run down and the alarmed dress (`tick_members`); a member roused this
+//!    move starts dressing the round after the noise that roused it.
 
 use super::clock::MoveClock;
 use super::geometry::{WallsBetween, walls_between};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
-use super::noise::{NoiseMade, make_noise_in};
+use super::noise::{NoiseMade, make_noise_in, round_in_move};
 use super::outcome::SleeperOutcome;
 use super::referee::Referee;
 use super::world::{
@@ -46,9 +47,18 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component, Debug, Clone)]
 pub struct SleepingGroup(pub scene::SleepingGroup);
 
-/// Which members changed state this move: their timers and dressing start next move.
+/// Which members changed state this move, and the round of the move (1-based) they last did:
+/// their listening timers start next move, and their dressing the round after. Cleared at
+/// the end of every move (saves fall between moves, so it is never saved).
 #[derive(Component, Debug, Clone, Default)]
-pub struct Roused(pub Vec<bool>);
+pub struct Roused(pub Vec<Option<u8>>);
+
+impl Roused {
+    /// Member `i` changed state in `round`; of several changes in a move the latest round counts.
+    fn mark(&mut self, i: usize, round: u8) {
+        self.0[i] = self.0[i].max(Some(round));
+    }
+}
 
 /// The scene's sleepers settings (`rules: (sleepers: (...))`).
 #[derive(Resource, Debug, Clone, Default)]
@@ -61,7 +71,7 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
         world.spawn((
             placed_bundle(i as u32, &g.name, g.position),
             SleepingGroup(g.clone()),
-            Roused(vec![false; g.members.len()]),
+            Roused(vec![None; g.members.len()]),
         ));
     }
 }
@@ -93,10 +103,33 @@ pub fn nearest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 
 /// The point of a swept path nearest to `p` (the first such point along the path).
 pub fn nearest_on_path(p: Vec2, segments: &[(Vec2, Vec2)]) -> Option<Vec2> {
-    segments.iter().map(|&(a, b)| nearest_on_segment(p, a, b)).fold(None, |best: Option<Vec2>, q| match best {
-        Some(b) if b.distance(p) <= q.distance(p) => Some(b),
-        _ => Some(q),
-    })
+    nearest_along_path(p, segments).map(|(q, _)| q)
+}
+
+/// The point of a swept path nearest to `p` (the first such point along the path), and how far
+/// along the path it lies, in inches.
+pub fn nearest_along_path(p: Vec2, segments: &[(Vec2, Vec2)]) -> Option<(Vec2, f32)> {
+    let mut walked = 0.0f32;
+    // (point, its distance from p, the length walked to it)
+    let mut best: Option<(Vec2, f32, f32)> = None;
+    for &(a, b) in segments {
+        let q = nearest_on_segment(p, a, b);
+        let d = q.distance(p);
+        if best.is_none_or(|(_, nearest, _)| d < nearest) {
+            best = Some((q, d, walked + a.distance(q)));
+        }
+        walked += a.distance(b);
+    }
+    best.map(|(q, _, to)| (q, to))
+}
+
+/// The fraction of the move (0 to 1) by which a figure had walked `walked` inches of its swept
+/// path: at the pace of its allowance, as the traps time it (docs/traps.md "Speed"), or along
+/// the path when it has none.
+fn move_fraction(walked: f32, swept: &Swept) -> f32 {
+    let length: f32 =
+        if swept.speed > 0.0 { swept.speed } else { swept.segments.iter().map(|&(a, b)| a.distance(b)).sum() };
+    if length > 0.0 { (walked / length).clamp(0.0, 1.0) } else { 0.0 }
 }
 
 fn rounded(v: Vec2) -> Vec2 {
@@ -112,7 +145,10 @@ pub fn reach(shelter: scene::Shelter, heard_to: Option<f32>, settings: &Sleepers
 /// 000 "Awaking groups asleep": a figure that moved this move makes the noise of its gait and
 /// armour. The whole swept path is noisy; for each group the point of the path nearest to it
 /// counts, so a noise is written there for every group it comes within earshot of. Where no group
-/// could hear it no noise is written, so scenes without sleepers log no more than before.
+/// could hear it no noise is written, so scenes without sleepers log no more than before. The
+/// noise's round is the round the figure reached that point: the fraction of the move it had
+/// walked to it (inches along its path ÷ its allowance) × the rounds a move, rounded up, at
+/// least 1; the round a trap met at that point logs as `in_round`.
 fn make_movement_noises(
     figures: Query<(&SceneOrder, &Name, &Figure, &Swept)>,
     groups: Query<(&SceneOrder, &SleepingGroup)>,
@@ -125,17 +161,17 @@ fn make_movement_noises(
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().filter(|f| !f.3.segments.is_empty()).collect();
     for (_, name, figure, swept) in figures {
         let noise = movement_noise(figure.0.gait, figure.0.armour, &rules.0);
-        let mut at: Vec<Vec2> = Vec::new();
+        let mut at: Vec<(Vec2, u8)> = Vec::new();
         for (_, group) in &groups {
             let centre = vec2(group.0.position);
-            let Some(p) = nearest_on_path(centre, &swept.segments) else { continue };
+            let Some((p, walked)) = nearest_along_path(centre, &swept.segments) else { continue };
             let p = rounded(p);
-            if p.distance(centre) <= reach(group.0.shelter, None, &rules.0) && !at.contains(&p) {
-                at.push(p);
+            if p.distance(centre) <= reach(group.0.shelter, None, &rules.0) && !at.iter().any(|&(q, _)| q == p) {
+                at.push((p, round_in_move(move_fraction(walked, swept), clock.rounds_per_move)));
             }
         }
-        for position in at {
-            let made = NoiseMade { source: name.to_string(), position, noise, heard_to: None };
+        for (position, round) in at {
+            let made = NoiseMade { source: name.to_string(), position, noise, heard_to: None, round };
             make_noise_in(&mut messages, &mut log, &clock, made);
         }
     }
@@ -145,7 +181,8 @@ fn make_movement_noises(
 /// there they look about and walk back, and at the group go back to sleep. Whoever comes within
 /// `investigator_spots_within` of a figure of another side, with no wall between, raises the
 /// alarm (house rule), and no farther than the light at the figure lets one see (001
-/// "Lighting": DDD 2", DDL `rules.lighting.dark_sight_in`).
+/// "Lighting": DDD 2", DDL `rules.lighting.dark_sight_in`). They look about at the end of their
+/// walk, so what they do counts from the move's last round.
 fn walk_investigators(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
@@ -158,6 +195,7 @@ fn walk_investigators(
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
     let settings = &rules.0;
+    let last_round = clock.rounds_per_move.max(1);
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut group, mut roused) in groups {
@@ -199,7 +237,7 @@ fn walk_investigators(
                 }
             };
             sheet.state = state;
-            roused.0[i] = true;
+            roused.mark(i, last_round);
             let mut event = LogEvent::new("sleepers", "investigator_moved", group_name.as_str())
                 .outcome(outcome)
                 .field("member", &sheet.name)
@@ -229,6 +267,7 @@ fn walk_investigators(
                     position: rounded(now),
                     noise: Noise::Alarm,
                     heard_to: None,
+                    round: last_round,
                 };
                 make_noise_in(&mut messages, &mut log, &clock, alarm);
             }
@@ -246,6 +285,8 @@ struct Heard {
     walls: WallsBetween,
     /// The waking factor of the noise and the walls: the loudest is diced for first.
     loudness: i32,
+    /// The round of the move it was made in.
+    round: u8,
 }
 
 /// The noises of `wave` within a group's earshot, one per source and kind (the nearest), loudest
@@ -279,6 +320,7 @@ fn heard_by(
             distance,
             walls: w,
             loudness,
+            round: n.round,
         });
     }
     heard.sort_by(|a, b| {
@@ -402,7 +444,7 @@ fn hear_noises(
                 let woken: Vec<usize> = order.into_iter().take(result.woken as usize).collect();
                 for &i in &woken {
                     group.0.members[i].0.state = SleeperState::Awake;
-                    roused.0[i] = true;
+                    roused.mark(i, h.round);
                     responders.push((i, hi, true));
                 }
                 log.push(
@@ -427,6 +469,8 @@ fn hear_noises(
                 }
             }
             let mut raisers: Vec<String> = Vec::new();
+            // The alarm is raised in the earliest round one of its raisers was roused in.
+            let mut raised_in: Option<u8> = None;
             for (i, hi, woken_now) in responders {
                 let h = &heard[hi];
                 let noise_now = goes_on(h, &group.0, &moving).then_some(h.noise);
@@ -439,9 +483,11 @@ fn hear_noises(
                 let (outcome, state) =
                     respond_state(result.outcome, result.listen_moves.as_ref(), h, home, keeps_watch);
                 sheet.state = state;
-                roused.0[i] = true;
+                roused.mark(i, h.round);
                 if result.outcome == ResponseOutcome::RaiseAlarm {
                     raisers.push(sheet.name.clone());
+                    let now = roused.0[i].unwrap_or(h.round);
+                    raised_in = Some(raised_in.map_or(now, |r| r.min(now)));
                 }
                 let mut event = LogEvent::new("sleepers", "response", name.as_str())
                     .roll(result.roll)
@@ -472,6 +518,7 @@ fn hear_noises(
                     position: vec2(group.0.position),
                     noise: Noise::Alarm,
                     heard_to: None,
+                    round: raised_in.unwrap_or(clock.rounds_per_move.max(1)),
                 };
                 make_noise_in(&mut messages, &mut log, &clock, alarm.clone());
                 next_wave.push(alarm);
@@ -506,7 +553,9 @@ fn respond_state(
 }
 
 /// End of the move: listening timers run down (asleep when they run out) and the alarmed dress,
-/// two rounds a move; members roused this move start next move.
+/// two rounds a move (the move's rounds). A member roused this move keeps its timer until next
+/// move and dresses from the round after it was roused: roused in round r, it dresses
+/// `rounds_per_move − r` rounds now (none when roused in the last round).
 fn tick_members(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     rules: Res<SleepersRules>,
@@ -514,16 +563,18 @@ fn tick_members(
     mut log: ResMut<EventLog>,
 ) {
     let settings = &rules.0;
+    let rounds_per_move = clock.rounds_per_move;
     let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut group, mut roused) in groups {
         let name = group.0.name.clone();
         let full = group.0.full_dressing;
         for (i, member) in group.0.members.iter_mut().enumerate() {
             let sheet = &mut member.0;
-            if std::mem::take(&mut roused.0[i]) {
-                continue;
-            }
+            let roused_in = std::mem::take(&mut roused.0[i]);
+            // The rounds of this move left after the one it was roused in.
+            let rounds_now = roused_in.map_or(rounds_per_move, |r| rounds_per_move.saturating_sub(r));
             match sheet.state {
+                SleeperState::Listening { .. } if roused_in.is_some() => {}
                 SleeperState::Listening { moves_left } => {
                     if moves_left <= 1 {
                         sheet.state = SleeperState::Asleep;
@@ -537,6 +588,7 @@ fn tick_members(
                         sheet.state = SleeperState::Listening { moves_left: moves_left - 1 };
                     }
                 }
+                SleeperState::Alarm if rounds_now == 0 => {}
                 SleeperState::Alarm => {
                     let before = sheet.dressing_rounds.unwrap_or(0);
                     // "women +2": an ordinary dresser who is a woman dresses as one.
@@ -551,7 +603,7 @@ fn tick_members(
                     if progress(before).done {
                         continue;
                     }
-                    let rounds = (before + u32::from(clock.rounds_per_move)).min(progress(before).rounds_needed);
+                    let rounds = (before + u32::from(rounds_now)).min(progress(before).rounds_needed);
                     let p = progress(rounds);
                     sheet.dressing_rounds = Some(rounds);
                     log.push(

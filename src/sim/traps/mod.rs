@@ -526,7 +526,8 @@ impl Pass {
         self.out.push(Output::Event(event));
     }
 
-    fn noise(&mut self, source: &str, position: Vec2, noise: crate::rules::morval_traps::Noise) {
+    /// A trap's noise, made at `time` (a fraction of the move): in the round of the meeting.
+    fn noise(&mut self, source: &str, position: Vec2, time: f32, noise: crate::rules::morval_traps::Noise) {
         use crate::rules::morval_traps::NoiseKind;
         use crate::rules::sleepers::Noise;
         let kind = match noise.kind {
@@ -539,6 +540,7 @@ impl Pass {
             position,
             noise: kind,
             heard_to: noise.heard_to_inches.map(|h| h as f32),
+            round: self.round_at(time),
         }));
     }
 

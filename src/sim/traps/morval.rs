@@ -261,7 +261,7 @@ impl Pass {
         self.event(event);
         if let Some(noise) = result.noise {
             let name = self.movers[m].name.clone();
-            self.noise(&name, at, noise);
+            self.noise(&name, at, c.time, noise);
         }
         if let Some(d) = stop_at {
             self.movers[m].halt(d, None);
@@ -419,7 +419,7 @@ impl Pass {
         }
         let name = trap.spec.name.clone();
         if let Some(noise) = noise {
-            self.noise(&name, centre, noise);
+            self.noise(&name, centre, time, noise);
         }
         if starts_fire && payload.kind == PayloadKind::Flame {
             self.out.push(Output::Flame(TrapFlame {
@@ -611,7 +611,7 @@ impl Pass {
             self.movers[m].halt(c.distance, Some(centre));
         }
         if let Some(noise) = result.noise {
-            self.noise(&self.movers[m].name.clone(), centre, noise);
+            self.noise(&self.movers[m].name.clone(), centre, c.time, noise);
         }
         for condition in added {
             self.movers[m].add_condition(condition);
