@@ -253,7 +253,7 @@ pub fn replace_world(world: &mut World, scene: &Scene, document: Document) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::testing::{app_with_scene, scene_from_str};
+    use crate::sim::testing::scene_from_str;
     use crate::sim::{EventLog, MoveClock};
 
     const CAVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/uvtt/cave-20x20.dd2vtt");
@@ -277,12 +277,7 @@ mod tests {
     }
 
     fn app() -> App {
-        let scene = scene_from_str(
-            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
-        );
-        let mut app = app_with_scene(&scene, 3);
-        app.add_plugins(super::super::plugin);
-        app
+        crate::document::walker_app()
     }
 
     fn image_bytes(document: &Document) -> Option<Vec<u8>> {

@@ -283,16 +283,11 @@ pub fn reseed(world: &mut World, seed: u64) {
 mod tests {
     use super::super::Document;
     use super::*;
-    use crate::sim::testing::{app_with_scene, scene_from_str};
+    use crate::sim::testing::scene_from_str;
     use crate::sim::world::TablePosition;
 
     fn app() -> App {
-        let scene = scene_from_str(
-            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
-        );
-        let mut app = app_with_scene(&scene, 3);
-        app.add_plugins(super::super::plugin);
-        app
+        crate::document::walker_app()
     }
 
     fn position(world: &mut World) -> Vec2 {

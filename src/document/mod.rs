@@ -57,3 +57,14 @@ pub fn mark_dirty(world: &mut World) {
         document.dirty = true;
     }
 }
+
+/// For tests: a headless app holding a walker crossing a 40"x10" table, with the document.
+#[cfg(test)]
+pub(crate) fn walker_app() -> App {
+    let scene = crate::sim::testing::scene_from_str(
+        "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
+    );
+    let mut app = crate::sim::testing::app_with_scene(&scene, 3);
+    app.add_plugins(plugin);
+    app
+}

@@ -94,15 +94,11 @@ fn apply_file_requests(world: &mut World) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::testing::{app_with_scene, scene_from_str};
     use crate::sim::{EventLog, MoveClock};
 
     fn app() -> App {
-        let scene = scene_from_str(
-            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
-        );
-        let mut app = app_with_scene(&scene, 3);
-        app.add_plugins(crate::document::plugin).init_resource::<FileRequest>();
+        let mut app = crate::document::walker_app();
+        app.init_resource::<FileRequest>();
         app
     }
 

@@ -144,15 +144,11 @@ fn show_more(world: &mut World, steps: u32, by_round: bool, duration: f32) -> bo
 mod tests {
     use super::*;
     use crate::sim::EventLog;
-    use crate::sim::testing::{app_with_scene, scene_from_str};
     use crate::sim::world::TablePosition;
 
     fn app() -> App {
-        let scene = scene_from_str(
-            "(version: 1, table: (width: 40, height: 10), figures: [(name: \"Walker\", position: (1, 5), path: [(39, 5)])])",
-        );
-        let mut app = app_with_scene(&scene, 3);
-        app.add_plugins(crate::document::plugin).init_resource::<Playhead>().init_resource::<BeforeMove>();
+        let mut app = crate::document::walker_app();
+        app.init_resource::<Playhead>().init_resource::<BeforeMove>();
         app
     }
 
