@@ -229,27 +229,19 @@ impl Horsemanship {
 // Wandering herds and untethered steeds
 // ---------------------------------------------------------------------------------------------
 
-/// Which way a wandering herd turns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum TurnSide {
-    /// Right (clockwise): D6 4+.
-    Right,
-    /// Left (anticlockwise): D6 3−.
-    Left,
+crate::rules::named_enum! {
+    /// Which way a wandering herd turns.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TurnSide {
+        /// Right (clockwise): D6 4+.
+        Right => "right",
+        /// Left (anticlockwise): D6 3−.
+        Left => "left",
+    }
 }
 
 impl TurnSide {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [TurnSide; 2] = [TurnSide::Right, TurnSide::Left];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            TurnSide::Right => "right",
-            TurnSide::Left => "left",
-        }
-    }
-
     /// The sign of a turn to this side: right is clockwise, positive.
     pub fn sign(self) -> i32 {
         match self {
@@ -264,25 +256,15 @@ pub fn turn_side_band(total: i32) -> TurnSide {
     if total >= TURN_RIGHT_FROM { TurnSide::Right } else { TurnSide::Left }
 }
 
-/// Whether a wandering herd went anywhere this move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum WanderStep {
-    /// "If result a minus, has not moved."
-    NotMoved,
-    /// D10 − 3 was 0 or more: the herd goes that many inches (0" on a face of 3).
-    Moved,
-}
-
-impl WanderStep {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [WanderStep; 2] = [WanderStep::NotMoved, WanderStep::Moved];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            WanderStep::NotMoved => "not_moved",
-            WanderStep::Moved => "moved",
-        }
+crate::rules::named_enum! {
+    /// Whether a wandering herd went anywhere this move.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum WanderStep {
+        /// "If result a minus, has not moved."
+        NotMoved => "not_moved",
+        /// D10 − 3 was 0 or more: the herd goes that many inches (0" on a face of 3).
+        Moved => "moved",
     }
 }
 
@@ -385,28 +367,17 @@ impl MountBond {
     }
 }
 
-/// The result of trying to catch a wandered steed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum CatchOutcome {
-    /// 6+: caught.
-    Caught,
-    /// Under 6: not caught.
-    NotCaught,
-    /// Farther than 6": no attempt may be made.
-    OutOfReach,
-}
-
-impl CatchOutcome {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [CatchOutcome; 3] = [CatchOutcome::Caught, CatchOutcome::NotCaught, CatchOutcome::OutOfReach];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            CatchOutcome::Caught => "caught",
-            CatchOutcome::NotCaught => "not_caught",
-            CatchOutcome::OutOfReach => "out_of_reach",
-        }
+crate::rules::named_enum! {
+    /// The result of trying to catch a wandered steed.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum CatchOutcome {
+        /// 6+: caught.
+        Caught => "caught",
+        /// Under 6: not caught.
+        NotCaught => "not_caught",
+        /// Farther than 6": no attempt may be made.
+        OutOfReach => "out_of_reach",
     }
 }
 
@@ -589,26 +560,16 @@ impl ZoneCreature {
     }
 }
 
-/// Whether a zone creature attacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum ZoneResponse {
-    /// Attacks the strangers in its zone.
-    Attacks,
-    /// Does not attack (no stranger in the zone, the okserk's roll was high, or the odds are
-    /// against the chuserk).
-    Holds,
-}
-
-impl ZoneResponse {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [ZoneResponse; 2] = [ZoneResponse::Attacks, ZoneResponse::Holds];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            ZoneResponse::Attacks => "attacks",
-            ZoneResponse::Holds => "holds",
-        }
+crate::rules::named_enum! {
+    /// Whether a zone creature attacks.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ZoneResponse {
+        /// Attacks the strangers in its zone.
+        Attacks => "attacks",
+        /// Does not attack (no stranger in the zone, the okserk's roll was high, or the odds are
+        /// against the chuserk).
+        Holds => "holds",
     }
 }
 
@@ -692,31 +653,21 @@ pub fn walking_grid_loss_in(sex: Sex) -> f32 {
     }
 }
 
-/// Running across a cattle grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum RunningGridOutcome {
-    /// 3+: OK.
-    Crossed,
-    /// 2: hurt, −1" to all moves.
-    HurtOneInch,
-    /// 1: hurt, −2" to all moves.
-    HurtTwoInches,
+crate::rules::named_enum! {
+    /// Running across a cattle grid.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum RunningGridOutcome {
+        /// 3+: OK.
+        Crossed => "crossed",
+        /// 2: hurt, −1" to all moves.
+        HurtOneInch => "hurt_one_inch",
+        /// 1: hurt, −2" to all moves.
+        HurtTwoInches => "hurt_two_inches",
+    }
 }
 
 impl RunningGridOutcome {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [RunningGridOutcome; 3] =
-        [RunningGridOutcome::Crossed, RunningGridOutcome::HurtOneInch, RunningGridOutcome::HurtTwoInches];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            RunningGridOutcome::Crossed => "crossed",
-            RunningGridOutcome::HurtOneInch => "hurt_one_inch",
-            RunningGridOutcome::HurtTwoInches => "hurt_two_inches",
-        }
-    }
-
     /// The lasting penalty "to all moves", in inches.
     pub fn move_penalty_in(self) -> f32 {
         match self {
@@ -793,29 +744,17 @@ pub fn stampede_factor(beast: Beast, settings: &HerdSettings) -> (&'static str, 
     }
 }
 
-/// A stampeding beast on a cattle grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum StampedeGridOutcome {
-    /// 2+: OK.
-    Crossed,
-    /// 1: trapped; D6 5+ to escape, one roll per attempt.
-    Trapped,
-    /// 0−: stuck, needs help to be freed.
-    Stuck,
-}
-
-impl StampedeGridOutcome {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [StampedeGridOutcome; 3] =
-        [StampedeGridOutcome::Crossed, StampedeGridOutcome::Trapped, StampedeGridOutcome::Stuck];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            StampedeGridOutcome::Crossed => "crossed",
-            StampedeGridOutcome::Trapped => "trapped",
-            StampedeGridOutcome::Stuck => "stuck",
-        }
+crate::rules::named_enum! {
+    /// A stampeding beast on a cattle grid.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum StampedeGridOutcome {
+        /// 2+: OK.
+        Crossed => "crossed",
+        /// 1: trapped; D6 5+ to escape, one roll per attempt.
+        Trapped => "trapped",
+        /// 0−: stuck, needs help to be freed.
+        Stuck => "stuck",
     }
 }
 
@@ -857,25 +796,15 @@ pub fn resolve_stampede_grid(
     StampedeGridResult { beast, roll, outcome }
 }
 
-/// A trapped beast's try to get free.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum GridEscapeOutcome {
-    /// 5+: free of the grid.
-    Escaped,
-    /// 4 or less: still trapped.
-    StillTrapped,
-}
-
-impl GridEscapeOutcome {
-    /// Every variant, in the order of the enum.
-    pub const ALL: [GridEscapeOutcome; 2] = [GridEscapeOutcome::Escaped, GridEscapeOutcome::StillTrapped];
-
-    /// The stable snake_case id the log writes.
-    pub fn id(self) -> &'static str {
-        match self {
-            GridEscapeOutcome::Escaped => "escaped",
-            GridEscapeOutcome::StillTrapped => "still_trapped",
-        }
+crate::rules::named_enum! {
+    /// A trapped beast's try to get free.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum GridEscapeOutcome {
+        /// 5+: free of the grid.
+        Escaped => "escaped",
+        /// 4 or less: still trapped.
+        StillTrapped => "still_trapped",
     }
 }
 

@@ -73,7 +73,10 @@ mod tests {
         BurnStacking, BurningBuilding, Fuel, HeldIgniter, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
         ThrownIgniter,
     };
-    use super::herds::{Beast, HerdKind, Horsemanship, MountBond};
+    use super::herds::{
+        Beast, CatchOutcome, GridEscapeOutcome, HerdKind, Horsemanship, MountBond, RunningGridOutcome,
+        StampedeGridOutcome, TurnSide, WanderStep, ZoneResponse,
+    };
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
         SetTrapOutcome, SkillDice, TrapReuse, TrapStatus,
@@ -115,6 +118,13 @@ mod tests {
             Horsemanship,
             MountBond,
             HerdKind,
+            TurnSide,
+            WanderStep,
+            CatchOutcome,
+            ZoneResponse,
+            RunningGridOutcome,
+            StampedeGridOutcome,
+            GridEscapeOutcome,
             ComplexTableDice,
             SkillDice,
             KhemriTrap,
