@@ -19,7 +19,7 @@
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
-use super::noise::{NoiseMade, make_noise};
+use super::noise::{NoiseMade, make_house_rule_noise};
 use super::outcome::FireOutcome;
 use super::referee::Referee;
 use super::sleepers::{SleepersRules, SleepingGroup};
@@ -71,7 +71,8 @@ fn fire_noises(
         let source = front.fire_at(at).map_or_else(|| "fire".to_string(), |f| f.name.clone());
         let round = fire_round_at(&front, &clock, at);
         let noise = NoiseMade { source, position: at, noise: sleepers.0.fire_noise, heard_to: None, round };
-        make_noise(&mut noises, &mut log, &clock, noise);
+        // What noise a fire makes is the house rule `sleepers.fire_noise`.
+        make_house_rule_noise(&mut noises, &mut log, &clock, noise, "sleepers.fire_noise");
     }
 }
 
@@ -820,19 +821,22 @@ fn figures_in_fire(
         let fire_strike = person_fire_strike(diameter, building, settings);
         let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
         let condition = burn_condition(result.outcome);
+        let burns_decided = condition.is_some() && burns_rule_decides(&conditions.0, settings.burns);
         let kept = condition.clone().is_some_and(|c| keep_burn(&mut conditions.0, c, settings.burns));
-        log.push(
-            clock,
-            LogEvent::new("fire", "person_in_fire", name.as_str())
-                .roll(result.roll)
-                .outcome(result.outcome)
-                .field("how", how)
-                .field("at", point_to_thousandths(at))
-                .field("fire_diameter", round_to_thousandths(diameter))
-                .field("building", building.map(|b| b.id()))
-                .field("me_and_mo", result.outcome.me_and_mo_modifier())
-                .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
-        );
+        let mut event = LogEvent::new("fire", "person_in_fire", name.as_str())
+            .roll(result.roll)
+            .outcome(result.outcome)
+            .field("how", how)
+            .field("at", point_to_thousandths(at))
+            .field("fire_diameter", round_to_thousandths(diameter))
+            .field("building", building.map(|b| b.id()))
+            .field("me_and_mo", result.outcome.me_and_mo_modifier())
+            .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone()))
+            .house_rule("fire.person_rolls");
+        if burns_decided {
+            event = event.house_rule("fire.burns");
+        }
+        log.push(clock, event);
     }
 }
 
@@ -888,20 +892,23 @@ fn sleepers_in_fire(
             let worn = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
             let result = resolve_person_in_fire(fire_strike, worn, &mut *dice);
             let condition = burn_condition(result.outcome);
+            let burns_decided = condition.is_some() && burns_rule_decides(&sheet.conditions, settings.burns);
             let kept = condition.clone().is_some_and(|c| keep_burn(&mut sheet.conditions, c, settings.burns));
-            log.push(
-                clock,
-                LogEvent::new("fire", "person_in_fire", sheet.name.as_str())
-                    .roll(result.roll)
-                    .outcome(result.outcome)
-                    .field("how", how)
-                    .field("group", &group_name)
-                    .field("at", point_to_thousandths(at))
-                    .field("fire_diameter", round_to_thousandths(diameter))
-                    .field("building", building.map(|b| b.id()))
-                    .field("me_and_mo", result.outcome.me_and_mo_modifier())
-                    .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone())),
-            );
+            let mut event = LogEvent::new("fire", "person_in_fire", sheet.name.as_str())
+                .roll(result.roll)
+                .outcome(result.outcome)
+                .field("how", how)
+                .field("group", &group_name)
+                .field("at", point_to_thousandths(at))
+                .field("fire_diameter", round_to_thousandths(diameter))
+                .field("building", building.map(|b| b.id()))
+                .field("me_and_mo", result.outcome.me_and_mo_modifier())
+                .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone()))
+                .house_rule("fire.person_rolls");
+            if burns_decided {
+                event = event.house_rule("fire.burns");
+            }
+            log.push(clock, event);
         }
     }
 }
@@ -920,6 +927,13 @@ fn burn_severity(condition: &scene::Condition) -> Option<u8> {
         ConditionKind::Dead => Some(6),
         _ => None,
     }
+}
+
+/// Whether the house rule `fire.burns` decides what becomes of a new burn on a figure with
+/// `conditions`: under `worst_kept` a figure already burnt has the new burn dropped or its
+/// milder burns replaced (under `summed`, or with no burn yet, the burn is simply put on).
+fn burns_rule_decides(conditions: &[scene::Condition], stacking: BurnStacking) -> bool {
+    stacking == BurnStacking::WorstKept && conditions.iter().any(|c| burn_severity(c).is_some())
 }
 
 /// Put a new burn on a figure (house rule `fire.burns`): `summed` keeps every burn;

@@ -75,6 +75,35 @@ impl LogEvent {
         self
     }
 
+    /// Mark the event as decided by the house-rule setting at `path` (dotted, as registered
+    /// in [`crate::rules::house_rules::HOUSE_RULES`]): the paths are written, in the order
+    /// given and once each, as the `house_rules` array, which is left out when no house rule
+    /// decided the event.
+    pub fn house_rule(mut self, path: &'static str) -> Self {
+        self.add_house_rule(path);
+        self
+    }
+
+    /// [`LogEvent::house_rule`] on an event already built.
+    pub fn add_house_rule(&mut self, path: &'static str) {
+        debug_assert!(crate::rules::house_rules::is_house_rule(path), "{path} is not a registered house rule");
+        let entry = self.fields.entry(HOUSE_RULES_KEY.to_string()).or_insert_with(|| Value::Array(Vec::new()));
+        if !entry.is_array() {
+            *entry = Value::Array(Vec::new());
+        }
+        if let Value::Array(paths) = entry
+            && !paths.iter().any(|p| p.as_str() == Some(path))
+        {
+            paths.push(Value::String(path.to_string()));
+        }
+    }
+
+    /// The house-rule setting paths that decided the event (its `house_rules` field), in order;
+    /// empty when none did.
+    pub fn house_rule_paths(&self) -> Vec<&str> {
+        house_rule_paths(&self.fields)
+    }
+
     /// True when any roll is MD: only the GM may see its faces.
     pub fn is_secret(&self) -> bool {
         self.rolls.iter().any(|r| r.secret)
@@ -85,6 +114,19 @@ impl LogEvent {
         // Serialising plain data with string keys cannot fail.
         serde_json::to_string(self).unwrap_or_default()
     }
+}
+
+/// The key of an event's house-rule setting paths ([`LogEvent::house_rule`]).
+pub const HOUSE_RULES_KEY: &str = "house_rules";
+
+/// The house-rule setting paths in an event's `fields` (its `house_rules` array), in order;
+/// empty when there are none.
+pub fn house_rule_paths(fields: &Map<String, Value>) -> Vec<&str> {
+    fields
+        .get(HOUSE_RULES_KEY)
+        .and_then(Value::as_array)
+        .map(|paths| paths.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// Every event of the run so far.
@@ -200,5 +242,18 @@ mod tests {
             e.fields["conditions_added"].to_string(),
             r#"[{"immobile":true,"me_and_mo":-2,"move_penalty":1.5,"moves_left":3,"name":"Deceased"},{"move_penalty":2.0,"moves_left":null,"name":"strained ankle"}]"#
         );
+    }
+
+    #[test]
+    fn house_rule_paths_are_written_as_an_array_only_when_given() {
+        let tagged = LogEvent::new("fire", "test", "x").house_rule("fire.person_rolls").house_rule("fire.burns");
+        assert!(tagged.to_json_line().contains(r#""house_rules":["fire.person_rolls","fire.burns"]"#));
+        assert_eq!(tagged.house_rule_paths(), vec!["fire.person_rolls", "fire.burns"]);
+        // The same path twice is written once.
+        let again = tagged.house_rule("fire.burns");
+        assert_eq!(again.house_rule_paths(), vec!["fire.person_rolls", "fire.burns"]);
+        let plain = LogEvent::new("fire", "test", "x").field("a", 1);
+        assert!(!plain.to_json_line().contains("house_rules"));
+        assert!(plain.house_rule_paths().is_empty());
     }
 }

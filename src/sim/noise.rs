@@ -41,6 +41,18 @@ pub fn make_noise(writer: &mut MessageWriter<NoiseMade>, log: &mut EventLog, clo
     writer.write(noise);
 }
 
+/// [`make_noise`] for a noise that the house-rule setting at `path` chose: its event says so.
+pub fn make_house_rule_noise(
+    writer: &mut MessageWriter<NoiseMade>,
+    log: &mut EventLog,
+    clock: &MoveClock,
+    noise: NoiseMade,
+    path: &'static str,
+) {
+    log.push(clock, noise_event(&noise).house_rule(path));
+    writer.write(noise);
+}
+
 /// Write a noise straight into the move's messages and log it: for a system that also reads
 /// the move's noises (a `MessageWriter` beside a reader of the same messages would conflict).
 pub fn make_noise_in(messages: &mut Messages<NoiseMade>, log: &mut EventLog, clock: &MoveClock, noise: NoiseMade) {

@@ -18,12 +18,13 @@ use super::noise::{NoiseMade, make_noise_in, round_in_move};
 use super::outcome::SleeperOutcome;
 use super::referee::Referee;
 use super::world::{
-    Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, placed_bundle, point,
-    sight_at, sorted, vec2,
+    Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, lighting_at,
+    placed_bundle, point, sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
 use crate::rules::dice::Roll;
+use crate::rules::lighting::Lighting;
 use crate::rules::movement::move_allowance;
 use crate::rules::outcome::{Classified, Outcome};
 use crate::rules::sleepers::{
@@ -225,6 +226,21 @@ fn walk_investigators(
                     })
                 })
                 .flatten();
+            // No one spotted, but a figure within reach, no wall between, was hidden by the
+            // dark: DDL's sight limit is the house rule `lighting.dark_sight_in`.
+            let hidden_by_dark = spotted.is_none()
+                && settings.investigator_spots_within > 0.0
+                && figures.iter().any(|(_, _, f, p)| {
+                    let distance = p.0.distance(now);
+                    f.0.side != side
+                        && distance <= settings.investigator_spots_within
+                        && lighting_at(lighting.0, &lights, p.0) == Lighting::Dark
+                        && distance > sight_at(lighting.0, &lights, p.0)
+                        && {
+                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            w.inner == 0 && w.outer == 0
+                        }
+                });
             let (outcome, state) = match (spotted, arrived, returning) {
                 (Some(_), _, _) => (SleeperOutcome::FoundIntruder, SleeperState::Alarm),
                 (None, true, false) => (
@@ -251,7 +267,11 @@ fn walk_investigators(
             if let Some((_, intruder, _, p)) = spotted {
                 event = event
                     .field("intruder", intruder.as_str())
-                    .field("distance", round_to_thousandths_f32(p.0.distance(now)));
+                    .field("distance", round_to_thousandths_f32(p.0.distance(now)))
+                    .house_rule("sleepers.investigator_spots_within");
+            }
+            if hidden_by_dark {
+                event = event.house_rule("lighting.dark_sight_in");
             }
             log.push(&clock, event);
             if spotted.is_some() {
@@ -287,6 +307,8 @@ struct Heard {
     loudness: i32,
     /// The round of the move it was made in.
     round: u8,
+    /// Its own "heard to" was shortened by the shelter (house rule `heard_to_in_shelter`).
+    heard_to_scaled: bool,
 }
 
 /// The noises of `wave` within a group's earshot, one per source and kind (the nearest), loudest
@@ -301,7 +323,8 @@ fn heard_by(
     let mut heard: Vec<Heard> = Vec::new();
     for n in wave {
         let distance = n.position.distance(centre);
-        if distance > reach(group.shelter, n.heard_to, settings) {
+        let within = reach(group.shelter, n.heard_to, settings);
+        if distance > within {
             continue;
         }
         if let Some(same) = heard.iter().position(|h| h.source == n.source && h.noise == n.noise) {
@@ -321,6 +344,7 @@ fn heard_by(
             walls: w,
             loudness,
             round: n.round,
+            heard_to_scaled: n.heard_to.is_some_and(|h| h != within),
         });
     }
     heard.sort_by(|a, b| {
@@ -427,6 +451,10 @@ fn hear_noises(
                     break;
                 }
                 let hearing = settings.group_hearing.pick(asleep.iter().map(|&i| group.0.members[i].0.hearing));
+                // The sleepers hear unlike: which hearing counts is the house rule `group_hearing`.
+                let hearing_differs = asleep
+                    .iter()
+                    .any(|&i| group.0.members[i].0.hearing.factor() != group.0.members[asleep[0]].0.hearing.factor());
                 let conditions = WakingConditions {
                     noise: h.noise,
                     hearing,
@@ -447,18 +475,26 @@ fn hear_noises(
                     roused.mark(i, h.round);
                     responders.push((i, hi, true));
                 }
-                log.push(
-                    &clock,
-                    LogEvent::new("sleepers", "waking_roll", name.as_str())
-                        .roll(result.roll)
-                        .outcome(result.outcome)
-                        .field("source", &h.source)
-                        .field("noise", h.noise.id())
-                        .field("asleep", asleep.len())
-                        .field("hearing", hearing.id())
-                        .field("woken", woken.iter().map(|&i| group.0.members[i].0.name.as_str()).collect::<Vec<_>>())
-                        .field("wave", wave_number),
-                );
+                let mut event = LogEvent::new("sleepers", "waking_roll", name.as_str())
+                    .roll(result.roll)
+                    .outcome(result.outcome)
+                    .field("source", &h.source)
+                    .field("noise", h.noise.id())
+                    .field("asleep", asleep.len())
+                    .field("hearing", hearing.id())
+                    .field("woken", woken.iter().map(|&i| group.0.members[i].0.name.as_str()).collect::<Vec<_>>())
+                    .field("wave", wave_number);
+                // More than one noise heard: how many are diced for is the house rule `waking_checks`.
+                if heard.len() > 1 {
+                    event = event.house_rule("sleepers.waking_checks");
+                }
+                if hearing_differs {
+                    event = event.house_rule("sleepers.group_hearing");
+                }
+                if h.heard_to_scaled {
+                    event = event.house_rule("sleepers.heard_to_in_shelter");
+                }
+                log.push(&clock, event);
             }
             if settings.listeners_respond {
                 for (i, m) in group.0.members.iter().enumerate() {

@@ -9,7 +9,7 @@ use crate::rules::khemri_traps::{
     MordheimProfile, TrapCounter, TrapDeck, TrapEffect, TrapStatus, TrapSurroundings, TrapVictim, TrapsPerPlayer,
     attempt_disarm, attempt_set_trap, boulder_path_model, cross_trap, resolve_swinging_blades, trap_count,
 };
-use crate::scene::traps::PitClimb;
+use crate::scene::traps::{OpenPit, PitClimb};
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
 use crate::sim::geometry::{first_wall_hit, point_segment_distance};
@@ -90,6 +90,7 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
         let allowed = count.count as usize;
         let side_name = side.unwrap_or_else(|| "(no side)".to_string());
         let mut left_out = Vec::new();
+        let refills_before = deck.refills();
         for (n, &i) in indices.iter().enumerate() {
             let t = &scene.traps[i];
             let TrapKind::Khemri { drawn, complex, status, pit_depth, .. } = &t.kind else { continue };
@@ -110,14 +111,15 @@ pub(super) fn deal(world: &mut World, scene: &Scene, seed: u64) -> HashMap<usize
             }
             out.insert(i, KhemriCounter { counter, in_play, dealt: drawn.is_none() });
         }
-        events.push(
-            LogEvent::new("traps", "khemri_deal", side_name)
-                .outcome(if left_out.is_empty() { TrapOutcome::Dealt } else { TrapOutcome::CountersLeftOut })
-                .field("allowed", allowed)
-                .field("placed", indices.len())
-                .field("left_out", left_out)
-                .field("one_roll_for_everyone", shared.is_some()),
-        );
+        let deal = LogEvent::new("traps", "khemri_deal", side_name)
+            .outcome(if left_out.is_empty() { TrapOutcome::Dealt } else { TrapOutcome::CountersLeftOut })
+            .field("allowed", allowed)
+            .field("placed", indices.len())
+            .field("left_out", left_out)
+            .field("one_roll_for_everyone", shared.is_some());
+        // The deck ran out while this side drew: its size (house rule `deck_sets`) decided the refill.
+        let refilled = deck.refills() > refills_before;
+        events.push(if refilled { deal.house_rule("traps.khemri.deck_sets") } else { deal });
         if let Some(roll) = count.roll {
             let last = events.len() - 1;
             events[last] = events[last].clone().roll(roll);
@@ -262,7 +264,10 @@ impl Pass {
         let entry = rules::fall_into_open_pit(depth, &victim, self.settings.table.open_pit_entry_roll, &mut self.dice);
         let e = with_rolls(self.new_event("khemri_open_pit", m, t, c.time), (&entry.test, &entry.fall).rolls())
             .outcome(if entry.fall.is_some() { TrapOutcome::FellIn } else { TrapOutcome::KeptFooting })
-            .field("depth", depth);
+            .field("depth", depth)
+            .house_rule("traps.table.open_pit_entry_roll");
+        // Under `open_pit: fall_in` the house rule walked it into the pit.
+        let e = if self.settings.table.open_pit == OpenPit::FallIn { e.house_rule("traps.table.open_pit") } else { e };
         self.event(Self::hits_fields(e, entry.fall.as_ref().map(|f| &f.hits)));
         if let Some(fall) = &entry.fall {
             let name = self.traps[t].spec.name.clone();
@@ -344,7 +349,8 @@ impl Pass {
             .outcome(if out { TrapOutcome::ClimbedOut } else { TrapOutcome::StillInPit })
             .field("condition", condition)
             .field("climb_rule", "house rule: Mordheim-style Initiative test, not in the sources")
-            .field("to", edge.map(point_to_thousandths));
+            .field("to", edge.map(point_to_thousandths))
+            .house_rule("traps.table.pit_climb");
         if let Some(t) = pit {
             e = e.field("trap", self.traps[t].name());
         }

@@ -10,7 +10,7 @@ use crate::rules::morval_traps::{
     resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
 };
 use crate::rules::outcome::Outcome;
-use crate::scene::traps::RevealedTrap;
+use crate::scene::traps::{OpenPit, RevealedTrap};
 use crate::scene::{ConditionKind, Material, Skill, TrapKind};
 use crate::sim::log::{LoggedCondition, point_to_thousandths, round_to_thousandths_f32};
 use crate::sim::outcome::TrapOutcome;
@@ -22,6 +22,32 @@ const ON_RELEASE: &str = " (on release)";
 const HANGING_IN_LOOP: &str = "hanging in loop";
 /// The condition of a rider thrown when its steed fell at a trip cord or a pit.
 const UNHORSED: &str = "unhorsed";
+
+/// The house-rule setting of what a revealed trap of `kind` does (`table.revealed.<kind>`).
+fn revealed_rule(kind: rules::TrapKind) -> &'static str {
+    match kind {
+        rules::TrapKind::TripCord => "traps.table.revealed.trip_cord",
+        rules::TrapKind::Treadle => "traps.table.revealed.treadle",
+        rules::TrapKind::Lifter => "traps.table.revealed.lifter",
+        rules::TrapKind::SpecimenPit => "traps.table.revealed.pit",
+        rules::TrapKind::FallingFloor => "traps.table.revealed.falling_floor",
+        rules::TrapKind::Loop => "traps.table.revealed.loop",
+        rules::TrapKind::Leydonic => "traps.table.revealed.leydonic",
+    }
+}
+
+/// The house-rule setting of how far a striking payload of `kind` reaches
+/// (`morval.payload_radius.<kind>`); `None` for the alarms, which strike no one.
+fn payload_radius_rule(kind: PayloadKind) -> Option<&'static str> {
+    match kind {
+        PayloadKind::SilentAlarm | PayloadKind::SoundingAlarm => None,
+        PayloadKind::HailOfMissiles => Some("traps.morval.payload_radius.hail_of_missiles"),
+        PayloadKind::Boulder => Some("traps.morval.payload_radius.boulder"),
+        PayloadKind::Gas => Some("traps.morval.payload_radius.gas"),
+        PayloadKind::Acid => Some("traps.morval.payload_radius.acid"),
+        PayloadKind::Flame => Some("traps.morval.payload_radius.flame"),
+    }
+}
 
 /// A steed's roll: its agility is the house-rule `table.steed_agility`, so the reason says so.
 fn steed_agility_reason(roll: &mut Roll) {
@@ -113,7 +139,8 @@ impl Pass {
             .field("kind", self.traps[t].spec.kind.id())
             .field("concealment", class.code())
             .field("lighting", lighting.code())
-            .field("order_in_area", self.traps[t].spotters);
+            .field("order_in_area", self.traps[t].spotters)
+            .house_rule("traps.morval.spot_checks");
         self.event(event);
         if result.spotted {
             self.traps[t].spec.revealed = true;
@@ -122,6 +149,31 @@ impl Pass {
     }
 
     pub(super) fn enter_morval(&mut self, c: Candidate) {
+        // A revealed, armed trap (not an open pit: `table.open_pit` decides that) that goes
+        // off anyway does so by the house rule `table.revealed.<kind>`: its events say so.
+        let spec = &self.traps[c.trap].spec;
+        // A cord sprung this move trips its round's victims whatever the rule says.
+        let decided_before =
+            matches!(spec.kind, TrapKind::Pit { open: true, .. }) || self.traps[c.trap].cord_round.is_some();
+        let revealed =
+            spec.kind.morval_kind().filter(|_| spec.armed && spec.revealed && !decided_before).map(revealed_rule);
+        let first = self.out.len();
+        self.enter_morval_trap(c);
+        if let Some(path) = revealed {
+            self.tag_events_since(first, path);
+        }
+    }
+
+    /// Mark each event logged since output `first` as decided by the house rule at `path`.
+    fn tag_events_since(&mut self, first: usize, path: &'static str) {
+        for out in &mut self.out[first..] {
+            if let Output::Event(e) = out {
+                e.add_house_rule(path);
+            }
+        }
+    }
+
+    fn enter_morval_trap(&mut self, c: Candidate) {
         match self.traps[c.trap].spec.kind.clone() {
             TrapKind::TripCord { .. } => self.trip_cord(c),
             TrapKind::Treadle { payload, safety, weight_above } => {
@@ -362,7 +414,10 @@ impl Pass {
     /// rest in scene order, each with its own D10. Once-only traps are spent; a trap the victim
     /// did not notice (a silent alarm, rolled by the one that set it off) stays hidden.
     fn payload(&mut self, m: usize, t: usize, time: f32, payload: Payload, speed: f32) {
-        let reach = self.settings.morval.payload_radius.inches(payload.kind).max(self.traps[t].spec.radius);
+        let by_radius = self.settings.morval.payload_radius.inches(payload.kind);
+        // The house rule's radius, not the trap's own, sets the reach.
+        let by_rule = by_radius >= self.traps[t].spec.radius;
+        let reach = by_radius.max(self.traps[t].spec.radius);
         let centre = self.traps[t].position;
         let mut victims = vec![(m, speed)];
         if payload.kind.strikes() {
@@ -406,6 +461,10 @@ impl Pass {
                     "distance",
                     round_to_thousandths_f32(self.movers[v].position_at_time(time).distance(centre)),
                 );
+            }
+            // Another figure is struck by the payload's reach (house rule `payload_radius`).
+            if let Some(path) = payload_radius_rule(payload.kind).filter(|_| v != m && by_rule) {
+                event = event.house_rule(path);
             }
             self.event(event);
         }
@@ -504,7 +563,12 @@ impl Pass {
             .field("conditions_added", LoggedCondition::all(condition.as_slice()))
             .field("at", point_to_thousandths(place.unwrap_or(at)));
         if open {
-            event = event.field("open_pit", true);
+            // A figure walked into an open pit (`table.open_pit: fall_in`), and fell in with or
+            // without a roll (`table.open_pit_entry_roll`).
+            event = event.field("open_pit", true).house_rule("traps.table.open_pit_entry_roll");
+            if self.settings.table.open_pit == OpenPit::FallIn {
+                event = event.house_rule("traps.table.open_pit");
+            }
         }
         if mounted {
             event = event
