@@ -73,6 +73,24 @@ pub fn house_rule_note<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Option
     (!note.is_empty()).then_some(note)
 }
 
+/// [`house_rule_note`] for a logged event: its modifiers' note, then `house rule: <path>` for
+/// each setting that decided the event without a modifier (the event's `house_rules` in the
+/// log). `None` when neither.
+pub fn event_house_rule_note<'a>(
+    reasons: impl IntoIterator<Item = &'a str>,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut note = house_rule_note(reasons).unwrap_or_default();
+    for path in paths {
+        if note.is_empty() {
+            note.push_str(HOUSE_RULE_HOVER);
+        }
+        note.push_str("\nhouse rule: ");
+        note.push_str(path);
+    }
+    (!note.is_empty()).then_some(note)
+}
+
 /// Every tagged modifier reason the rules write, with the setting that decides it.
 /// `tests::every_tagged_reason_is_mapped` finds the tagged literals in `src/` and checks each
 /// is listed here.
@@ -831,6 +849,9 @@ mod tests {
         assert_eq!(house_rule_note(["light", "cautious"]), None);
         let note = house_rule_note(["light", "clothed (house rule)"]).expect("a tagged reason");
         assert_eq!(note, format!("{HOUSE_RULE_HOVER}\nclothed (house rule): traps.morval.clothed_agility"));
+        assert_eq!(event_house_rule_note(["light"], []), None);
+        let note = event_house_rule_note(["light"], ["fire.burns"]).expect("a setting");
+        assert_eq!(note, format!("{HOUSE_RULE_HOVER}\nhouse rule: fire.burns"));
     }
 
     /// Every modifier reason in `src/` written as a literal ending "(house rule)" (or built with

@@ -6,7 +6,7 @@ use super::layers::GmGizmos;
 use super::panels::HOUSE_RULE_COLOUR;
 use super::{PX_PER_INCH, to_world};
 use crate::document::{Reveal, event_revealed};
-use crate::rules::house_rules::house_rule_note;
+use crate::rules::house_rules::event_house_rule_note;
 use crate::sim::fire::FireFront;
 use crate::sim::movement::{allowance_for, walk};
 use crate::sim::traps::Trap;
@@ -35,8 +35,9 @@ const HOVER_RADIUS: f32 = 0.7;
 /// rolls (the lookup runs every frame the pointer rests on it).
 const HOVER_LOG_EVENTS: usize = 2_000;
 
-/// The house rules that decided the latest rolled event about `subject`: its note (see
-/// [`house_rule_note`]) headed by the event, or `None` when no house rule touched its rolls.
+/// The house rules that decided the latest event about `subject` with rolls or house-rule
+/// settings: its note (see [`event_house_rule_note`]) headed by the event, or `None` when no
+/// house rule touched its rolls or decided it.
 fn latest_house_rules(log: &EventLog, subject: &str, unrevealed: Option<(u32, u8)>) -> Option<String> {
     let event = log
         .events
@@ -44,8 +45,9 @@ fn latest_house_rules(log: &EventLog, subject: &str, unrevealed: Option<(u32, u8
         .rev()
         .take(HOVER_LOG_EVENTS)
         .filter(|e| event_revealed(e, unrevealed))
-        .find(|e| e.subject == subject && !e.rolls.is_empty())?;
-    let note = house_rule_note(event.rolls.iter().flat_map(|r| r.modifiers.iter().map(|m| &*m.reason)))?;
+        .find(|e| e.subject == subject && (!e.rolls.is_empty() || !e.house_rule_paths().is_empty()))?;
+    let reasons = event.rolls.iter().flat_map(|r| r.modifiers.iter().map(|m| &*m.reason));
+    let note = event_house_rule_note(reasons, event.house_rule_paths())?;
     Some(format!("HR m{} {} -> {}: {note}", event.move_number, event.event, event.outcome))
 }
 

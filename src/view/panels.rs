@@ -7,7 +7,7 @@ use super::files::{FileAction, FileRequest};
 use super::history::{Playback, StepRequest};
 use super::settings::ViewSettings;
 use crate::document::{Document, History, Reveal, entity_ron, event_revealed};
-use crate::rules::house_rules::house_rule_note;
+use crate::rules::house_rules::{event_house_rule_note, house_rule_note};
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, MoveClock, SimDice};
 use bevy::prelude::*;
@@ -304,10 +304,16 @@ fn log_lines(log: &EventLog, system: &str, subject: &str, unrevealed: Unrevealed
             break;
         }
         let round = e.round.map(|r| format!(" r{r}")).unwrap_or_default();
+        // An event a house-rule setting decided (its `house_rules`) is marked "HR" too.
+        let house_rules = event_house_rule_note(std::iter::empty(), e.house_rule_paths());
+        let mark = if house_rules.is_some() { "HR " } else { "" };
         out.push(LogText {
-            text: format!("m{}{} {} · {} · {} -> {}", e.move_number, round, e.system, e.subject, e.event, e.outcome),
+            text: format!(
+                "{mark}m{}{} {} · {} · {} -> {}",
+                e.move_number, round, e.system, e.subject, e.event, e.outcome
+            ),
             kind: LogLine::Event,
-            house_rules: None,
+            house_rules,
         });
         for r in &e.rolls {
             let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
@@ -367,6 +373,7 @@ fn dice_log(
                 for line in &lines[rows] {
                     let text = egui::RichText::new(&line.text);
                     let text = match line.kind {
+                        LogLine::Event if line.house_rules.is_some() => text.strong().color(HOUSE_RULE_COLOUR),
                         LogLine::Event => text.strong(),
                         LogLine::Roll if line.house_rules.is_some() => text.color(HOUSE_RULE_COLOUR),
                         LogLine::Roll => text,
@@ -632,5 +639,18 @@ mod tests {
         assert!(lines[2].text.starts_with("   D6 [3]"), "{}", lines[2].text);
         assert!(lines[2].house_rules.is_none());
         assert!(lines[0].house_rules.is_none());
+    }
+
+    #[test]
+    fn events_a_house_rule_decided_are_marked() {
+        let e = event(1, Some(1), "fire").house_rule("fire.person_rolls");
+        let log = EventLog { events: vec![e, event(1, Some(1), "fire")] };
+        let lines = log_lines(&log, "", "", None);
+        assert_eq!(lines.len(), 2);
+        // Newest first: the unmarked event, then the marked one.
+        assert!(lines[0].house_rules.is_none());
+        assert!(lines[1].text.starts_with("HR m1 r1"), "{}", lines[1].text);
+        let note = lines[1].house_rules.as_deref().expect("a house-rule note");
+        assert!(note.contains("house rule: fire.person_rolls"), "{note}");
     }
 }

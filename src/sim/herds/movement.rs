@@ -198,7 +198,8 @@ pub(super) fn move_herds(
                     &clock,
                     LogEvent::new("herds", "wandered", name)
                         .outcome(HerdOutcome::KeepsPlace)
-                        .field("beasts", wanderers.len()),
+                        .field("beasts", wanderers.len())
+                        .house_rule("herds.zone_creatures_wander"),
                 );
             } else {
                 wander(name, &mut beasts, &mut facing, &wanderers, &obstacles, &clock, &mut dice, &mut log);
@@ -262,7 +263,8 @@ fn wander(
     if let Some(b) = blocker {
         e = e.field("turned_to", round_to_thousandths_f32(facing.0));
         if let Blocker::Fire(c, fright) = b {
-            e = e.field("fire", point(c)).field("fright", fright);
+            // Only a fire at the fright threshold or above turns a herd (house rule).
+            e = e.field("fire", point(c)).field("fright", fright).house_rule("herds.fire_fright_threshold");
         }
         if let Blocker::Grid(g, _) = b {
             e = e.field("grid", g);
