@@ -162,6 +162,26 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Write a line to standard output. A reader that has gone (a closed pipe, `| head -1`) ends
+/// the command quietly with exit 0; any other write error (a full device) exits 2. Never a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            return output_failed(&e);
+        }
+    };
+}
+
+/// The exit for a failed write to standard output: 0 when the reader closed the pipe, else 2.
+fn output_failed(e: &std::io::Error) -> ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("writing output: {e}");
+        ExitCode::from(2)
+    }
+}
+
 fn report(e: &SceneError) -> ExitCode {
     fail(e, e.is_io())
 }
@@ -204,7 +224,9 @@ fn playtest(
     let secs = started.elapsed().as_secs_f64();
     let title = if scene.title.is_empty() { path.display().to_string() } else { scene.title.clone() };
     let report = crate::playtest::report(&title, &results, moves, seed);
-    print!("{}", crate::playtest::to_text(&report));
+    if let Err(e) = write!(std::io::stdout(), "{}", crate::playtest::to_text(&report)) {
+        return output_failed(&e);
+    }
     eprintln!("{runs} runs in {secs:.2} s on {threads} threads ({:.1} runs/s)", runs as f64 / secs.max(1e-9));
     let write = |p: &Path, bytes: &[u8]| -> bool {
         match scene::save::write_atomic(p, bytes) {
@@ -272,7 +294,7 @@ fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) 
         eprintln!("{e}");
         return ExitCode::from(2);
     }
-    println!("{}: imported {} as {}", output.display(), map.display(), summary(&scene));
+    say!("{}: imported {} as {}", output.display(), map.display(), summary(&scene));
     ExitCode::SUCCESS
 }
 
@@ -281,7 +303,7 @@ fn check(paths: &[PathBuf]) -> ExitCode {
     let mut io_error = false;
     for path in paths {
         match scene::load_scene(path) {
-            Ok(s) => println!("{}: ok ({})", path.display(), summary(&s)),
+            Ok(s) => say!("{}: ok ({})", path.display(), summary(&s)),
             Err(e) => {
                 eprintln!("{e}");
                 if e.is_io() {
@@ -331,8 +353,7 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
             to_stdout = true;
             let mut out = std::io::stdout().lock();
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                eprintln!("writing events: {e}");
-                return ExitCode::from(2);
+                return output_failed(&e);
             }
         } else if let Err(e) = scene::save::write_atomic(Path::new(target), text.as_bytes()) {
             eprintln!("{target}: {e}");
@@ -356,7 +377,7 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
     if to_stdout {
         eprintln!("{line}")
     } else {
-        println!("{line}")
+        say!("{line}")
     }
     ExitCode::SUCCESS
 }
@@ -417,16 +438,16 @@ fn open(
     {
         let _ = (screenshot, view, document, measure_frames, play, rounds);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
-        print_headless_run(&scene, moves.max(1));
-        ExitCode::SUCCESS
+        print_headless_run(&scene, moves.max(1))
     }
 }
 
 /// Run a scene headless and print what happened, for builds without a window.
-pub fn print_headless_run(scene: &Scene, moves: u32) {
-    println!("{}: {}", if scene.title.is_empty() { "scene" } else { &scene.title }, summary(scene));
+pub fn print_headless_run(scene: &Scene, moves: u32) -> ExitCode {
+    say!("{}: {}", if scene.title.is_empty() { "scene" } else { &scene.title }, summary(scene));
     let log = sim::run_log(scene, scene.seed, moves);
     for e in &log.events {
-        println!("move {:>3} {:<12} {:<20} {:<24} {}", e.move_number, e.system, e.subject, e.event, e.outcome);
+        say!("move {:>3} {:<12} {:<20} {:<24} {}", e.move_number, e.system, e.subject, e.event, e.outcome);
     }
+    ExitCode::SUCCESS
 }

@@ -136,3 +136,45 @@ fn a_broken_map_names_the_field_and_exits_1() {
     assert!(err.contains("resolution.map_size.x"), "{err}");
     assert!(!tmp("never.ron").exists());
 }
+
+/// Every subcommand that prints: `check`, `sim` (its summary line and `--events -`).
+fn printing_commands() -> Vec<Vec<String>> {
+    let tomb = scenes().join("tomb.ron").display().to_string();
+    let farmstead = scenes().join("farmstead.ron").display().to_string();
+    vec![
+        vec!["check".into(), tomb.clone(), farmstead.clone()],
+        vec!["sim".into(), tomb.clone(), "--moves".into(), "2".into()],
+        vec!["sim".into(), farmstead, "--moves".into(), "3".into(), "--events".into(), "-".into()],
+    ]
+}
+
+#[test]
+fn a_closed_pipe_ends_a_command_quietly_with_exit_0() {
+    // `tabula check scenes/*.ron | head -1`: the reader goes away before tabula writes.
+    for args in printing_commands() {
+        let mut child = tabula()
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_device_is_a_write_error_with_exit_2() {
+    for args in printing_commands() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = tabula().args(&args).stdout(full).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
+    }
+}
