@@ -178,3 +178,17 @@ fn a_full_device_is_a_write_error_with_exit_2() {
         assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn devices_are_read_only_up_to_the_size_limit() {
+    // /dev/zero and /dev/urandom never end: the read stops at the limit, so `check` answers
+    // at once, too large, instead of filling memory or hanging.
+    for device in ["/dev/zero", "/dev/urandom"] {
+        let out = tabula().args(["check", device]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // Too large is a file that is wrong: exit 1, as for any invalid scene.
+        assert_eq!(out.status.code(), Some(1), "{device}: {stderr}");
+        assert!(stderr.contains("larger than") && !stderr.contains("panicked"), "{device}: {stderr}");
+    }
+}

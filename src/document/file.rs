@@ -148,11 +148,10 @@ impl Document {
             }
             BackgroundSource::BesideFile => {
                 let path = self.folder().join(&bg.image);
-                let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                if meta.len() > scene::uvtt::MAX_IMAGE_BYTES as u64 {
-                    return Err(format!("{}: larger than {} bytes", path.display(), scene::uvtt::MAX_IMAGE_BYTES));
-                }
-                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let limit = scene::uvtt::MAX_IMAGE_BYTES as u64;
+                let bytes = scene::load::read_bounded(&path, limit)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .map_err(|_| format!("{}: larger than {limit} bytes", path.display()))?;
                 let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("png").to_ascii_lowercase();
                 Ok(Some((Cow::Owned(bytes), ext)))
             }

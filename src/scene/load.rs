@@ -89,18 +89,31 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// Read a whole file of at most `limit` bytes, or `Ok(Err(size))` when it is larger. The read
+/// stops one byte past the limit, so a device (`/dev/zero`, `/dev/urandom`) or a file that
+/// grows while it is read never fills memory; `size` is the length read so far.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Result<Vec<u8>, u64>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let known = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if known > limit {
+        return Ok(Err(known));
+    }
+    let mut bytes = Vec::with_capacity(known as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Ok(Err(bytes.len() as u64));
+    }
+    Ok(Ok(bytes))
+}
+
 /// Read and check a scene file.
 pub fn load_scene(path: &Path) -> Result<Scene, SceneError> {
     let io = |source| SceneError::Io { path: path.to_path_buf(), source };
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(SceneError::TooLarge { path: path.to_path_buf(), size });
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
-    // The file may have grown between the two calls.
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(SceneError::TooLarge { path: path.to_path_buf(), size: bytes.len() as u64 });
-    }
+    let bytes = match read_bounded(path, MAX_FILE_BYTES).map_err(io)? {
+        Ok(bytes) => bytes,
+        Err(size) => return Err(SceneError::TooLarge { path: path.to_path_buf(), size }),
+    };
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, col) = line_col(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
         SceneError::Syntax { path: path.to_path_buf(), line, col, message: "the file is not valid UTF-8".into() }

@@ -152,16 +152,16 @@ impl UvttError {
     }
 }
 
-/// Read and import a map file from disk. The file's size is checked before it is read.
+/// Read and import a map file from disk. The read stops at [`MAX_FILE_BYTES`], so a device or
+/// a huge file never fills memory.
 pub fn read_uvtt(path: &Path, settings: &ImportSettings) -> Result<Imported, UvttError> {
     let file = path.display().to_string();
     let io =
         |e: std::io::Error| UvttError { file: file.clone(), field: "file".into(), message: e.to_string(), io: true };
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if let Err(f) = check_file_size(size) {
-        return Err(f.into_error(&file));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = match crate::scene::load::read_bounded(path, MAX_FILE_BYTES).map_err(io)? {
+        Ok(bytes) => bytes,
+        Err(size) => return Err(too_large(size).into_error(&file)),
+    };
     import_uvtt(&bytes, &file, settings)
 }
 
@@ -190,12 +190,14 @@ impl Fail {
 
 fn check_file_size(size: u64) -> Result<(), Fail> {
     if size > MAX_FILE_BYTES {
-        return Err(Fail::new(
-            "file",
-            format!("{size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for map files"),
-        ));
+        return Err(too_large(size));
     }
     Ok(())
+}
+
+/// The error for a map file over [`MAX_FILE_BYTES`]; `size` is what was read or reported.
+fn too_large(size: u64) -> Fail {
+    Fail::new("file", format!("{size} bytes, larger than the {MAX_FILE_BYTES}-byte limit for map files"))
 }
 
 fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Imported, Fail> {
