@@ -192,3 +192,13 @@ fn devices_are_read_only_up_to_the_size_limit() {
         assert!(stderr.contains("larger than") && !stderr.contains("panicked"), "{device}: {stderr}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn events_to_dev_null_discard_and_leave_the_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let tomb = scenes().join("tomb.ron");
+    let out = tabula().arg("sim").arg(&tomb).args(["--moves", "2", "--events", "/dev/null"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+}
