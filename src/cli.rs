@@ -82,6 +82,9 @@ pub enum Command {
         /// Treat the map's walls as outer walls (waking checks −2 through them) rather than inner (−1).
         #[arg(long)]
         outer_walls: bool,
+        /// Write the scene even over the map file being read.
+        #[arg(long)]
+        force: bool,
     },
     /// Run a scene many times from consecutive seeds and report what happened.
     #[command(after_help = "Examples:\n  tabula playtest scenes/tomb.ron --runs 1000\n  \
@@ -138,6 +141,9 @@ pub enum Command {
         /// Write the end state as a scene file that loads again.
         #[arg(long = "final", value_name = "PATH")]
         final_scene: Option<PathBuf>,
+        /// Write `--events` or `--final` even over the scene file being read.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -153,10 +159,19 @@ pub fn main() -> ExitCode {
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
             playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
         }
-        Some(Command::Import { map, output, inches_per_square, outer_walls }) => {
+        Some(Command::Import { map, output, inches_per_square, outer_walls, force }) => {
+            if let Some(code) = refuse_overwriting_input(&map, &output, force) {
+                return code;
+            }
             import(&map, &output, inches_per_square, outer_walls)
         }
-        Some(Command::Sim { scene, moves, seed, events, final_scene }) => {
+        Some(Command::Sim { scene, moves, seed, events, final_scene, force }) => {
+            let outputs = events.iter().filter(|e| *e != "-").map(PathBuf::from).chain(final_scene.clone());
+            for output in outputs {
+                if let Some(code) = refuse_overwriting_input(&scene, &output, force) {
+                    return code;
+                }
+            }
             run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
         }
     }
@@ -180,6 +195,19 @@ fn output_failed(e: &std::io::Error) -> ExitCode {
         eprintln!("writing output: {e}");
         ExitCode::from(2)
     }
+}
+
+/// Exit 2 with a message when `output` is the file `input` being read (the same file, whatever
+/// the path says), unless `force`.
+fn refuse_overwriting_input(input: &Path, output: &Path, force: bool) -> Option<ExitCode> {
+    let same = match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    (same && !force).then(|| {
+        eprintln!("{}: is the file being read; pass --force to write over it", output.display());
+        ExitCode::from(2)
+    })
 }
 
 fn report(e: &SceneError) -> ExitCode {

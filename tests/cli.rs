@@ -202,3 +202,21 @@ fn events_to_dev_null_discard_and_leave_the_device() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
 }
+
+#[test]
+fn outputs_refuse_to_overwrite_the_file_being_read_unless_forced() {
+    let path = tmp("read-and-written.ron");
+    std::fs::copy(scenes().join("tomb.ron"), &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    for flag in ["--events", "--final"] {
+        let out = tabula().arg("sim").arg(&path).args(["--moves", "1", flag]).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--force"), "{flag}");
+        assert_eq!(std::fs::read(&path).unwrap(), original, "{flag}: the scene is untouched");
+    }
+    let out =
+        tabula().arg("sim").arg(&path).args(["--moves", "1", "--final"]).arg(&path).arg("--force").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tabula().arg("check").arg(&path).output().unwrap();
+    assert!(out.status.success(), "the forced save loads");
+}
