@@ -818,26 +818,47 @@ fn figures_in_fire(
             })
             .unwrap_or(0.0);
         let building = cell.and_then(|c| front.building_at(c, when));
-        let fire_strike = person_fire_strike(diameter, building, settings);
-        let result = resolve_person_in_fire(fire_strike, figure.0.armour, &mut *dice);
-        let condition = burn_condition(result.outcome);
-        let burns_decided = condition.is_some() && burns_rule_decides(&conditions.0, settings.burns);
-        let kept = condition.clone().is_some_and(|c| keep_burn(&mut conditions.0, c, settings.burns));
-        let mut event = LogEvent::new("fire", "person_in_fire", name.as_str())
-            .roll(result.roll)
-            .outcome(result.outcome)
-            .field("how", how)
-            .field("at", point_to_thousandths(at))
-            .field("fire_diameter", round_to_thousandths(diameter))
-            .field("building", building.map(|b| b.id()))
-            .field("me_and_mo", result.outcome.me_and_mo_modifier())
-            .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone()))
-            .house_rule("fire.person_rolls");
-        if burns_decided {
-            event = event.house_rule("fire.burns");
-        }
+        let caught = PersonCaught { name: name.as_str(), armour: figure.0.armour, at, diameter, building };
+        let event = person_in_fire(caught, &mut conditions.0, settings, &mut *dice).field("how", how);
         log.push(clock, event);
     }
+}
+
+/// A person caught by fire, as step 4 found them.
+struct PersonCaught<'a> {
+    name: &'a str,
+    armour: crate::rules::character::Armour,
+    at: Vec2,
+    diameter: f32,
+    building: Option<rules::BurningBuilding>,
+}
+
+/// 001 "Persons": D6 + FS (+1 unclothed), the burn kept by `fire.burns` (house rule); the
+/// `person_in_fire` event, tagged with the house rules that decided it.
+fn person_in_fire(
+    p: PersonCaught,
+    conditions: &mut Vec<scene::Condition>,
+    settings: &FireSettings,
+    dice: &mut SimDice,
+) -> LogEvent {
+    let fire_strike = person_fire_strike(p.diameter, p.building, settings);
+    let result = resolve_person_in_fire(fire_strike, p.armour, dice);
+    let condition = burn_condition(result.outcome);
+    let burns_decided = condition.is_some() && burns_rule_decides(conditions, settings.burns);
+    let kept = condition.clone().is_some_and(|c| keep_burn(conditions, c, settings.burns));
+    let mut event = LogEvent::new("fire", "person_in_fire", p.name)
+        .roll(result.roll)
+        .outcome(result.outcome)
+        .field("at", point_to_thousandths(p.at))
+        .field("fire_diameter", round_to_thousandths(p.diameter))
+        .field("building", p.building.map(|b| b.id()))
+        .field("me_and_mo", result.outcome.me_and_mo_modifier())
+        .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone()))
+        .house_rule("fire.person_rolls");
+    if burns_decided {
+        event = event.house_rule("fire.burns");
+    }
+    event
 }
 
 /// What rolling for persons caught by fire needs: the fire rules, who has rolled this move,
@@ -888,26 +909,11 @@ fn sleepers_in_fire(
                 })
                 .unwrap_or(0.0);
             let building = cell.and_then(|c| front.building_at(c, end));
-            let fire_strike = person_fire_strike(diameter, building, settings);
-            let worn = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
-            let result = resolve_person_in_fire(fire_strike, worn, &mut *dice);
-            let condition = burn_condition(result.outcome);
-            let burns_decided = condition.is_some() && burns_rule_decides(&sheet.conditions, settings.burns);
-            let kept = condition.clone().is_some_and(|c| keep_burn(&mut sheet.conditions, c, settings.burns));
-            let mut event = LogEvent::new("fire", "person_in_fire", sheet.name.as_str())
-                .roll(result.roll)
-                .outcome(result.outcome)
+            let armour = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
+            let caught = PersonCaught { name: &sheet.name, armour, at, diameter, building };
+            let event = person_in_fire(caught, &mut sheet.conditions, settings, &mut *dice)
                 .field("how", how)
-                .field("group", &group_name)
-                .field("at", point_to_thousandths(at))
-                .field("fire_diameter", round_to_thousandths(diameter))
-                .field("building", building.map(|b| b.id()))
-                .field("me_and_mo", result.outcome.me_and_mo_modifier())
-                .field("condition", condition.as_ref().filter(|_| kept).map(|c| c.name.clone()))
-                .house_rule("fire.person_rolls");
-            if burns_decided {
-                event = event.house_rule("fire.burns");
-            }
+                .field("group", &group_name);
             log.push(clock, event);
         }
     }
