@@ -136,6 +136,7 @@ pub fn estimate_bytes(scene: &Scene) -> usize {
     bytes += size_of_val(scene.traps.as_slice()) + scene.traps.iter().map(|t| text(&t.name)).sum::<usize>();
     bytes += size_of_val(scene.fires.as_slice()) + scene.fires.iter().map(|f| text(&f.name)).sum::<usize>();
     bytes += size_of_val(scene.ignitions.as_slice()) + scene.ignitions.iter().map(|i| text(&i.source)).sum::<usize>();
+    bytes += scene.fire_state.as_ref().map_or(0, |f| size_of_val(f) + text(&f.arrivals));
     for h in &scene.herds {
         bytes += size_of_val(h) + text(&h.name) + text(&h.side);
         bytes += size_of_val(h.beasts.as_slice()) + size_of_val(h.on_grid.as_slice());

@@ -17,6 +17,38 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// Most area the scene's fires and recorded ignitions may cover together, in tables: each disc
+/// is flooded cell by cell when it catches, so this bounds that work to a few passes over the
+/// fire grid.
+pub const MAX_IGNITION_AREA_TABLES: f32 = 4.0;
+
+/// A saved fire state must fit the grid this table and cell size give, and its times the clock.
+fn check_fire_state(scene: &super::format::Scene, rounds_played: f32, c: &mut super::load::Checker<'_>) {
+    let Some(state) = &scene.fire_state else { return };
+    let (w, h, cs) = (scene.table.width, scene.table.height, scene.rules.fire.cell_size);
+    if !(w.is_finite() && h.is_finite() && cs.is_finite() && w > 0.0 && h > 0.0 && cs > 0.0) {
+        return; // reported by the table and settings checks
+    }
+    let cell = crate::sim::fire_front::fitting_cell_size(w, h, cs);
+    match crate::sim::fire_front::grid_dimensions(w, h, cell) {
+        Ok((width, height)) if (width, height, cell) != (state.width, state.height, state.cell_size) => c.problem(
+            "fire_state",
+            format!(
+                "saved for a {}×{} grid of {}\" cells, but this table and fire cell_size give {width}×{height} of {cell}\": remove fire_state to start the fire again from `ignitions`",
+                state.width, state.height, state.cell_size
+            ),
+        ),
+        Ok(_) => {}
+        Err(e) => c.problem("fire_state", e.to_string()),
+    }
+    if !(state.settled_until.is_finite() && (0.0..=rounds_played).contains(&state.settled_until)) {
+        c.problem("fire_state", format!("settled_until: {} must be 0 to {rounds_played}", state.settled_until));
+    }
+    if let Err(e) = state.decode() {
+        c.problem("fire_state", e.to_string());
+    }
+}
+
 /// Most ignitions a scene may record (each is one entry in `ignitions`).
 pub const MAX_IGNITIONS: usize = 100_000;
 
@@ -154,6 +186,19 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
             c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
         }
     }
+    let area: f32 = scene.fires.iter().map(|f| f.diameter / 2.0).chain(scene.ignitions.iter().map(|i| i.radius)).map(|r| {
+        if r.is_finite() { std::f32::consts::PI * r * r } else { 0.0 }
+    }).sum();
+    let table_area = scene.table.width * scene.table.height;
+    if area > MAX_IGNITION_AREA_TABLES * table_area {
+        c.problem(
+            "scene",
+            format!(
+                "fires and ignitions would set {area:.0} square inches alight at once, more than {MAX_IGNITION_AREA_TABLES} times the table's {table_area:.0}"
+            ),
+        );
+    }
+    check_fire_state(scene, rounds_played, c);
     if scene.ignitions.len() > MAX_IGNITIONS {
         c.problem(
             "scene",

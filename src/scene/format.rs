@@ -66,6 +66,10 @@ pub struct Scene {
     /// Fires that have caught (written by the simulation; replayed on load).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignitions: Vec<FireIgnition>,
+    /// The fire as it was when the scene was saved (written by the simulation; loading puts it
+    /// back, then replays `ignitions` on top).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_state: Option<super::fire_state::FireState>,
     /// Herds, flocks and loose steeds.
     #[serde(default)]
     pub herds: Vec<Herd>,

@@ -13,8 +13,9 @@
 //! 5. what caught, what is spent and each fire's size and fright value are logged, and
 //!    [`FireFront`] is updated for the herds and the view.
 //!
-//! Every ignition is recorded (scene field `ignitions`) and replayed when a saved scene loads,
-//! so the front, and the dice that follow, continue exactly. See `docs/fire.md`.
+//! A saved scene carries the grid's arrival times (scene field `fire_state`), which loading puts
+//! back as they were, so the front, and the dice that follow, continue exactly; ignitions a scene
+//! lists (`ignitions`) are replayed on top. See `docs/fire.md`.
 
 use super::clock::{MoveClock, SimDice};
 use super::fire_front::{self, Cell, CellState, FireGrid};
@@ -226,7 +227,10 @@ pub struct FireFront {
     grid: Option<FireGrid>,
     /// Why the grid could not be built, if it could not.
     grid_error: Option<String>,
+    /// The scene's `ignitions`, replayed when the grid is built (saves carry `fire_state`).
     history: Vec<FireIgnition>,
+    /// The saved fire the grid starts from, until the grid is built.
+    saved_state: Option<scene::fire_state::FireState>,
     /// Time (rounds on the scene clock) the grid is settled to.
     time: f32,
     fires: Vec<FireSummary>,
@@ -335,11 +339,12 @@ impl FireFront {
             table: Vec2::new(scene.table.width, scene.table.height),
             terrain: scene.terrain.clone(),
             history: scene.ignitions.clone(),
+            saved_state: scene.fire_state.clone(),
             time: scene.clock.moves_played as f32 * f32::from(scene.rules.rounds_per_move),
             ..default()
         };
         front.assign_fuels();
-        if !scene.fires.is_empty() || !scene.ignitions.is_empty() {
+        if !scene.fires.is_empty() || !scene.ignitions.is_empty() || scene.fire_state.is_some() {
             front.build_grid();
         }
         front
@@ -381,8 +386,7 @@ impl FireFront {
             return;
         }
         // A table too large for the cell size asked for gets cells just large enough.
-        let fitting = (self.table.x * self.table.y / fire_front::MAX_CELLS as f32).sqrt() * 1.001;
-        let cell = self.settings.cell_size.max(fitting);
+        let cell = fire_front::fitting_cell_size(self.table.x, self.table.y, self.settings.cell_size);
         let mut grid = match FireGrid::new(self.table.x, self.table.y, cell) {
             Ok(g) => g,
             Err(e) => {
@@ -425,6 +429,27 @@ impl FireFront {
             let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
             if fuel != 0 && grid.fuel_at(Cell { x: (i % width) as u32, y: (i / width) as u32 }).is_some() {
                 self.regions[fuel as usize - 1].cells += 1;
+            }
+        }
+        if let Some(state) = self.saved_state.take() {
+            let restored = if (state.width, state.height) != (grid.width_cells(), grid.height_cells()) {
+                Err(format!(
+                    "saved fire state is for a {}×{} grid, this one is {}×{}",
+                    state.width,
+                    state.height,
+                    grid.width_cells(),
+                    grid.height_cells()
+                ))
+            } else {
+                state
+                    .decode()
+                    .map_err(|e| e.to_string())
+                    .and_then(|cells| grid.restore(state.settled_until, cells).map_err(|e| e.to_string()))
+            };
+            if let Err(e) = restored {
+                self.saved_state = Some(state);
+                self.grid_error = Some(e);
+                return;
             }
         }
         for ignition in &self.history {
@@ -595,26 +620,186 @@ pub fn fuel_of_material(m: Material) -> Option<Fuel> {
     }
 }
 
-/// The terrain region on top at each cell centre (`u32::MAX`: none). Each region is
-/// rasterised over its bounding box only, later regions over earlier ones.
+/// The terrain region on top at each cell centre (`u32::MAX`: none), exactly as
+/// [`Shape::contains`] decides at the centre. Regions are painted from the top one down, each row
+/// by its spans (scanline; a polygon's edges are swept, not tested per cell), and cells already
+/// painted are skipped: the work is the rows and edge crossings of each region plus each cell
+/// once, never cells × vertices or regions × cells.
 fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
-    let (width, height) = (grid.width_cells(), grid.height_cells());
+    let (width, height) = (grid.width_cells() as usize, grid.height_cells() as usize);
     let size = grid.cell_size_in();
-    let mut owner = vec![u32::MAX; width as usize * height as usize];
-    for (i, region) in terrain.iter().enumerate() {
+    let mut owner = vec![u32::MAX; width * height];
+    let mut unpainted = UnpaintedCells::new(width, height);
+    let centre = |i: usize| (i as f32 + 0.5) * size;
+    let mut crossings: Vec<f32> = Vec::new();
+    for (index, region) in terrain.iter().enumerate().rev() {
         let (lo, hi) = bounds(&region.shape);
-        let first = |v: f32| ((v / size - 0.5).floor().max(0.0)) as u32;
-        let last = |v: f32, n: u32| ((v / size).ceil().max(0.0) as u32).min(n.saturating_sub(1));
-        for y in first(lo.1)..=last(hi.1, height) {
-            for x in first(lo.0)..=last(hi.0, width) {
-                let centre = ((x as f32 + 0.5) * size, (y as f32 + 0.5) * size);
-                if region.shape.contains(centre) {
-                    owner[y as usize * width as usize + x as usize] = i as u32;
+        let first = ((lo.1 / size - 0.5).floor().max(0.0)) as usize;
+        let last = ((hi.1 / size).ceil().max(0.0) as usize).min(height.saturating_sub(1));
+        let mut paint = |y: usize, a: usize, b: usize| {
+            unpainted.paint(y, a, b, |x| owner[y * width + x] = index as u32);
+        };
+        match &region.shape {
+            Shape::Rect { min, max } => {
+                for y in first..=last {
+                    let cy = centre(y);
+                    if cy >= min.1 && cy <= max.1 {
+                        let a = first_centre_at_least(min.0, size, width);
+                        let b = last_centre_at_most(max.0, size, width);
+                        if let (Some(b), true) = (b, a < width) {
+                            paint(y, a, b);
+                        }
+                    }
+                }
+            }
+            Shape::Circle { center, radius } => {
+                for y in first..=last {
+                    let cy = centre(y);
+                    let dy = cy - center.1;
+                    let inside = |x: usize| {
+                        let dx = centre(x) - center.0;
+                        dx * dx + dy * dy <= radius * radius
+                    };
+                    let half = (radius * radius - dy * dy).max(0.0).sqrt();
+                    let a = first_centre_at_least(center.0 - half, size, width);
+                    let b = last_centre_at_most(center.0 + half, size, width).unwrap_or(0);
+                    if let Some((a, b)) = exact_span(a, b, width, inside) {
+                        paint(y, a, b);
+                    }
+                }
+            }
+            Shape::Polygon { points } => {
+                if points.len() < 3 {
+                    continue;
+                }
+                // Edges as `point_in_polygon` walks them: (poly[i], poly[i - 1]), by lowest y.
+                let n = points.len();
+                let mut edges: Vec<((f32, f32), (f32, f32))> =
+                    (0..n).map(|i| (points[i], points[(i + n - 1) % n])).collect();
+                edges.sort_by(|a, b| a.0.1.min(a.1.1).total_cmp(&b.0.1.min(b.1.1)));
+                let mut next_edge = 0;
+                let mut active: Vec<((f32, f32), (f32, f32))> = Vec::new();
+                for y in first..=last {
+                    let cy = centre(y);
+                    // An edge crosses the row when exactly one end lies above its centre line.
+                    while next_edge < edges.len() && edges[next_edge].0.1.min(edges[next_edge].1.1) <= cy {
+                        active.push(edges[next_edge]);
+                        next_edge += 1;
+                    }
+                    active.retain(|e| e.0.1.max(e.1.1) > cy);
+                    crossings.clear();
+                    for &((xi, yi), (xj, yj)) in &active {
+                        if (yi > cy) != (yj > cy) {
+                            crossings.push((xj - xi) * (cy - yi) / (yj - yi) + xi);
+                        }
+                    }
+                    crossings.sort_by(f32::total_cmp);
+                    // A centre x is inside when an odd number of crossings lie beyond it (x < c).
+                    let m = crossings.len();
+                    for k in 0..=m {
+                        if (m - k) % 2 == 0 {
+                            continue;
+                        }
+                        let a = if k == 0 { 0 } else { first_centre_at_least(crossings[k - 1], size, width) };
+                        let b = if k == m { Some(width - 1) } else { last_centre_below(crossings[k], size, width) };
+                        if let (Some(b), true) = (b, a < width) {
+                            paint(y, a, b);
+                        }
+                    }
                 }
             }
         }
     }
     owner
+}
+
+/// Per row, the next cell not yet painted at or after each cell (`width`: none), so each cell is
+/// painted once however many regions cover it.
+struct UnpaintedCells {
+    next: Vec<u32>,
+    stride: usize,
+}
+
+impl UnpaintedCells {
+    fn new(width: usize, height: usize) -> Self {
+        let stride = width + 1;
+        Self { next: (0..height).flat_map(|_| 0..stride as u32).collect(), stride }
+    }
+
+    fn find(&mut self, row: usize, mut x: usize) -> usize {
+        let base = row * self.stride;
+        while self.next[base + x] as usize != x {
+            let skip = self.next[base + self.next[base + x] as usize];
+            self.next[base + x] = skip;
+            x = skip as usize;
+        }
+        x
+    }
+
+    /// Calls `paint` for each unpainted cell of row `row` from `a` to `b` inclusive.
+    fn paint(&mut self, row: usize, a: usize, b: usize, mut paint: impl FnMut(usize)) {
+        let base = row * self.stride;
+        let mut x = self.find(row, a);
+        while x <= b {
+            paint(x);
+            self.next[base + x] = x as u32 + 1;
+            x = self.find(row, x + 1);
+        }
+    }
+}
+
+/// The first column whose centre is at least `v` (`width` if none).
+fn first_centre_at_least(v: f32, size: f32, width: usize) -> usize {
+    let centre = |i: usize| (i as f32 + 0.5) * size;
+    let guess = (v / size - 0.5).ceil();
+    let mut x = if guess.is_nan() || guess < 0.0 { 0 } else { (guess as usize).min(width) };
+    while x > 0 && centre(x - 1) >= v {
+        x -= 1;
+    }
+    while x < width && centre(x) < v {
+        x += 1;
+    }
+    x
+}
+
+/// The last column whose centre is at most `v`, if any.
+fn last_centre_at_most(v: f32, size: f32, width: usize) -> Option<usize> {
+    let centre = |i: usize| (i as f32 + 0.5) * size;
+    let first_beyond = {
+        let guess = (v / size - 0.5).floor() + 1.0;
+        let mut x = if guess.is_nan() || guess < 0.0 { 0 } else { (guess as usize).min(width) };
+        while x > 0 && centre(x - 1) > v {
+            x -= 1;
+        }
+        while x < width && centre(x) <= v {
+            x += 1;
+        }
+        x
+    };
+    first_beyond.checked_sub(1)
+}
+
+/// The last column whose centre is below `v`, if any.
+fn last_centre_below(v: f32, size: f32, width: usize) -> Option<usize> {
+    first_centre_at_least(v, size, width).checked_sub(1)
+}
+
+/// The cells of a row where `inside` holds, known to be one run within a cell or two of `a..=b`.
+fn exact_span(a: usize, b: usize, width: usize, inside: impl Fn(usize) -> bool) -> Option<(usize, usize)> {
+    if width == 0 {
+        return None;
+    }
+    let (lo, hi) = (a.min(b).saturating_sub(2), (a.max(b) + 2).min(width - 1));
+    let start = (lo..=hi).find(|&x| inside(x))?;
+    let mut start = start;
+    while start > 0 && inside(start - 1) {
+        start -= 1;
+    }
+    let mut end = (start..=hi).rev().find(|&x| inside(x)).unwrap_or(start);
+    while end + 1 < width && inside(end + 1) {
+        end += 1;
+    }
+    Some((start, end))
 }
 
 fn bounds(shape: &Shape) -> ((f32, f32), (f32, f32)) {
@@ -636,7 +821,25 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     scene.fires = sorted::<Fire>(world).into_iter().map(|(_, f, _)| f.0).collect();
     if let Some(front) = world.get_resource::<FireFront>() {
-        scene.ignitions = front.history.clone();
+        match &front.grid {
+            // Every ignition so far is in the grid's arrival times (none: no state to keep).
+            Some(grid) => {
+                scene.ignitions = Vec::new();
+                scene.fire_state = grid.reached().next().is_some().then(|| {
+                    scene::fire_state::FireState::encode(
+                        grid.width_cells(),
+                        grid.height_cells(),
+                        grid.cell_size_in(),
+                        grid.settled_until(),
+                        grid.reached(),
+                    )
+                });
+            }
+            None => {
+                scene.ignitions = front.history.clone();
+                scene.fire_state = front.saved_state.clone();
+            }
+        }
     }
 }
 
@@ -1059,12 +1262,6 @@ impl Ignitions<'_> {
                         .field("diameter", fire.diameter);
                     if lit.is_some() {
                         fire.lit_round = Some(round);
-                        self.front.history.push(FireIgnition {
-                            time: start,
-                            position: fire.position,
-                            radius: fire.diameter / 2.0,
-                            source: name.to_string(),
-                        });
                         event = event.outcome(FireOutcome::Burning).field("region", region);
                     } else {
                         fire.out = true;
@@ -1146,14 +1343,8 @@ impl Ignitions<'_> {
         );
         if outcome == IgnitionOutcome::Ignited
             && let Some(grid) = self.front.grid.as_mut()
-            && grid.ignite(at.x, at.y, IGNITED_RADIUS, self.time).is_some()
         {
-            self.front.history.push(FireIgnition {
-                time: self.time,
-                position: point(at),
-                radius: IGNITED_RADIUS,
-                source: source.to_string(),
-            });
+            grid.ignite(at.x, at.y, IGNITED_RADIUS, self.time);
         }
         Some(outcome)
     }
@@ -1213,9 +1404,8 @@ impl Ignitions<'_> {
             // touched cell (that material only).
             if result.outcome == IgnitionOutcome::Ignited
                 && let Some(grid) = self.front.grid.as_mut()
-                && grid.ignite(at.0, at.1, IGNITED_RADIUS, time).is_some()
             {
-                self.front.history.push(FireIgnition { time, position: at, radius: IGNITED_RADIUS, source });
+                grid.ignite(at.0, at.1, IGNITED_RADIUS, time);
             }
         }
     }
@@ -1376,5 +1566,47 @@ mod tests {
         assert!(front.regions()[1].wet && !front.regions()[0].wet);
         // 0.1" cells: region a's 50 columns less the road's 5, 40 rows.
         assert_eq!(front.regions()[0].cells, 45 * 40);
+    }
+
+    /// The scanline painter agrees with testing every cell centre against every region.
+    #[test]
+    fn scanline_painting_matches_the_centre_test_cell_for_cell() {
+        use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(16);
+        for case in 0..60 {
+            let (w, h) = (rng.random_range(1.0..30.0f32), rng.random_range(1.0..30.0f32));
+            let size = [0.1, 0.25, 0.3, 1.0][case % 4];
+            let grid = FireGrid::new(w, h, size).expect("grid");
+            let point = |rng: &mut Xoshiro256PlusPlus| {
+                // Off the table sometimes, and on cell centres and borders sometimes.
+                let snap = |v: f32| match case % 3 {
+                    0 => v,
+                    1 => (v / size).round() * size,
+                    _ => ((v / size).floor() + 0.5) * size,
+                };
+                (snap(rng.random_range(-3.0..w + 3.0)), snap(rng.random_range(-3.0..h + 3.0)))
+            };
+            let terrain: Vec<scene::Region> = (0..rng.random_range(1..8))
+                .map(|i| {
+                    let shape = match rng.random_range(0..3) {
+                        0 => {
+                            let (a, b) = (point(&mut rng), point(&mut rng));
+                            Shape::Rect { min: (a.0.min(b.0), a.1.min(b.1)), max: (a.0.max(b.0), a.1.max(b.1)) }
+                        }
+                        1 => Shape::Circle { center: point(&mut rng), radius: rng.random_range(0.0..12.0) },
+                        // Convex or not, self-crossing, repeated points, flat: all by the even-odd rule.
+                        _ => Shape::Polygon { points: (0..rng.random_range(3..40)).map(|_| point(&mut rng)).collect() },
+                    };
+                    scene::Region { name: format!("r{i}"), material: Material::Thatch, shape, wet: false, building: false }
+                })
+                .collect();
+            let owners = paint_owners(&grid, &terrain);
+            let width = grid.width_cells() as usize;
+            for (i, &owner) in owners.iter().enumerate() {
+                let centre = (((i % width) as f32 + 0.5) * size, ((i / width) as f32 + 0.5) * size);
+                let expected = terrain.iter().rposition(|r| r.shape.contains(centre)).map_or(u32::MAX, |r| r as u32);
+                assert_eq!(owner, expected, "case {case}: cell {i} at {centre:?}");
+            }
+        }
     }
 }

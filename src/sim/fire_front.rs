@@ -22,10 +22,27 @@
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap};
 
-/// Most cells a grid may hold (4096 × 4096); each costs about 18 bytes.
+/// Most cells a grid may hold (4096 × 4096); each costs about 22 bytes.
 pub const MAX_CELLS: usize = 1 << 24;
+
+/// Most cells a scene's fire grid holds (1024 × 1024): bounds the work of one move, since a table
+/// burnt out in a single move settles every cell once (about half a second on 2 cores). Larger
+/// tables get larger cells ([`fitting_cell_size`]).
+pub const MAX_SCENE_CELLS: usize = 1 << 20;
+
+/// Most cells along either side of a scene's fire grid: bounds the rows a region is painted over.
+pub const MAX_CELLS_ACROSS: u32 = 4096;
+
+/// The cell size a scene's grid over `width_in` × `height_in` inches uses when `wanted_in` is
+/// asked for: the wanted size, or just large enough to keep within [`MAX_SCENE_CELLS`] and
+/// [`MAX_CELLS_ACROSS`].
+pub fn fitting_cell_size(width_in: f32, height_in: f32, wanted_in: f32) -> f32 {
+    let by_area = (width_in * height_in / MAX_SCENE_CELLS as f32).sqrt() * 1.001;
+    let by_side = width_in.max(height_in) / MAX_CELLS_ACROSS as f32 * 1.001;
+    wanted_in.max(by_area).max(by_side)
+}
 
 /// Cells beyond an ignition disc that get exact (Euclidean) start times, in cells. Close to the
 /// ignition point the stencil's angular error is largest relative to the distance covered.
@@ -67,6 +84,9 @@ pub enum FireGridError {
         /// The most allowed.
         max: usize,
     },
+    /// A saved fire state does not fit this grid.
+    #[error("saved fire state: {0}")]
+    InvalidState(String),
     /// A fuel painted into the grid is not valid.
     #[error("invalid fuel at ({x_in}\", {y_in}\"): {reason}")]
     InvalidFuel {
@@ -255,6 +275,10 @@ pub struct FireGrid {
     /// The material of each fuel index (index 0: none); the front spreads freely between
     /// indices of one material.
     material_of: [u8; 256],
+    /// Cells an ignition's flood has visited: equal to `flood_generation` when seen by the
+    /// current one (a stamp, so no set is built or cleared per ignition).
+    flood_mark: Vec<u32>,
+    flood_generation: u32,
 }
 
 impl FireGrid {
@@ -264,16 +288,11 @@ impl FireGrid {
         if !(valid(width_in) && valid(height_in) && valid(cell_size_in)) {
             return Err(FireGridError::InvalidSize { width_in, height_in, cell_size_in });
         }
-        let width = cells_across(width_in, cell_size_in);
-        let height = cells_across(height_in, cell_size_in);
-        let cells = width.saturating_mul(height);
-        if cells > MAX_CELLS as u64 {
-            return Err(FireGridError::TooManyCells { cells, max: MAX_CELLS });
-        }
-        let count = cells as usize;
+        let (width, height) = grid_dimensions(width_in, height_in, cell_size_in)?;
+        let count = width as usize * height as usize;
         Ok(Self {
-            width: width as u32,
-            height: height as u32,
+            width,
+            height,
             cell_size: cell_size_in,
             fuel: vec![0; count],
             rate: vec![0.0; count],
@@ -286,6 +305,8 @@ impl FireGrid {
             max_burn_rounds: 0.0,
             stencil: build_stencil(),
             material_of: std::array::from_fn(|i| i as u8),
+            flood_mark: vec![0; count],
+            flood_generation: 0,
         })
     }
 
@@ -400,6 +421,56 @@ impl FireGrid {
             self.relax(index);
         }
         self.settled_until = self.settled_until.max(time);
+    }
+
+    /// Every cell the fire has reached or is on its way to (a finite arrival time, settled or
+    /// not), row by row, with that time. With [`Self::settled_until`] this is all the state
+    /// [`Self::restore`] needs: a saved scene carries it instead of replaying its ignitions.
+    pub fn reached(&self) -> impl Iterator<Item = (u32, f32)> + '_ {
+        self.arrival.iter().enumerate().filter(|(_, a)| a.is_finite()).map(|(i, &a)| (i as u32, a))
+    }
+
+    /// Puts back a fire that [`Self::reached`] gave on a grid painted the same way: cells that
+    /// arrived by `settled_until` are settled, later ones are on their way, exactly as before.
+    /// Cells that do not burn are skipped. Clears any fire there was.
+    pub fn restore(
+        &mut self,
+        settled_until: f32,
+        reached: impl IntoIterator<Item = (u32, f32)>,
+    ) -> Result<(), FireGridError> {
+        if !settled_until.is_finite() {
+            return Err(FireGridError::InvalidState(format!("settled time {settled_until} is not finite")));
+        }
+        self.arrival.fill(f32::INFINITY);
+        self.settled.fill(false);
+        self.settle_order.clear();
+        self.heap.clear();
+        for (index, time) in reached {
+            let Some(&fuel) = self.fuel.get(index as usize) else {
+                return Err(FireGridError::InvalidState(format!(
+                    "cell {index} is beyond the grid's {} cells",
+                    self.fuel.len()
+                )));
+            };
+            if !(time.is_finite() && time >= 0.0) {
+                return Err(FireGridError::InvalidState(format!("arrival time {time} must be finite and at least 0")));
+            }
+            if fuel == 0 {
+                continue;
+            }
+            self.arrival[index as usize] = time;
+            if time <= settled_until {
+                self.settled[index as usize] = true;
+                self.settle_order.push(index);
+            } else {
+                self.heap.push(HeapEntry { time, cell: index });
+            }
+        }
+        // The order Dijkstra settles in: by time, then by cell (as the heap breaks ties).
+        let arrival = &self.arrival;
+        self.settle_order.sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
+        self.settled_until = settled_until;
+        Ok(())
     }
 
     /// How many cells have been settled (reached) so far; with [`Self::settled_from`] a caller
@@ -618,7 +689,13 @@ impl FireGrid {
         let reach = radius_in + SEED_MARGIN_CELLS * self.cell_size;
         let width = self.width as usize;
         // Flood the same fuel within reach, so seeding never jumps a gap or another material.
-        let mut seen: HashSet<usize> = HashSet::from([origin]);
+        self.flood_generation = self.flood_generation.wrapping_add(1);
+        if self.flood_generation == 0 {
+            self.flood_mark.fill(0);
+            self.flood_generation = 1;
+        }
+        let generation = self.flood_generation;
+        self.flood_mark[origin] = generation;
         let mut stack = vec![origin];
         let mut cells_seeded = 0;
         while let Some(index) = stack.pop() {
@@ -637,7 +714,8 @@ impl FireGrid {
                 let Some(next) = self.step(x, y, edge, fuel) else { continue };
                 let (nx, ny) = self.centre_of_index(next);
                 let next_distance = ((nx - x_in).powi(2) + (ny - y_in).powi(2)).sqrt();
-                if next_distance <= reach && seen.insert(next) {
+                if next_distance <= reach && self.flood_mark[next] != generation {
+                    self.flood_mark[next] = generation;
                     stack.push(next);
                 }
             }
@@ -745,6 +823,18 @@ impl FireGrid {
         let width = self.width as usize;
         (((index % width) as f32 + 0.5) * self.cell_size, ((index / width) as f32 + 0.5) * self.cell_size)
     }
+}
+
+/// Columns and rows of a grid over `width_in` × `height_in` inches with cells `cell_size_in`
+/// across (sizes already checked finite and above 0), within [`MAX_CELLS`].
+pub fn grid_dimensions(width_in: f32, height_in: f32, cell_size_in: f32) -> Result<(u32, u32), FireGridError> {
+    let width = cells_across(width_in, cell_size_in);
+    let height = cells_across(height_in, cell_size_in);
+    let cells = width.saturating_mul(height);
+    if cells > MAX_CELLS as u64 || width > u64::from(u32::MAX) || height > u64::from(u32::MAX) {
+        return Err(FireGridError::TooManyCells { cells, max: MAX_CELLS });
+    }
+    Ok((width as u32, height as u32))
 }
 
 /// Cells needed to cover `length` inches; a length within 0.1% of a whole number of cells

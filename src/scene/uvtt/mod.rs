@@ -235,6 +235,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         herds: Vec::new(),
         sleepers: Vec::new(),
         ignitions: Vec::new(),
+        fire_state: None,
         cattle_grids: Vec::new(),
     };
     check_scene(&scene)?;
