@@ -145,9 +145,6 @@ const IGNITED_RADIUS: f32 = rules::IGNITED_FIRE_DIAMETER_INCHES / 2.0;
 /// region shares the index of the last earlier region of the same material and wetness.
 pub const MAX_FUEL_REGIONS: usize = 255;
 
-/// Conditions a figure may carry (the scene check refuses more).
-const MAX_CONDITIONS: usize = 100;
-
 /// The condition a definitely dead figure carries; such figures roll no more.
 pub const DEAD_CONDITION: &str = "definitely dead (fire)";
 
@@ -944,7 +941,8 @@ fn burns_rule_decides(conditions: &[scene::Condition], stacking: BurnStacking) -
 
 /// Put a new burn on a figure (house rule `fire.burns`): `summed` keeps every burn;
 /// `worst_kept` drops it unless it is worse than every burn the figure has, and then it
-/// replaces the milder ones. True when it was put on.
+/// replaces the milder ones. True when it was put on; never past the cap the scene check
+/// enforces ([`scene::put_condition`]).
 fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stacking: BurnStacking) -> bool {
     if stacking == BurnStacking::WorstKept {
         let rank = burn_severity(&new);
@@ -953,11 +951,7 @@ fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stac
         }
         conditions.retain(|c| burn_severity(c).is_none());
     }
-    if conditions.len() >= MAX_CONDITIONS {
-        return false;
-    }
-    conditions.push(new);
-    true
+    scene::put_condition(conditions, new) != scene::ConditionPut::Dropped
 }
 
 /// Step 5, each region where cells caught or were spent this round: whether it caught, spreads

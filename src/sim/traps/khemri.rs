@@ -200,7 +200,7 @@ impl Pass {
         if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.kind == ConditionKind::OutOfAction) {
             let d = mover.cap;
             mover.halt(d, None);
-            mover.add_condition(Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
+            self.give_condition(m, Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
         }
     }
 
@@ -274,7 +274,7 @@ impl Pass {
             let in_pit = Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, self.in_pit_moves(), true);
             let centre = self.traps[t].position;
             self.movers[m].halt(c.distance, Some(centre));
-            self.movers[m].add_condition(in_pit);
+            self.give_condition(m, in_pit);
             self.apply_hits(m, &fall.hits);
         }
     }
@@ -497,7 +497,7 @@ impl Pass {
                             true,
                         );
                         self.movers[m].halt(d, Some(self.traps[t].position));
-                        self.movers[m].add_condition(in_pit.clone());
+                        self.give_condition(m, in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
@@ -513,7 +513,7 @@ impl Pass {
                                 let mover = &self.movers[o];
                                 let od = (time * mover.speed).min(mover.cap);
                                 self.movers[o].halt(od, Some(self.traps[t].position));
-                                self.movers[o].add_condition(in_pit.clone());
+                                self.give_condition(o, in_pit.clone());
                                 self.apply_hits(o, &fall.hits);
                             }
                         }
@@ -546,13 +546,10 @@ impl Pass {
                         }
                         if r.test_again_next_turn {
                             let name = format!("{UNDER_BLADES} {}", self.traps[t].spec.name);
-                            self.movers[m].add_condition(Self::lasting(
-                                ConditionKind::UnderBlades,
-                                name,
-                                0.0,
-                                Some(1),
-                                false,
-                            ));
+                            self.give_condition(
+                                m,
+                                Self::lasting(ConditionKind::UnderBlades, name, 0.0, Some(1), false),
+                            );
                         }
                     }
                     ComplexEffect::PoisonGas(r) => {

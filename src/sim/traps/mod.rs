@@ -435,9 +435,11 @@ impl Mover {
         self.changed = true;
     }
 
-    fn add_condition(&mut self, condition: scene::Condition) {
-        self.conditions.push(condition);
+    /// Put a condition on it, never past the cap the scene check enforces
+    /// ([`scene::put_condition`]).
+    fn add_condition(&mut self, condition: scene::Condition) -> scene::ConditionPut {
         self.changed = true;
+        scene::put_condition(&mut self.conditions, condition)
     }
 }
 
@@ -524,6 +526,21 @@ struct Pass {
 impl Pass {
     fn event(&mut self, event: LogEvent) {
         self.out.push(Output::Event(event));
+    }
+
+    /// Give figure `m` a condition (never past the cap the scene check enforces). One merged
+    /// or dropped at the cap is noted on the figure's last event, the one that gave it.
+    fn give_condition(&mut self, m: usize, condition: scene::Condition) {
+        let name = condition.name.clone();
+        let Some(how) = self.movers[m].add_condition(condition).logged() else { return };
+        let subject = &self.movers[m].name;
+        let last = self.out.iter_mut().rev().find_map(|o| match o {
+            Output::Event(e) if e.subject == *subject => Some(e),
+            _ => None,
+        });
+        if let Some(event) = last {
+            event.note_condition_at_cap(&name, how);
+        }
     }
 
     /// A trap's noise, made at `time` (a fraction of the move): in the round of the meeting.

@@ -322,7 +322,7 @@ impl Pass {
             self.unhorse(m);
         }
         for condition in added {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
@@ -586,7 +586,7 @@ impl Pass {
             self.unhorse(m);
         }
         if let Some(condition) = condition {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
@@ -678,7 +678,7 @@ impl Pass {
             self.noise(&self.movers[m].name.clone(), centre, c.time, noise);
         }
         for condition in added {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
