@@ -64,6 +64,9 @@ fn fire_noises(
     for (_, group) in groups.iter().sort::<&SceneOrder>() {
         let centre = vec2(group.0.position);
         let Some((at, _)) = front.nearest_burning(centre, group.0.shelter.earshot_inches()) else { continue };
+        // A cell centre past the table's edge (the last cells of a side that is not a whole
+        // number of cells): the noise is made on the edge, where an investigator may walk.
+        let at = onto_table(at, front.table);
         if made.contains(&at) {
             continue;
         }
@@ -74,6 +77,13 @@ fn fire_noises(
         // What noise a fire makes is the house rule `sleepers.fire_noise`.
         make_house_rule_noise(&mut noises, &mut log, &clock, noise, "sleepers.fire_noise");
     }
+}
+
+/// A point moved onto the table (`table`: its width and height). The fire front's last column
+/// or row of cells can reach past the table's edge, when a side is not a whole number of cells;
+/// a point there is put on the edge, which lies in the same cell.
+fn onto_table(p: Vec2, table: Vec2) -> Vec2 {
+    p.clamp(Vec2::ZERO, table.max(Vec2::ZERO))
 }
 
 /// The round of the clock's move (1-based) in which the fire reached the cell at `at`: its
@@ -1187,7 +1197,10 @@ impl Ignitions<'_> {
             let (from_region, to_region) =
                 (&self.front.regions[from as usize - 1], &self.front.regions[to as usize - 1]);
             let result = resolve_ignition(fire_strike, rounds, to_region.fuel, to_region.wet, self.settings, self.dice);
-            let at = grid.cell_centre(contact.to_cell).unwrap_or_default();
+            // Caught on the table: a touched cell along the table's edge can have its centre past
+            // it, and the recorded ignition must load again (the same cell catches).
+            let at =
+                grid.cell_centre(contact.to_cell).map_or((0.0, 0.0), |c| point(onto_table(vec2(c), self.front.table)));
             let source = format!("{} → {}", from_region.name, to_region.name);
             self.log.push(
                 self.clock,

@@ -343,6 +343,8 @@ impl Pass {
             };
             centre + dir * radius
         });
+        // A pit by the table's edge: the figure climbs out onto the table.
+        let edge = edge.map(|p| self.onto_table(p));
         let condition = mover.conditions[i].name.clone();
         let mut e = LogEvent::new("traps", "pit_climb", mover.name.clone())
             .roll(test)
@@ -664,7 +666,7 @@ impl Pass {
 
     /// 002 "12 - Collapsing walls": a model that dodged while stopped on the counter moves 1"
     /// to either side. House rule: a D6 picks the side (1–3 left of its way, 4–6 right); a
-    /// side a wall blocks is not taken.
+    /// side a wall blocks, or off the table, is not taken.
     fn step_aside(&mut self, m: usize, t: usize, time: f32) {
         let mover: &Mover = &self.movers[m];
         let from = mover.final_position();
@@ -672,7 +674,8 @@ impl Pass {
         let roll = Roll::new(Dice::D6, &mut self.dice);
         let left = heading.perp();
         let first = if roll.total <= 3 { left } else { -left };
-        let blocked = |p: Vec2| first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
+        let blocked =
+            |p: Vec2| !self.on_table(p) || first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
         let choice = [from + first, from - first].into_iter().find(|&p| !blocked(p));
         let e = self
             .new_event("khemri_step_aside", m, t, time)

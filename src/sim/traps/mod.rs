@@ -20,8 +20,8 @@ use super::geometry::{
 use super::log::{EventLog, LogEvent, point_to_thousandths};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
-    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
-    Waypoints, lighting_at, placed_bundle, sight_at, sorted, vec2,
+    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, TableSize,
+    Terrain, Walls, Waypoints, lighting_at, placed_bundle, sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Traits;
@@ -519,6 +519,8 @@ struct Pass {
     lights: Lights,
     terrain: Terrain,
     walls: Walls,
+    /// The table's width and height: where a trap puts a figure stays on it.
+    table: Vec2,
     dice: SimDice,
     out: Vec<Output>,
 }
@@ -526,6 +528,17 @@ struct Pass {
 impl Pass {
     fn event(&mut self, event: LogEvent) {
         self.out.push(Output::Event(event));
+    }
+
+    /// Whether a point lies on the table (its edges included, as the scene check has it).
+    fn on_table(&self, p: Vec2) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.table.x && p.y <= self.table.y
+    }
+
+    /// A point moved onto the table: a pit's edge can reach past the table's edge, and a figure
+    /// is put on the table's edge there instead.
+    fn onto_table(&self, p: Vec2) -> Vec2 {
+        p.clamp(Vec2::ZERO, self.table.max(Vec2::ZERO))
     }
 
     /// Give figure `m` a condition (never past the cap the scene check enforces). One merged
@@ -867,6 +880,7 @@ fn resolve_traps(world: &mut World) {
         lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
         terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
         walls,
+        table: world.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
         dice: world.resource::<SimDice>().clone(),
         out: Vec::new(),
     };
