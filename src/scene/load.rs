@@ -26,6 +26,11 @@ pub const MAX_CONDITIONS: usize = 100;
 /// Largest move penalty of one condition, in inches: more than any move (a `move_rate` is at
 /// most 100"), so a condition at it stops the figure whatever else it has.
 pub const MAX_MOVE_PENALTY: f32 = 100.0;
+/// Most moves a scene's clock may have played (`clock.moves_played`): a million, about five
+/// years of play at three minutes a move. The simulation never steps past it, so the move
+/// counter never wraps, and every round on the clock (at most 10 a move) is a whole number an
+/// `f32` holds exactly, so fire times stay exact.
+pub const MAX_MOVES_PLAYED: u32 = 1_000_000;
 /// Most problems listed for one file.
 const MAX_PROBLEMS: usize = 50;
 
@@ -258,6 +263,15 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     if !c.problems.is_empty() {
         // Bounds checks below need a sane table.
         return c.problems;
+    }
+    if scene.clock.moves_played > MAX_MOVES_PLAYED {
+        c.problem(
+            "clock",
+            format!(
+                "moves_played: {} is more than {MAX_MOVES_PLAYED}, the most moves a scene may have played",
+                scene.clock.moves_played
+            ),
+        );
     }
     let rules = &scene.rules;
     if !(1..=10).contains(&rules.rounds_per_move) {

@@ -1099,7 +1099,9 @@ impl Ignitions<'_> {
                         }
                     }
                     fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
-                    let outcome = self.try_ignite(holder, kind.fire_strike(), round - since, name.as_str());
+                    // A `since_round` from a file later than now counts no rounds (never a wrap).
+                    let outcome =
+                        self.try_ignite(holder, kind.fire_strike(), round.saturating_sub(since), name.as_str());
                     if outcome == Some(IgnitionOutcome::Ignited) {
                         fire.lit_round = Some(round);
                     }
