@@ -317,19 +317,21 @@ fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) 
         Err(e) => return fail(&e, e.is_io()),
     };
     let mut scene = imported.scene;
-    if let Some(image) = &imported.image {
-        let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
-        let image_name = format!("{stem}.{}", image.extension);
-        let image_path = output.with_file_name(&image_name);
-        if let Err(e) = scene::save::write_atomic(&image_path, &image.bytes) {
-            eprintln!("{}: {e}", image_path.display());
-            return ExitCode::from(2);
+    // The scene and its image are written both or neither: a scene that cannot be written
+    // leaves no image behind.
+    let saved = match &imported.image {
+        Some(image) => {
+            let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
+            let image_name = format!("{stem}.{}", image.extension);
+            let image_path = output.with_file_name(&image_name);
+            if let Some(bg) = scene.background.as_mut() {
+                bg.image = image_name;
+            }
+            scene::save::save_scene_with_image(&scene, output, &image_path, &image.bytes)
         }
-        if let Some(bg) = scene.background.as_mut() {
-            bg.image = image_name;
-        }
-    }
-    if let Err(e) = scene::save_scene(&scene, output) {
+        None => scene::save_scene(&scene, output),
+    };
+    if let Err(e) = saved {
         eprintln!("{e}");
         return ExitCode::from(2);
     }

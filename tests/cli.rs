@@ -250,3 +250,25 @@ fn a_clock_that_would_wrap_is_refused_with_a_clear_error() {
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     assert!(std::fs::read_to_string(&end).unwrap().contains("moves_played: 1000000"));
 }
+
+#[test]
+fn an_import_that_cannot_write_its_scene_leaves_no_image() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/uvtt/cave-20x20.dd2vtt");
+    if !map.exists() {
+        eprintln!("skipping: {} is not here", map.display());
+        return;
+    }
+    let dir = tmp("import-blocked");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A folder where the scene would go: the scene cannot be written.
+    std::fs::create_dir_all(dir.join("cave.ron")).unwrap();
+    let run = tabula().arg("import").arg(&map).arg("-o").arg(dir.join("cave.ron")).output().unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["cave.ron"], "no image (nor temporary file) without its scene");
+    // A folder that is not there: nothing is written.
+    let out = dir.join("no-such-folder").join("cave.ron");
+    let run = tabula().arg("import").arg(&map).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
