@@ -210,6 +210,14 @@ fn refuse_overwriting_input(input: &Path, output: &Path, force: bool) -> Option<
     })
 }
 
+/// Exit 2 with a message when `moves` more moves would take the scene's clock past the most
+/// moves a scene may play (the run would stop short, and its end would not load).
+fn refuse_a_full_clock(path: &Path, scene: &Scene, moves: u32) -> Option<ExitCode> {
+    let full = sim::moves_after(scene.clock.moves_played, moves).err()?;
+    eprintln!("{}: {full}", path.display());
+    Some(ExitCode::from(2))
+}
+
 fn report(e: &SceneError) -> ExitCode {
     fail(e, e.is_io())
 }
@@ -235,6 +243,9 @@ fn playtest(
         Ok(s) => s,
         Err(e) => return report(&e),
     };
+    if let Some(code) = refuse_a_full_clock(path, &scene, moves) {
+        return code;
+    }
     let seed = seed.unwrap_or(scene.seed);
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, 256);
     let tty = std::io::stderr().is_terminal();
@@ -306,19 +317,21 @@ fn import(map: &Path, output: &Path, inches_per_square: f32, outer_walls: bool) 
         Err(e) => return fail(&e, e.is_io()),
     };
     let mut scene = imported.scene;
-    if let Some(image) = &imported.image {
-        let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
-        let image_name = format!("{stem}.{}", image.extension);
-        let image_path = output.with_file_name(&image_name);
-        if let Err(e) = scene::save::write_atomic(&image_path, &image.bytes) {
-            eprintln!("{}: {e}", image_path.display());
-            return ExitCode::from(2);
+    // The scene and its image are written both or neither: a scene that cannot be written
+    // leaves no image behind.
+    let saved = match &imported.image {
+        Some(image) => {
+            let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
+            let image_name = format!("{stem}.{}", image.extension);
+            let image_path = output.with_file_name(&image_name);
+            if let Some(bg) = scene.background.as_mut() {
+                bg.image = image_name;
+            }
+            scene::save::save_scene_with_image(&scene, output, &image_path, &image.bytes)
         }
-        if let Some(bg) = scene.background.as_mut() {
-            bg.image = image_name;
-        }
-    }
-    if let Err(e) = scene::save_scene(&scene, output) {
+        None => scene::save_scene(&scene, output),
+    };
+    if let Err(e) = saved {
         eprintln!("{e}");
         return ExitCode::from(2);
     }
@@ -372,6 +385,9 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
         Ok(s) => s,
         Err(e) => return report(&e),
     };
+    if let Some(code) = refuse_a_full_clock(path, &scene, moves) {
+        return code;
+    }
     let seed = seed.unwrap_or(scene.seed);
     let sim::Run { log, end } = sim::run(&scene, seed, moves);
     let mut to_stdout = false;
@@ -453,6 +469,11 @@ fn open(
         Err(e) => return fail(&e, e.is_io()),
     };
     let Some(scene) = document.scene.clone() else { return ExitCode::from(2) };
+    // `--rounds` past the moves resolves a move for each move's worth of rounds begun.
+    let moves_needed = moves.saturating_add(rounds.div_ceil(u32::from(scene.rules.rounds_per_move.max(1))));
+    if let Some(code) = refuse_a_full_clock(path, &scene, moves_needed) {
+        return code;
+    }
     #[cfg(feature = "gui")]
     {
         let view = match view {

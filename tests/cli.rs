@@ -220,3 +220,55 @@ fn outputs_refuse_to_overwrite_the_file_being_read_unless_forced() {
     let out = tabula().arg("check").arg(&path).output().unwrap();
     assert!(out.status.success(), "the forced save loads");
 }
+
+#[test]
+fn a_clock_that_would_wrap_is_refused_with_a_clear_error() {
+    // On load: a clock past the most moves a scene may play (here about to wrap a u32).
+    let wrapping = tmp("wrapping-clock.ron");
+    std::fs::write(&wrapping, "(version: 1, table: (width: 10, height: 10), clock: (moves_played: 4294967295))")
+        .unwrap();
+    let out = tabula().arg("check").arg(&wrapping).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("clock: moves_played: 4294967295 is more than 1000000"), "{stderr}");
+    // Adding moves: a clock near the maximum refuses the moves that would pass it, no panic,
+    // and nothing is written.
+    let near = tmp("near-full-clock.ron");
+    std::fs::write(&near, "(version: 1, table: (width: 10, height: 10), clock: (moves_played: 999999))").unwrap();
+    let end = tmp("never-written-end.ron");
+    for args in [&["sim", "--moves", "2", "--final"][..], &["playtest", "--runs", "1", "--moves", "2", "--json"]] {
+        let out = tabula().args(args).arg(&end).arg(&near).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("the most moves a scene may play") && !stderr.contains("panicked"), "{stderr}");
+        assert!(!end.exists(), "{args:?}");
+    }
+    // The last move there is: played, and the end loads.
+    let out = tabula().args(["sim", "--moves", "1", "--final"]).arg(&end).arg(&near).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let check = tabula().arg("check").arg(&end).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(std::fs::read_to_string(&end).unwrap().contains("moves_played: 1000000"));
+}
+
+#[test]
+fn an_import_that_cannot_write_its_scene_leaves_no_image() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/uvtt/cave-20x20.dd2vtt");
+    if !map.exists() {
+        eprintln!("skipping: {} is not here", map.display());
+        return;
+    }
+    let dir = tmp("import-blocked");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A folder where the scene would go: the scene cannot be written.
+    std::fs::create_dir_all(dir.join("cave.ron")).unwrap();
+    let run = tabula().arg("import").arg(&map).arg("-o").arg(dir.join("cave.ron")).output().unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["cave.ron"], "no image (nor temporary file) without its scene");
+    // A folder that is not there: nothing is written.
+    let out = dir.join("no-such-folder").join("cave.ron");
+    let run = tabula().arg("import").arg(&map).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}

@@ -724,3 +724,29 @@ fn a_saved_fire_is_its_state_not_its_history() {
     let reloaded = parse_scene(&text, Path::new("end.ron")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reloaded, end);
 }
+
+/// A table 4.03" wide has 41 columns of 0.1" cells, the last one's centres at x = 4.05", past
+/// the edge. Fire meeting a bale lying only in that column catches it at its cell centre: the
+/// ignition is recorded on the table's edge, in the same cell, so the saved scene loads and
+/// burns on exactly as an unbroken run.
+#[test]
+fn an_ignition_past_the_table_edge_is_recorded_on_the_table() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 4.03, height: 2),
+          terrain: [
+            (name: \"roof\", material: thatch, shape: Rect(min: (0, 0), max: (4.03, 2))),
+            (name: \"bale\", material: hay, shape: Circle(center: (4.03, 1), radius: 0.07)),
+          ],
+          fires: [(name: \"fire\", position: (0.5, 1), diameter: 1)])",
+    );
+    let Run { log: full, .. } = run(&scene, 3, 12);
+    let Run { log: first, end: middle } = run(&scene, 3, 6);
+    let caught = middle.ignitions.iter().find(|i| i.source == "roof → bale").expect("the bale caught by move 6");
+    assert!(caught.position.0 <= 4.03, "{caught:?}");
+    let text = scene_to_ron(&middle).expect("saves");
+    let reloaded = parse_scene(&text, Path::new("middle.ron")).unwrap_or_else(|e| panic!("{e}"));
+    let Run { log: second, .. } = run(&reloaded, 3, 6);
+    let mut joined = first.to_json_lines();
+    joined.push_str(&second.to_json_lines());
+    assert_eq!(full.to_json_lines(), joined);
+}

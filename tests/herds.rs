@@ -779,3 +779,38 @@ fn a_burning_fire_turns_a_herd() {
     }
     assert!(turned > 0, "no herd was turned by the fire");
 }
+
+/// A figure running to and fro over a cattle grid is hurt far more than 100 times in one move.
+/// Its hurts never take its conditions past the cap the scene check enforces: at the cap each
+/// repeat is merged into the same hurt already there, the penalties added (to the most one
+/// condition may have, more than any move), and the saved scene loads.
+#[test]
+fn repeated_grid_hurts_stay_within_the_condition_cap() {
+    use tabula::scene::load::{MAX_CONDITIONS, MAX_MOVE_PENALTY, validate};
+    // 1000 waypoints 0.02" apart across the grid: a runner's 12" cross it about 600 times.
+    let path: Vec<&str> = (0..1000).map(|i| if i % 2 == 0 { "(10, 5.01)" } else { "(10, 4.99)" }).collect();
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 20, height: 10),
+          cattle_grids: [(name: \"grid\", from: (5, 5), to: (15, 5))],
+          figures: [(name: \"Runner\", gait: running, position: (10, 4.99), path: [{}])])",
+        path.join(", ")
+    ));
+    let Run { log, end } = run(&scene, 7, 1);
+    let crossings = events(&log, "cattle_grid");
+    let hurts: Vec<f32> =
+        crossings.iter().filter(|e| e.outcome.starts_with("hurt")).map(|e| f(e, "move_penalty") as f32).collect();
+    assert!(hurts.len() > MAX_CONDITIONS, "only {} hurts: the test needs more than the cap", hurts.len());
+    let conditions = &end.figures[0].conditions;
+    assert_eq!(conditions.len(), MAX_CONDITIONS);
+    // Every hurt past the cap went into the first, its twin.
+    let first = (hurts[0] + hurts[MAX_CONDITIONS..].iter().sum::<f32>()).min(MAX_MOVE_PENALTY);
+    assert_eq!(conditions[0].move_penalty, first);
+    for (c, &h) in conditions[1..].iter().zip(&hurts[1..MAX_CONDITIONS]) {
+        assert_eq!(c.move_penalty, h);
+    }
+    let merged = crossings.iter().filter(|e| e.fields.contains_key("condition_at_cap")).count();
+    assert_eq!(merged, hurts.len() - MAX_CONDITIONS);
+    assert!(validate(&end).is_empty(), "{:?}", validate(&end));
+    let text = scene_to_ron(&end).unwrap();
+    parse_scene(&text, Path::new("end.ron")).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -1213,3 +1213,39 @@ fn a_door_lifter_names_a_door_of_the_scene() {
     assert!(unnamed.contains("trap \"door trap\"") && unnamed.contains("kind door"), "{unnamed}");
     assert!(err("action: lift_object, door: Some(\"D\")").is_some_and(|e| e.contains("kind door")));
 }
+
+/// A pit by the table's edge: a figure left hanging on its far edge, which lies past the
+/// table's edge, is put on the table's edge instead, so the saved scene loads.
+#[test]
+fn a_pit_edge_past_the_table_edge_keeps_the_figure_on_the_table() {
+    // Lanes 4" apart; each plate walker (5" a move, agility 0: D10 alone, 6 hangs on the far
+    // edge) enters a pit of radius 2 at x = 29, whose far edge lies at x = 31, past the 30" table.
+    let lanes = 60;
+    let mut figures = String::new();
+    let mut traps = String::new();
+    for i in 0..lanes {
+        let y = 4 * i + 2;
+        figures.push_str(&format!(
+            "(name: \"f{i}\", position: (24, {y}), path: [(30, {y})], armour: plate, agility: Some(0)),\n"
+        ));
+        traps.push_str(&format!(
+            "(name: \"t{i}\", kind: pit(depth: 1, bottom: earth), radius: 2, position: (29, {y})),\n"
+        ));
+    }
+    let scene = scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: {}), {UNSEEN} figures: [{figures}], traps: [{traps}])",
+        4 * lanes + 4
+    ));
+    let mut far = 0;
+    for seed in 0..4 {
+        let Run { log, end } = run(&scene, seed, 1);
+        for e in events(&log, "pit").into_iter().filter(|e| e.outcome == "hanging_on_far_edge") {
+            far += 1;
+            let figure = end.figures.iter().find(|f| f.name == e.subject).unwrap();
+            assert_eq!(figure.position.0, 30.0, "on the table's edge: {figure:?}");
+        }
+        let problems = tabula::scene::load::validate(&end);
+        assert!(problems.is_empty(), "seed {seed}: {problems:?}");
+    }
+    assert!(far > 0, "no figure was left hanging on a far edge");
+}

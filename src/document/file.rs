@@ -171,14 +171,15 @@ impl Document {
         if is_map(path) {
             return Err(format!("{}: maps are not overwritten; save the scene as a .ron file", path.display()));
         }
+        // The image to write beside the scene, if any: written with it, both or neither, so a
+        // scene that cannot be saved leaves no image behind.
+        let mut image: Option<(PathBuf, Cow<'_, [u8]>)> = None;
         if let Some(bg) = scene.background.as_mut() {
             match &self.background {
                 BackgroundSource::Bytes { bytes, extension } => {
                     let stem = path.file_stem().map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
                     let name = format!("{stem}.{extension}");
-                    let image_path = path.with_file_name(&name);
-                    scene::save::write_atomic(&image_path, bytes)
-                        .map_err(|e| format!("{}: {e}", image_path.display()))?;
+                    image = Some((path.with_file_name(&name), Cow::Borrowed(bytes.as_slice())));
                     bg.image = name;
                 }
                 BackgroundSource::BesideFile => {
@@ -186,12 +187,17 @@ impl Document {
                     let to = path.parent().map(Path::to_path_buf).unwrap_or_default().join(&bg.image);
                     if self.path.is_some() && !to.exists() && from.exists() {
                         let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
-                        scene::save::write_atomic(&to, &bytes).map_err(|e| format!("{}: {e}", to.display()))?;
+                        image = Some((to, Cow::Owned(bytes)));
                     }
                 }
             }
         }
-        scene::save_scene(scene, path).map_err(|e| e.to_string())?;
+        match &image {
+            Some((image_path, bytes)) => scene::save::save_scene_with_image(scene, path, image_path, bytes),
+            None => scene::save_scene(scene, path),
+        }
+        .map_err(|e| e.to_string())?;
+        drop(image);
         self.background = BackgroundSource::BesideFile;
         self.mtime = modified(path);
         self.path = Some(path.to_path_buf());
@@ -391,6 +397,33 @@ mod tests {
         scene::save_scene(&scene_from_str("(version: 1, table: (width: 10, height: 10))"), &path).unwrap();
         open(world, &path).unwrap();
         assert_eq!(world.resource::<Document>().background, BackgroundSource::BesideFile);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Saving a map's scene where it cannot be written (a folder of that name) fails and
+    /// leaves no image beside it: the image goes with the scene or not at all.
+    #[test]
+    fn a_save_that_fails_leaves_no_image_behind() {
+        let dir = temp_dir("failed-save");
+        std::fs::remove_dir_all(&dir).ok();
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("blocked.ron");
+        std::fs::create_dir_all(&target).unwrap();
+        let mut scene = scene_from_str(
+            "(version: 1, table: (width: 10, height: 10), background: (image: \"map.png\", size: (10, 10)))",
+        );
+        let mut document = Document {
+            path: Some(dir.join("map.dd2vtt")),
+            background: BackgroundSource::Bytes { bytes: vec![1, 2, 3], extension: "png" },
+            ..default()
+        };
+        assert!(document.save_as(&mut scene, &target).is_err());
+        assert!(!dir.join("blocked.png").exists(), "no image without its scene");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the folder in the way");
+        // The document still holds the map's image, to save elsewhere.
+        assert!(image_bytes(&document).is_some());
+        document.save_as(&mut scene, &dir.join("saved.ron")).unwrap();
+        assert_eq!(std::fs::read(dir.join("saved.png")).unwrap(), [1u8, 2, 3]);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -210,14 +210,22 @@ pub enum Revealed {
     },
 }
 
-/// Save the world, then resolve the next move.
-pub fn step(world: &mut World) {
+/// Save the world, then resolve the next move. Returns false, changing nothing, when the clock
+/// stands at the most moves a scene may play; the document's message then says so.
+pub fn step(world: &mut World) -> bool {
+    if let Err(full) = crate::sim::moves_after(world.resource::<MoveClock>().move_number, 1) {
+        if let Some(mut document) = world.get_resource_mut::<super::Document>() {
+            document.message = Some(full.to_string());
+        }
+        return false;
+    }
     if let Some(scene) = snapshot_scene(world) {
         let log_len = world.resource::<EventLog>().events.len();
         world.resource_mut::<History>().push(scene, log_len);
     }
     crate::sim::step_move(world);
     super::mark_dirty(world);
+    true
 }
 
 /// `steps` times: reveal more of the move being revealed (one round, or the rest of it), or, at
@@ -240,7 +248,10 @@ pub fn show_more(
             shown.push(Revealed::More { rounds });
         } else {
             before_move(world);
-            step(world);
+            if !step(world) {
+                // The clock is full: nothing more to resolve.
+                break;
+            }
             let rounds = if by_round { 1 } else { per_move };
             world.resource_mut::<Reveal>().set(rounds, per_move);
             shown.push(Revealed::NewMove { rounds });
@@ -418,5 +429,22 @@ mod tests {
         assert!(event_revealed(&event(1, Some(2)), unrevealed), "earlier moves show whole");
         reveal.set(2, 2);
         assert_eq!(reveal, Reveal::default());
+    }
+
+    /// The GM steps a scene whose clock stands at the most moves a scene may play: nothing is
+    /// resolved or saved in the history, and the document says why.
+    #[test]
+    fn stepping_a_full_clock_resolves_nothing_and_says_so() {
+        let mut app = app();
+        let world = app.world_mut();
+        world.resource_mut::<MoveClock>().move_number = crate::scene::load::MAX_MOVES_PLAYED;
+        assert!(!step(world));
+        assert!(!step_moves(world, 3));
+        assert!(!step_rounds(world, 3));
+        assert_eq!(world.resource::<MoveClock>().move_number, crate::scene::load::MAX_MOVES_PLAYED);
+        assert!(world.resource::<EventLog>().events.is_empty());
+        assert!(world.resource::<History>().is_empty());
+        let message = world.resource::<Document>().message.clone().unwrap_or_default();
+        assert!(message.contains("most moves"), "{message}");
     }
 }

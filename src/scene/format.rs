@@ -460,6 +460,83 @@ pub struct Condition {
     pub me_and_mo: i32,
 }
 
+impl Condition {
+    /// Whether `other` is this condition again, so that the two can be held as one entry: the
+    /// same name, kind, moves left and immobility, and neither off Me and Mo. Held as one,
+    /// their move penalties add up, as movement adds up the penalties of separate entries, and
+    /// they end together, so the figure fares exactly as with both.
+    pub fn merges_with(&self, other: &Condition) -> bool {
+        self.name == other.name
+            && self.kind == other.kind
+            && self.moves_left == other.moves_left
+            && self.immobile == other.immobile
+            && self.me_and_mo == 0
+            && other.me_and_mo == 0
+    }
+
+    /// Fold `other`, a condition that [merges with](Self::merges_with) this one, into it: the
+    /// move penalties add up, to at most [`MAX_MOVE_PENALTY`](super::load::MAX_MOVE_PENALTY),
+    /// which already takes any move to nothing.
+    fn absorb(&mut self, other: &Condition) {
+        self.move_penalty = (self.move_penalty + other.move_penalty).min(super::load::MAX_MOVE_PENALTY);
+    }
+}
+
+/// What [`put_condition`] did with a condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConditionPut {
+    /// Added as an entry of its own.
+    Added,
+    /// The list was full: folded into the same condition already on it (its penalty added).
+    Merged,
+    /// The list was full of conditions that do not merge: left off.
+    Dropped,
+}
+
+impl ConditionPut {
+    /// How the log writes a condition that did not get an entry of its own (`merged`,
+    /// `dropped`); `None` for one added.
+    pub fn logged(self) -> Option<&'static str> {
+        match self {
+            ConditionPut::Added => None,
+            ConditionPut::Merged => Some("merged"),
+            ConditionPut::Dropped => Some("dropped"),
+        }
+    }
+}
+
+/// Put a condition on a figure's (or a sleeper's) list, which so never holds more than
+/// [`MAX_CONDITIONS`](super::load::MAX_CONDITIONS), the most the scene check accepts.
+///
+/// Below the cap the condition is added as it is. At the cap it is folded into the same
+/// condition already there ([`Condition::merges_with`]: the penalties add up, so nothing is
+/// lost); failing that, the first two entries that merge are folded together to make room for
+/// it; failing that (a full list of conditions all different), it is dropped.
+pub fn put_condition(conditions: &mut Vec<Condition>, new: Condition) -> ConditionPut {
+    let max = super::load::MAX_CONDITIONS;
+    if conditions.len() < max {
+        conditions.push(new);
+        return ConditionPut::Added;
+    }
+    if let Some(same) = conditions.iter_mut().find(|c| c.merges_with(&new)) {
+        same.absorb(&new);
+        return ConditionPut::Merged;
+    }
+    while conditions.len() >= max {
+        let Some((i, j)) = first_merging_pair(conditions) else { return ConditionPut::Dropped };
+        let later = conditions.remove(j);
+        conditions[i].absorb(&later);
+    }
+    conditions.push(new);
+    ConditionPut::Added
+}
+
+/// The first two entries (`i < j`) that [merge](Condition::merges_with).
+fn first_merging_pair(conditions: &[Condition]) -> Option<(usize, usize)> {
+    (0..conditions.len())
+        .find_map(|i| (i + 1..conditions.len()).find(|&j| conditions[i].merges_with(&conditions[j])).map(|j| (i, j)))
+}
+
 crate::rules::named_enum! {
     /// What a condition is for the simulator. Conditions it gives carry their kind; one the GM
     /// writes is `other` unless the file says otherwise.
@@ -657,3 +734,53 @@ pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::traps::{Concealment, Trap, TrapKind};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::load::MAX_CONDITIONS;
+
+    fn hurt(name: &str, move_penalty: f32, moves_left: Option<u32>) -> Condition {
+        Condition {
+            name: name.into(),
+            kind: ConditionKind::Injury,
+            move_penalty,
+            moves_left,
+            immobile: false,
+            me_and_mo: 0,
+        }
+    }
+
+    /// Repeated conditions never take a list past the cap the scene check enforces: at the cap
+    /// a repeat is merged into its twin, its penalty added, so movement loses nothing.
+    #[test]
+    fn a_full_list_merges_repeats_and_never_passes_the_cap() {
+        let mut list = Vec::new();
+        for _ in 0..MAX_CONDITIONS {
+            assert_eq!(put_condition(&mut list, hurt("hurt on cattle grid \"g\"", 1.0, None)), ConditionPut::Added);
+        }
+        assert_eq!(put_condition(&mut list, hurt("hurt on cattle grid \"g\"", 2.0, None)), ConditionPut::Merged);
+        assert_eq!(list.len(), MAX_CONDITIONS);
+        assert_eq!(list.iter().map(|c| c.move_penalty).sum::<f32>(), MAX_CONDITIONS as f32 + 2.0);
+        // The merged penalty stops at the most the check accepts (already more than any move).
+        for _ in 0..200 {
+            put_condition(&mut list, hurt("hurt on cattle grid \"g\"", 2.0, None));
+        }
+        assert_eq!(list.len(), MAX_CONDITIONS);
+        assert_eq!(list[0].move_penalty, crate::scene::load::MAX_MOVE_PENALTY);
+        // Another condition at the cap: two twins already on the list make room for it.
+        assert_eq!(put_condition(&mut list, hurt("strained ankle", 1.0, Some(3))), ConditionPut::Added);
+        assert_eq!(list.len(), MAX_CONDITIONS);
+        assert_eq!(list.last().map(|c| c.name.as_str()), Some("strained ankle"));
+        // A full list of conditions all different: a new one is dropped.
+        let mut distinct: Vec<Condition> =
+            (0..MAX_CONDITIONS).map(|i| hurt(&format!("wound {i}"), 1.0, Some(5))).collect();
+        assert_eq!(put_condition(&mut distinct, hurt("one more", 1.0, None)), ConditionPut::Dropped);
+        assert_eq!(distinct.len(), MAX_CONDITIONS);
+        // Burns (off Me and Mo) are never merged: two burns are not one worse burn.
+        let burn = Condition { kind: ConditionKind::Burns, me_and_mo: -1, ..hurt("minor burns", 0.0, None) };
+        assert!(!burn.merges_with(&burn));
+        assert!(hurt("a", 1.0, Some(2)).merges_with(&hurt("a", 2.0, Some(2))));
+        assert!(!hurt("a", 1.0, Some(2)).merges_with(&hurt("a", 1.0, Some(3))), "they would end apart");
+    }
+}

@@ -19,6 +19,18 @@ pub const MAX_HERD_SIZE: u32 = 1_000;
 pub const MAX_GROUP_SIZE: usize = 200;
 /// Longest entity name, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
+/// Most conditions one figure, or one member of a sleeping group, may carry. The simulation
+/// never puts more on (`put_condition` in `scene::format`): at the cap a repeated condition
+/// is merged into the one already there.
+pub const MAX_CONDITIONS: usize = 100;
+/// Largest move penalty of one condition, in inches: more than any move (a `move_rate` is at
+/// most 100"), so a condition at it stops the figure whatever else it has.
+pub const MAX_MOVE_PENALTY: f32 = 100.0;
+/// Most moves a scene's clock may have played (`clock.moves_played`): a million, about five
+/// years of play at three minutes a move. The simulation never steps past it, so the move
+/// counter never wraps, and every round on the clock (at most 10 a move) is a whole number an
+/// `f32` holds exactly, so fire times stay exact.
+pub const MAX_MOVES_PLAYED: u32 = 1_000_000;
 /// Most problems listed for one file.
 const MAX_PROBLEMS: usize = 50;
 
@@ -252,6 +264,15 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
         // Bounds checks below need a sane table.
         return c.problems;
     }
+    if scene.clock.moves_played > MAX_MOVES_PLAYED {
+        c.problem(
+            "clock",
+            format!(
+                "moves_played: {} is more than {MAX_MOVES_PLAYED}, the most moves a scene may have played",
+                scene.clock.moves_played
+            ),
+        );
+    }
     let rules = &scene.rules;
     if !(1..=10).contains(&rules.rounds_per_move) {
         c.problem("rules", format!("rounds_per_move: {} must be 1 to 10", rules.rounds_per_move));
@@ -391,16 +412,19 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
                     c.problem(&e, format!("mordheim sv: {sv} must be 1 to 6"));
                 }
             }
-            if f.conditions.len() > 100 {
-                c.problem(&e, "conditions: more than 100".into());
+            if f.conditions.len() > MAX_CONDITIONS {
+                c.problem(&e, format!("conditions: {} is more than {MAX_CONDITIONS}", f.conditions.len()));
             }
             for cond in &f.conditions {
                 if c.finite(&e, "conditions move_penalty", cond.move_penalty)
-                    && !(0.0..=100.0).contains(&cond.move_penalty)
+                    && !(0.0..=MAX_MOVE_PENALTY).contains(&cond.move_penalty)
                 {
                     c.problem(
                         &e,
-                        format!("conditions \"{}\": move_penalty {} must be 0 to 100", cond.name, cond.move_penalty),
+                        format!(
+                            "conditions \"{}\": move_penalty {} must be 0 to {MAX_MOVE_PENALTY}",
+                            cond.name, cond.move_penalty
+                        ),
                     );
                 }
             }

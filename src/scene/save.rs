@@ -3,7 +3,7 @@
 
 use super::format::Scene;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The scene as RON text, as `tabula` writes it.
 pub fn scene_to_ron(scene: &Scene) -> Result<String, ron::Error> {
@@ -21,6 +21,29 @@ pub fn scene_to_ron(scene: &Scene) -> Result<String, ron::Error> {
 ///
 /// The temporary name is short (`.tabula-<pid>-<n>.tmp`), so any legal file name works.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    stage(path, contents)?.commit()
+}
+
+/// A file written in full but not yet in place: a synced temporary file beside its target,
+/// or the bytes for a device. [`Staged::commit`] puts it in place; dropped uncommitted, the
+/// temporary file is removed and nothing is left behind.
+struct Staged {
+    /// The file to replace (a link already followed).
+    target: PathBuf,
+    how: Staging,
+}
+
+/// How a [`Staged`] file goes in place.
+enum Staging {
+    /// Renamed over the target; `None` once committed.
+    Rename(Option<PathBuf>),
+    /// A device or a FIFO, written straight into (renaming over it would replace it).
+    WriteInto(Vec<u8>),
+}
+
+/// Write `contents` for `path` without putting them in place yet: the checks and the writing
+/// of [`write_atomic`], all but its last step.
+fn stage(path: &Path, contents: &[u8]) -> std::io::Result<Staged> {
     use std::sync::atomic::{AtomicU32, Ordering};
     static NEXT: AtomicU32 = AtomicU32::new(0);
     // Through a link to what it names; a dangling link's target is created.
@@ -38,9 +61,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
             return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder, not a file"));
         }
         if !m.is_file() {
-            // A device or a FIFO: write into it; renaming over it would replace it.
-            let mut f = std::fs::OpenOptions::new().write(true).open(&path)?;
-            return f.write_all(contents).and_then(|_| f.flush());
+            return Ok(Staged { target: path, how: Staging::WriteInto(contents.to_vec()) });
         }
     }
     let dir = match path.parent() {
@@ -48,19 +69,41 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     let tmp = dir.join(format!(".tabula-{}-{}.tmp", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        if let Some(m) = &existing {
-            f.set_permissions(m.permissions())?;
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    // From here on a failure drops the staged file, which removes the temporary one.
+    let staged = Staged { target: path.clone(), how: Staging::Rename(Some(tmp.clone())) };
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(contents)?;
+    if let Some(m) = &existing {
+        f.set_permissions(m.permissions())?;
     }
-    result
+    f.sync_all()?;
+    Ok(staged)
+}
+
+impl Staged {
+    /// Put the file in place: rename the temporary file over the target (or write a device).
+    fn commit(mut self) -> std::io::Result<()> {
+        match &mut self.how {
+            Staging::Rename(tmp) => match tmp.take() {
+                Some(tmp) => std::fs::rename(&tmp, &self.target).inspect_err(|_| {
+                    let _ = std::fs::remove_file(&tmp);
+                }),
+                None => Ok(()),
+            },
+            Staging::WriteInto(contents) => {
+                let mut f = std::fs::OpenOptions::new().write(true).open(&self.target)?;
+                f.write_all(contents.as_slice()).and_then(|_| f.flush())
+            }
+        }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Staging::Rename(Some(tmp)) = &self.how {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
 }
 
 /// Where a symbolic link points, relative links taken from the link's folder; links to links
@@ -104,9 +147,35 @@ pub fn save_scene(scene: &Scene, path: &Path) -> Result<(), SaveError> {
     write_atomic(path, text.as_bytes()).map_err(|source| SaveError::Io { path: path.to_path_buf(), source })
 }
 
+/// A [`SaveError::Io`] for `path`, from the error that writing it gave.
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> SaveError {
+    move |source| SaveError::Io { path: path.to_path_buf(), source }
+}
+
+/// Save a scene atomically with its background image, both or neither: the scene is encoded
+/// and both files are written in full under temporary names beside their targets before
+/// either is put in place, the image first, so a scene never names a missing image and a
+/// failed save (a folder where the scene goes, no room, no permission) leaves no image behind.
+/// Should the scene's last rename fail after the image's succeeded, an image that was not
+/// there before is removed again.
+pub fn save_scene_with_image(scene: &Scene, path: &Path, image_path: &Path, image: &[u8]) -> Result<(), SaveError> {
+    let text = scene_to_ron(scene)?;
+    let image_was_there = std::fs::symlink_metadata(image_path).is_ok();
+    let staged_image = stage(image_path, image).map_err(io_error(image_path))?;
+    // Dropping a staged file on an error below removes its temporary file.
+    let staged_scene = stage(path, text.as_bytes()).map_err(io_error(path))?;
+    let image_target = staged_image.target.clone();
+    staged_image.commit().map_err(io_error(image_path))?;
+    staged_scene.commit().map_err(io_error(path)).inspect_err(|_| {
+        if !image_was_there {
+            let _ = std::fs::remove_file(&image_target);
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::write_atomic;
+    use super::{SaveError, save_scene_with_image, write_atomic};
     use std::path::PathBuf;
 
     fn dir(name: &str) -> PathBuf {
@@ -132,6 +201,40 @@ mod tests {
         let path = d.join(format!("{}.ron", "n".repeat(251)));
         write_atomic(&path, b"long").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"long");
+    }
+
+    fn names(d: &std::path::Path) -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    /// A scene with its image: both are written, or neither. A scene that cannot be written
+    /// (a folder where it goes) leaves no new image, no temporary file, and an image already
+    /// there as it was.
+    #[test]
+    fn a_scene_and_its_image_are_saved_both_or_neither() {
+        let d = dir("with-image");
+        let scene = crate::sim::testing::scene_from_str("(version: 1, table: (width: 10, height: 10))");
+        save_scene_with_image(&scene, &d.join("map.ron"), &d.join("map.png"), b"png").unwrap();
+        assert_eq!(names(&d), ["map.png", "map.ron"]);
+        assert_eq!(std::fs::read(d.join("map.png")).unwrap(), b"png");
+
+        let blocked = d.join("blocked");
+        std::fs::create_dir_all(blocked.join("scene.ron")).unwrap();
+        let err = save_scene_with_image(&scene, &blocked.join("scene.ron"), &blocked.join("scene.png"), b"png");
+        assert!(matches!(&err, Err(SaveError::Io { path, .. }) if path.ends_with("scene.ron")), "{err:?}");
+        assert_eq!(names(&blocked), ["scene.ron"], "no image and no temporary file left behind");
+        // An image already there is not touched by a save that fails.
+        std::fs::write(blocked.join("scene.png"), b"old").unwrap();
+        assert!(save_scene_with_image(&scene, &blocked.join("scene.ron"), &blocked.join("scene.png"), b"new").is_err());
+        assert_eq!(std::fs::read(blocked.join("scene.png")).unwrap(), b"old");
+        assert_eq!(names(&blocked), ["scene.png", "scene.ron"]);
+        // A folder that is not there: nothing is written anywhere.
+        let missing = d.join("missing").join("scene.ron");
+        assert!(save_scene_with_image(&scene, &missing, &d.join("stray.png"), b"png").is_err());
+        assert!(!d.join("stray.png").exists());
     }
 
     #[test]

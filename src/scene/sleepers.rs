@@ -21,8 +21,8 @@ fn default_side() -> String {
 pub const MAX_DRESSING_ROUNDS: u32 = 100;
 /// Most moves a member may be left listening (the text rolls D6).
 pub const MAX_LISTEN_MOVES: u32 = 100;
-/// Most conditions a member may carry (as a figure).
-pub const MAX_MEMBER_CONDITIONS: usize = 100;
+/// Most conditions a member may carry: as a figure, [`MAX_CONDITIONS`](super::load::MAX_CONDITIONS).
+pub const MAX_MEMBER_CONDITIONS: usize = super::load::MAX_CONDITIONS;
 
 /// A group asleep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

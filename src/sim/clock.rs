@@ -2,6 +2,7 @@
 //! seeded dice, reseeded each move from the scene seed so any move can be replayed alone.
 
 use crate::rules::dice::{DiceSource, SeededDice};
+use crate::scene::load::MAX_MOVES_PLAYED;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -23,6 +24,25 @@ impl Default for MoveClock {
     fn default() -> Self {
         Self { move_number: 0, round: None, rounds_per_move: 2 }
     }
+}
+
+/// Moves cannot be played on: the clock would pass [`MAX_MOVES_PLAYED`], the most moves a scene
+/// may have played (and so the most a saved scene can load with).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the clock stands at move {played}: {moves} more moves would pass {MAX_MOVES_PLAYED}, the most moves a scene may play"
+)]
+pub struct ClockFull {
+    /// Moves already played.
+    pub played: u32,
+    /// Moves asked for.
+    pub moves: u32,
+}
+
+/// Where the clock stands after `moves` more moves from `played`, or why it cannot get there:
+/// past [`MAX_MOVES_PLAYED`] (the sum never wraps).
+pub fn moves_after(played: u32, moves: u32) -> Result<u32, ClockFull> {
+    played.checked_add(moves).filter(|&end| end <= MAX_MOVES_PLAYED).ok_or(ClockFull { played, moves })
 }
 
 /// The dice for the run. The seed for move `m` is derived from the run seed and `m`, so a
@@ -64,5 +84,21 @@ pub fn move_seed(seed: u64, move_number: u32) -> u64 {
 impl DiceSource for SimDice {
     fn below(&mut self, n: u32) -> u32 {
         self.dice.below(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_never_passes_its_maximum_nor_wraps() {
+        assert_eq!(moves_after(3, 4), Ok(7));
+        assert_eq!(moves_after(MAX_MOVES_PLAYED - 1, 1), Ok(MAX_MOVES_PLAYED));
+        assert_eq!(moves_after(MAX_MOVES_PLAYED, 1), Err(ClockFull { played: MAX_MOVES_PLAYED, moves: 1 }));
+        // Near u32::MAX the sum would wrap: refused, not a panic.
+        let err = moves_after(u32::MAX - 1, 5).unwrap_err();
+        assert_eq!(err, ClockFull { played: u32::MAX - 1, moves: 5 });
+        assert!(err.to_string().contains("1000000"), "{err}");
     }
 }

@@ -65,6 +65,9 @@ fn fire_noises(
     for (_, group) in groups.iter().sort::<&SceneOrder>() {
         let centre = vec2(group.0.position);
         let Some((at, _)) = front.nearest_burning(centre, group.0.shelter.earshot_inches()) else { continue };
+        // A cell centre past the table's edge (the last cells of a side that is not a whole
+        // number of cells): the noise is made on the edge, where an investigator may walk.
+        let at = onto_table(at, front.table);
         if made.contains(&at) {
             continue;
         }
@@ -75,6 +78,13 @@ fn fire_noises(
         // What noise a fire makes is the house rule `sleepers.fire_noise`.
         make_house_rule_noise(&mut noises, &mut log, &clock, noise, "sleepers.fire_noise");
     }
+}
+
+/// A point moved onto the table (`table`: its width and height). The fire front's last column
+/// or row of cells can reach past the table's edge, when a side is not a whole number of cells;
+/// a point there is put on the edge, which lies in the same cell.
+fn onto_table(p: Vec2, table: Vec2) -> Vec2 {
+    p.clamp(Vec2::ZERO, table.max(Vec2::ZERO))
 }
 
 /// The round of the clock's move (1-based) in which the fire reached the cell at `at`: its
@@ -145,9 +155,6 @@ const IGNITED_RADIUS: f32 = rules::IGNITED_FIRE_DIAMETER_INCHES / 2.0;
 /// Most burnable regions with fuel indices of their own (a fuel index is a `u8`). Beyond it a
 /// region shares the index of the last earlier region of the same material and wetness.
 pub const MAX_FUEL_REGIONS: usize = 255;
-
-/// Conditions a figure may carry (the scene check refuses more).
-const MAX_CONDITIONS: usize = 100;
 
 /// The condition a definitely dead figure carries; such figures roll no more.
 pub const DEAD_CONDITION: &str = "definitely dead (fire)";
@@ -1147,7 +1154,8 @@ fn burns_rule_decides(conditions: &[scene::Condition], stacking: BurnStacking) -
 
 /// Put a new burn on a figure (house rule `fire.burns`): `summed` keeps every burn;
 /// `worst_kept` drops it unless it is worse than every burn the figure has, and then it
-/// replaces the milder ones. True when it was put on.
+/// replaces the milder ones. True when it was put on; never past the cap the scene check
+/// enforces ([`scene::put_condition`]).
 fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stacking: BurnStacking) -> bool {
     if stacking == BurnStacking::WorstKept {
         let rank = burn_severity(&new);
@@ -1156,11 +1164,7 @@ fn keep_burn(conditions: &mut Vec<scene::Condition>, new: scene::Condition, stac
         }
         conditions.retain(|c| burn_severity(c).is_none());
     }
-    if conditions.len() >= MAX_CONDITIONS {
-        return false;
-    }
-    conditions.push(new);
-    true
+    scene::put_condition(conditions, new) != scene::ConditionPut::Dropped
 }
 
 /// Step 5, each region where cells caught or were spent this round: whether it caught, spreads
@@ -1292,7 +1296,9 @@ impl Ignitions<'_> {
                         }
                     }
                     fire.igniter = Some(Igniter::Held { kind, by, since_round: Some(since) });
-                    let outcome = self.try_ignite(holder, kind.fire_strike(), round - since, name.as_str());
+                    // A `since_round` from a file later than now counts no rounds (never a wrap).
+                    let outcome =
+                        self.try_ignite(holder, kind.fire_strike(), round.saturating_sub(since), name.as_str());
                     if outcome == Some(IgnitionOutcome::Ignited) {
                         fire.lit_round = Some(round);
                     }
@@ -1384,7 +1390,10 @@ impl Ignitions<'_> {
             let (from_region, to_region) =
                 (&self.front.regions[from as usize - 1], &self.front.regions[to as usize - 1]);
             let result = resolve_ignition(fire_strike, rounds, to_region.fuel, to_region.wet, self.settings, self.dice);
-            let at = grid.cell_centre(contact.to_cell).unwrap_or_default();
+            // Caught on the table: a touched cell along the table's edge can have its centre past
+            // it, and the recorded ignition must load again (the same cell catches).
+            let at =
+                grid.cell_centre(contact.to_cell).map_or((0.0, 0.0), |c| point(onto_table(vec2(c), self.front.table)));
             let source = format!("{} → {}", from_region.name, to_region.name);
             self.log.push(
                 self.clock,

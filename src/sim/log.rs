@@ -104,6 +104,19 @@ impl LogEvent {
         house_rule_paths(&self.fields)
     }
 
+    /// Note that the condition `name` this event gave met a full list and was `how` (`merged`
+    /// or `dropped`, see [`crate::scene::put_condition`]): written under
+    /// [`CONDITION_AT_CAP_KEY`], one entry a condition.
+    pub fn note_condition_at_cap(&mut self, name: &str, how: &str) {
+        let entry = self.fields.entry(CONDITION_AT_CAP_KEY.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Value::Object(Map::new());
+        }
+        if let Value::Object(conditions) = entry {
+            conditions.insert(name.to_string(), Value::String(how.to_string()));
+        }
+    }
+
     /// True when any roll is MD: only the GM may see its faces.
     pub fn is_secret(&self) -> bool {
         self.rolls.iter().any(|r| r.secret)
@@ -118,6 +131,10 @@ impl LogEvent {
 
 /// The key of an event's house-rule setting paths ([`LogEvent::house_rule`]).
 pub const HOUSE_RULES_KEY: &str = "house_rules";
+
+/// The key of an event's conditions that met a full list ([`LogEvent::note_condition_at_cap`]):
+/// an object from each condition's name to `merged` or `dropped`, left out when none did.
+pub const CONDITION_AT_CAP_KEY: &str = "condition_at_cap";
 
 /// The house-rule setting paths in an event's `fields` (its `house_rules` array), in order;
 /// empty when there are none.

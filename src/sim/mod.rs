@@ -25,7 +25,7 @@ pub mod world;
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
-pub use clock::{MoveClock, SimDice};
+pub use clock::{ClockFull, MoveClock, SimDice, moves_after};
 pub use log::{EventLog, LogEvent};
 pub use referee::Referee;
 pub use run::{Run, Simulation, run, run_log};
@@ -101,18 +101,22 @@ fn run_rounds(world: &mut World) {
     world.resource_mut::<MoveClock>().round = None;
 }
 
-/// Resolve the next move.
-pub fn step_move(world: &mut World) {
+/// Resolve the next move. Returns false, resolving nothing, when the clock stands at
+/// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED): the move counter never passes
+/// it, nor wraps.
+pub fn step_move(world: &mut World) -> bool {
     let next = {
         let mut clock = world.resource_mut::<MoveClock>();
-        clock.move_number += 1;
+        let Ok(next) = moves_after(clock.move_number, 1) else { return false };
+        clock.move_number = next;
         clock.round = None;
-        clock.move_number
+        next
     };
     world.resource_mut::<SimDice>().start_move(next);
     // Noises of the move before were heard then; the view may show them until now.
     noise::clear_noises(world);
     world.run_schedule(Move);
+    true
 }
 
 #[cfg(test)]
@@ -147,5 +151,35 @@ mod tests {
         });
         // And a move still resolves with the checks on.
         step_move(world);
+    }
+
+    /// A scene whose clock stands at the most moves a scene may play: stepping resolves
+    /// nothing and says so, where the counter used to pass the maximum (and near `u32::MAX`
+    /// wrap, or panic in a debug build).
+    #[test]
+    fn a_full_clock_resolves_no_move() {
+        use crate::scene::load::MAX_MOVES_PLAYED;
+        let scene = testing::scene_from_str(&format!(
+            "(version: 1, table: (width: 10, height: 10), clock: (moves_played: {}),
+              figures: [(name: \"Walker\", position: (1, 1), path: [(9, 1)])])",
+            MAX_MOVES_PLAYED - 1
+        ));
+        let mut sim = Simulation::new(&scene, 1);
+        assert_eq!(sim.try_step_moves(2), Err(ClockFull { played: MAX_MOVES_PLAYED - 1, moves: 2 }));
+        assert!(sim.log().events.is_empty(), "a refused step resolves nothing");
+        assert_eq!(sim.try_step_moves(1), Ok(()));
+        assert!(!sim.step_move(), "at the maximum no move is resolved");
+        sim.step_moves(5);
+        assert_eq!(sim.world().resource::<MoveClock>().move_number, MAX_MOVES_PLAYED);
+        let end = sim.scene_now().expect("a scene");
+        assert_eq!(end.clock.moves_played, MAX_MOVES_PLAYED);
+        assert!(crate::scene::load::validate(&end).is_empty(), "the saved scene loads");
+        // One past it does not load, with the clock named.
+        let mut past = end;
+        past.clock.moves_played = MAX_MOVES_PLAYED + 1;
+        let problems = crate::scene::load::validate(&past);
+        assert!(problems.iter().any(|p| p.entity == "clock" && p.message.contains("moves_played")), "{problems:?}");
+        past.clock.moves_played = u32::MAX;
+        assert!(!crate::scene::load::validate(&past).is_empty());
     }
 }

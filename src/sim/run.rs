@@ -1,6 +1,7 @@
 //! The headless run API: what the CLI, the play-test, the tests and the benchmarks call to
 //! step a scene. The library never calls the CLI; the CLI calls this.
 
+use super::clock::{ClockFull, MoveClock, moves_after};
 use super::log::EventLog;
 use crate::scene::Scene;
 use bevy::prelude::*;
@@ -16,16 +17,34 @@ impl Simulation {
         Self { app: crate::app::headless(scene, seed) }
     }
 
-    /// Resolve the next move.
-    pub fn step_move(&mut self) {
-        super::step_move(self.app.world_mut());
+    /// Resolve the next move; false, resolving nothing, when the clock stands at
+    /// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED).
+    pub fn step_move(&mut self) -> bool {
+        super::step_move(self.app.world_mut())
     }
 
-    /// Resolve the next `moves` moves.
+    /// Resolve the next `moves` moves, or as many as the clock has room for (it stops at
+    /// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED)). A count from a user goes
+    /// through [`Simulation::try_step_moves`], which says why it cannot be played instead.
     pub fn step_moves(&mut self, moves: u32) {
         for _ in 0..moves {
-            self.step_move();
+            if !self.step_move() {
+                break;
+            }
         }
+    }
+
+    /// Resolve the next `moves` moves, or none and why: they would take the clock past
+    /// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED).
+    pub fn try_step_moves(&mut self, moves: u32) -> Result<(), ClockFull> {
+        moves_after(self.moves_played(), moves)?;
+        self.step_moves(moves);
+        Ok(())
+    }
+
+    /// Moves played so far: the scene's clock and every move resolved since.
+    pub fn moves_played(&self) -> u32 {
+        self.app.world().resource::<MoveClock>().move_number
     }
 
     /// The world, to read entities and resources.
@@ -69,7 +88,8 @@ pub struct Run {
     pub end: Scene,
 }
 
-/// Run `scene` for `moves` moves with `seed`: the log and the end state.
+/// Run `scene` for `moves` moves with `seed`: the log and the end state. The run stops early
+/// at the most moves a scene may play (check first with [`moves_after`]).
 pub fn run(scene: &Scene, seed: u64, moves: u32) -> Run {
     let mut sim = Simulation::new(scene, seed);
     sim.step_moves(moves);
@@ -79,7 +99,8 @@ pub fn run(scene: &Scene, seed: u64, moves: u32) -> Run {
     Run { log, end }
 }
 
-/// Run `scene` for `moves` moves with `seed` and keep only the log (no end-state snapshot).
+/// Run `scene` for `moves` moves with `seed` and keep only the log (no end-state snapshot); it
+/// stops early at the most moves a scene may play, as [`run`] does.
 pub fn run_log(scene: &Scene, seed: u64, moves: u32) -> EventLog {
     let mut sim = Simulation::new(scene, seed);
     sim.step_moves(moves);

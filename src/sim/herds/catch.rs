@@ -14,7 +14,7 @@ use crate::sim::geometry::point_segment_distance;
 use crate::sim::log::{LogEvent, round_to_thousandths_f32};
 use crate::sim::outcome::HerdOutcome;
 use crate::sim::referee::Referee;
-use crate::sim::world::{Facing, SceneOrder, point, vec2};
+use crate::sim::world::{Facing, SceneOrder, TableSize, point, vec2};
 use bevy::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -27,6 +27,7 @@ pub(super) fn free_held_beasts(
     mut state: Query<(&Name, &mut Beasts, &Facing)>,
     grids: Res<CattleGrids>,
     rules: Res<HerdRules>,
+    table: Res<TableSize>,
     referee: Referee,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
@@ -50,14 +51,14 @@ pub(super) fn free_held_beasts(
                     log.push(&clock, e);
                     if escaped {
                         beasts.held[i] = None;
-                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0);
+                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0, table.0);
                     }
                 }
                 Some(GridHoldState::Stuck) => {
                     let reach = rules.0.free_stuck_reach_in;
                     if let Some(helper) = figures.iter().find(|f| f.position.distance(at) <= reach) {
                         beasts.held[i] = None;
-                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0);
+                        beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0, table.0);
                         log.push(
                             &clock,
                             LogEvent::new("herds", "grid_freed", name.as_str())
@@ -73,8 +74,9 @@ pub(super) fn free_held_beasts(
     }
 }
 
-/// A beast leaving a grid steps just off it, on the side it was heading for.
-fn off_the_grid(at: Vec2, heading: Vec2, grids: &[scene::CattleGrid]) -> Vec2 {
+/// A beast leaving a grid steps just off it, on the side it was heading for, and stays on the
+/// table (`table`: its width and height) where the grid lies along the table's edge.
+fn off_the_grid(at: Vec2, heading: Vec2, grids: &[scene::CattleGrid], table: Vec2) -> Vec2 {
     let nearest = grids.iter().min_by(|a, b| {
         let da = point_segment_distance(at, vec2(a.from), vec2(a.to));
         let db = point_segment_distance(at, vec2(b.from), vec2(b.to));
@@ -84,7 +86,7 @@ fn off_the_grid(at: Vec2, heading: Vec2, grids: &[scene::CattleGrid]) -> Vec2 {
     let u = (vec2(grid.to) - vec2(grid.from)).normalize_or_zero();
     let n = Vec2::new(-u.y, u.x);
     let side = if heading.dot(n) >= 0.0 { 1.0 } else { -1.0 };
-    at + n * side * 2.0 * BEAST_STANDOFF
+    (at + n * side * 2.0 * BEAST_STANDOFF).clamp(Vec2::ZERO, table.max(Vec2::ZERO))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -111,23 +111,27 @@ pub(super) fn figures_cross_cattle_grids(
                 events.push(base.outcome(HerdOutcome::CrossedOnPlanks));
             } else if figure.0.gait == Gait::Running {
                 let r = resolve_running_grid(&rules.0, &mut *dice);
-                if r.move_penalty_in > 0.0 {
-                    conditions.0.push(scene::Condition {
-                        name: format!("hurt on cattle grid \"{}\"", grid.name),
-                        kind: scene::ConditionKind::Injury,
-                        move_penalty: r.move_penalty_in,
-                        // Bookkeeping counts this move down too: one more keeps the full count.
-                        moves_left: r.lasts_moves.map(|m| m.saturating_add(1)),
-                        immobile: false,
-                        me_and_mo: 0,
-                    });
+                let hurt = scene::Condition {
+                    name: format!("hurt on cattle grid \"{}\"", grid.name),
+                    kind: scene::ConditionKind::Injury,
+                    move_penalty: r.move_penalty_in,
+                    // Bookkeeping counts this move down too: one more keeps the full count.
+                    moves_left: r.lasts_moves.map(|m| m.saturating_add(1)),
+                    immobile: false,
+                    me_and_mo: 0,
+                };
+                let hurt_name = hurt.name.clone();
+                // Never past the cap the scene check enforces: at it, a repeated hurt is merged.
+                let put = (r.move_penalty_in > 0.0).then(|| scene::put_condition(&mut conditions.0, hurt));
+                let mut event = base
+                    .roll(r.roll.clone())
+                    .outcome(r.outcome)
+                    .field("move_penalty", r.move_penalty_in)
+                    .field("lasts_moves", r.lasts_moves);
+                if let Some(how) = put.and_then(scene::ConditionPut::logged) {
+                    event.note_condition_at_cap(&hurt_name, how);
                 }
-                events.push(
-                    base.roll(r.roll.clone())
-                        .outcome(r.outcome)
-                        .field("move_penalty", r.move_penalty_in)
-                        .field("lasts_moves", r.lasts_moves),
-                );
+                events.push(event);
             } else {
                 let l = walking_grid_loss_in(figure.0.sex);
                 loss += l;

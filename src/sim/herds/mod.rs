@@ -66,6 +66,13 @@ impl Beasts {
         }
         self.positions.iter().copied().sum::<Vec2>() / self.positions.len() as f32
     }
+
+    /// The herd's position on a table `table` wide and high: its [centroid](Self::centroid),
+    /// kept on the table. Beasts at a table's edge can have a mean a rounding error past it
+    /// (three at y = 1.7 have a mean of 1.7000002), and the scene check refuses a herd off it.
+    pub fn centre_on(&self, table: Vec2) -> Vec2 {
+        self.centroid().clamp(Vec2::ZERO, table.max(Vec2::ZERO))
+    }
 }
 
 /// The scene's cattle grids (they do not change in play).
@@ -274,6 +281,17 @@ fn herds_in_order(q: &Query<(Entity, &SceneOrder), With<Herd>>) -> Vec<Entity> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Beasts pressed against the edge of a thin table: their mean lies a rounding error past
+    /// it, and the herd's position written back stays on the table.
+    #[test]
+    fn a_herd_at_the_table_edge_is_centred_on_the_table() {
+        let table = Vec2::new(20.0, 1.7);
+        let beasts = Beasts { positions: vec![Vec2::new(5.0, 1.7); 3], held: vec![None; 3] };
+        assert!(beasts.centroid().y > table.y, "the mean itself rounds past the edge");
+        let centre = beasts.centre_on(table);
+        assert_eq!(centre, Vec2::new(5.0, 1.7));
+    }
 
     #[test]
     fn headings_convert_between_scene_and_compass() {

@@ -214,7 +214,7 @@ pub(super) fn move_herds(
             );
         }
         if beasts.positions != before {
-            position.0 = beasts.centroid();
+            position.0 = beasts.centre_on(table.0);
         }
     }
 }

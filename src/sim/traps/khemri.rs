@@ -200,7 +200,7 @@ impl Pass {
         if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.kind == ConditionKind::OutOfAction) {
             let d = mover.cap;
             mover.halt(d, None);
-            mover.add_condition(Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
+            self.give_condition(m, Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
         }
     }
 
@@ -274,7 +274,7 @@ impl Pass {
             let in_pit = Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, self.in_pit_moves(), true);
             let centre = self.traps[t].position;
             self.movers[m].halt(c.distance, Some(centre));
-            self.movers[m].add_condition(in_pit);
+            self.give_condition(m, in_pit);
             self.apply_hits(m, &fall.hits);
         }
     }
@@ -343,6 +343,8 @@ impl Pass {
             };
             centre + dir * radius
         });
+        // A pit by the table's edge: the figure climbs out onto the table.
+        let edge = edge.map(|p| self.onto_table(p));
         let condition = mover.conditions[i].name.clone();
         let mut e = LogEvent::new("traps", "pit_climb", mover.name.clone())
             .roll(test)
@@ -497,7 +499,7 @@ impl Pass {
                             true,
                         );
                         self.movers[m].halt(d, Some(self.traps[t].position));
-                        self.movers[m].add_condition(in_pit.clone());
+                        self.give_condition(m, in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
                             let o = edge.id as usize;
@@ -513,7 +515,7 @@ impl Pass {
                                 let mover = &self.movers[o];
                                 let od = (time * mover.speed).min(mover.cap);
                                 self.movers[o].halt(od, Some(self.traps[t].position));
-                                self.movers[o].add_condition(in_pit.clone());
+                                self.give_condition(o, in_pit.clone());
                                 self.apply_hits(o, &fall.hits);
                             }
                         }
@@ -546,13 +548,10 @@ impl Pass {
                         }
                         if r.test_again_next_turn {
                             let name = format!("{UNDER_BLADES} {}", self.traps[t].spec.name);
-                            self.movers[m].add_condition(Self::lasting(
-                                ConditionKind::UnderBlades,
-                                name,
-                                0.0,
-                                Some(1),
-                                false,
-                            ));
+                            self.give_condition(
+                                m,
+                                Self::lasting(ConditionKind::UnderBlades, name, 0.0, Some(1), false),
+                            );
                         }
                     }
                     ComplexEffect::PoisonGas(r) => {
@@ -667,7 +666,7 @@ impl Pass {
 
     /// 002 "12 - Collapsing walls": a model that dodged while stopped on the counter moves 1"
     /// to either side. House rule: a D6 picks the side (1–3 left of its way, 4–6 right); a
-    /// side a wall blocks is not taken.
+    /// side a wall blocks, or off the table, is not taken.
     fn step_aside(&mut self, m: usize, t: usize, time: f32) {
         let mover: &Mover = &self.movers[m];
         let from = mover.final_position();
@@ -675,7 +674,8 @@ impl Pass {
         let roll = Roll::new(Dice::D6, &mut self.dice);
         let left = heading.perp();
         let first = if roll.total <= 3 { left } else { -left };
-        let blocked = |p: Vec2| first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
+        let blocked =
+            |p: Vec2| !self.on_table(p) || first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
         let choice = [from + first, from - first].into_iter().find(|&p| !blocked(p));
         let e = self
             .new_event("khemri_step_aside", m, t, time)

@@ -20,8 +20,8 @@ use super::geometry::{
 use super::log::{EventLog, LogEvent, point_to_thousandths};
 use super::noise::{NoiseMade, make_noise};
 use super::world::{
-    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls,
-    Waypoints, lighting_at, placed_bundle, sight_at, sorted, vec2,
+    Conditions, Facing, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, TableSize,
+    Terrain, Walls, Waypoints, lighting_at, placed_bundle, sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Traits;
@@ -435,9 +435,11 @@ impl Mover {
         self.changed = true;
     }
 
-    fn add_condition(&mut self, condition: scene::Condition) {
-        self.conditions.push(condition);
+    /// Put a condition on it, never past the cap the scene check enforces
+    /// ([`scene::put_condition`]).
+    fn add_condition(&mut self, condition: scene::Condition) -> scene::ConditionPut {
         self.changed = true;
+        scene::put_condition(&mut self.conditions, condition)
     }
 }
 
@@ -517,6 +519,8 @@ struct Pass {
     lights: Lights,
     terrain: Terrain,
     walls: Walls,
+    /// The table's width and height: where a trap puts a figure stays on it.
+    table: Vec2,
     dice: SimDice,
     out: Vec<Output>,
 }
@@ -524,6 +528,32 @@ struct Pass {
 impl Pass {
     fn event(&mut self, event: LogEvent) {
         self.out.push(Output::Event(event));
+    }
+
+    /// Whether a point lies on the table (its edges included, as the scene check has it).
+    fn on_table(&self, p: Vec2) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.table.x && p.y <= self.table.y
+    }
+
+    /// A point moved onto the table: a pit's edge can reach past the table's edge, and a figure
+    /// is put on the table's edge there instead.
+    fn onto_table(&self, p: Vec2) -> Vec2 {
+        p.clamp(Vec2::ZERO, self.table.max(Vec2::ZERO))
+    }
+
+    /// Give figure `m` a condition (never past the cap the scene check enforces). One merged
+    /// or dropped at the cap is noted on the figure's last event, the one that gave it.
+    fn give_condition(&mut self, m: usize, condition: scene::Condition) {
+        let name = condition.name.clone();
+        let Some(how) = self.movers[m].add_condition(condition).logged() else { return };
+        let subject = &self.movers[m].name;
+        let last = self.out.iter_mut().rev().find_map(|o| match o {
+            Output::Event(e) if e.subject == *subject => Some(e),
+            _ => None,
+        });
+        if let Some(event) = last {
+            event.note_condition_at_cap(&name, how);
+        }
     }
 
     /// A trap's noise, made at `time` (a fraction of the move): in the round of the meeting.
@@ -850,6 +880,7 @@ fn resolve_traps(world: &mut World) {
         lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
         terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
         walls,
+        table: world.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
         dice: world.resource::<SimDice>().clone(),
         out: Vec::new(),
     };

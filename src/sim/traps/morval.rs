@@ -322,7 +322,7 @@ impl Pass {
             self.unhorse(m);
         }
         for condition in added {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
@@ -517,6 +517,9 @@ impl Pass {
         let name = self.traps[t].spec.name.clone();
         let at = self.movers[m].position_at_time(time);
         let heading = self.movers[m].heading_at(d);
+        // The edges lie across the pit along the figure's way; on the table, as every figure.
+        let (far_edge, near_edge) =
+            (self.onto_table(centre + heading * radius), self.onto_table(centre - heading * radius));
         let in_pit_moves = self.in_pit_moves();
         let table = &self.settings.table;
         let (place, condition) = if steed_down {
@@ -527,7 +530,7 @@ impl Pass {
                 PitOutcome::JumpOver => (None, None),
                 PitOutcome::JumpBack => (Some(at), None),
                 PitOutcome::HangingOnFarEdge => (
-                    Some(centre + heading * radius),
+                    Some(far_edge),
                     Some(Self::lasting(
                         ConditionKind::HangingOnEdge,
                         format!("hanging on far edge of {name}"),
@@ -537,7 +540,7 @@ impl Pass {
                     )),
                 ),
                 PitOutcome::HangingOnNearEdge => (
-                    Some(centre - heading * radius),
+                    Some(near_edge),
                     Some(Self::lasting(
                         ConditionKind::HangingOnEdge,
                         format!("hanging on near edge of {name}"),
@@ -586,7 +589,7 @@ impl Pass {
             self.unhorse(m);
         }
         if let Some(condition) = condition {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
@@ -678,7 +681,7 @@ impl Pass {
             self.noise(&self.movers[m].name.clone(), centre, c.time, noise);
         }
         for condition in added {
-            self.movers[m].add_condition(condition);
+            self.give_condition(m, condition);
         }
     }
 
