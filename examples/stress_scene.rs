@@ -18,9 +18,7 @@ fn main() {
         "worst-fire-ignitions" => stress::worst_fire_ignitions_ron(),
         "worst-fire-burnout" => stress::worst_fire_burnout_ron(),
         other => {
-            eprintln!(
-                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions or worst-fire-burnout"
-            );
+            eprintln!("unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions or worst-fire-burnout");
             std::process::exit(2);
         }
     };

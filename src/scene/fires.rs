@@ -186,9 +186,13 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
             c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
         }
     }
-    let area: f32 = scene.fires.iter().map(|f| f.diameter / 2.0).chain(scene.ignitions.iter().map(|i| i.radius)).map(|r| {
-        if r.is_finite() { std::f32::consts::PI * r * r } else { 0.0 }
-    }).sum();
+    let area: f32 = scene
+        .fires
+        .iter()
+        .map(|f| f.diameter / 2.0)
+        .chain(scene.ignitions.iter().map(|i| i.radius))
+        .map(|r| if r.is_finite() { std::f32::consts::PI * r * r } else { 0.0 })
+        .sum();
     let table_area = scene.table.width * scene.table.height;
     if area > MAX_IGNITION_AREA_TABLES * table_area {
         c.problem(

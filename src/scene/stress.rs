@@ -50,7 +50,8 @@ pub fn stress_scene_ron() -> String {
 /// 800,000 times, and a fire that makes the grid be built.
 pub fn worst_fire_paint_ron() -> String {
     use std::fmt::Write;
-    let mut s = String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
+    let mut s =
+        String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
     let materials = ["thatch", "hay", "brushwood", "stone"];
     for r in 0..80 {
         let _ = write!(s, "  (name: \"comb {r}\", material: {}, shape: Polygon(points: [", materials[r % 4]);

@@ -1606,7 +1606,13 @@ mod tests {
                         // Convex or not, self-crossing, repeated points, flat: all by the even-odd rule.
                         _ => Shape::Polygon { points: (0..rng.random_range(3..40)).map(|_| point(&mut rng)).collect() },
                     };
-                    scene::Region { name: format!("r{i}"), material: Material::Thatch, shape, wet: false, building: false }
+                    scene::Region {
+                        name: format!("r{i}"),
+                        material: Material::Thatch,
+                        shape,
+                        wet: false,
+                        building: false,
+                    }
                 })
                 .collect();
             let owners = paint_owners(&grid, &terrain);

@@ -468,7 +468,8 @@ impl FireGrid {
         }
         // The order Dijkstra settles in: by time, then by cell (as the heap breaks ties).
         let arrival = &self.arrival;
-        self.settle_order.sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
+        self.settle_order
+            .sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
         self.settled_until = settled_until;
         Ok(())
     }
