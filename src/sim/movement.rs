@@ -2,7 +2,7 @@
 //! (RULES-NOTES "Time and movement"); the swept segments are kept for the traps.
 
 use super::clock::MoveClock;
-use super::geometry::{first_in_disc, first_wall_hit};
+use super::geometry::first_in_disc;
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::outcome::MoveOutcome;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
@@ -117,7 +117,7 @@ pub fn walk_round(
         let Some(&next) = waypoints.front() else { break };
         let d = at.distance(next);
         let reach = if d <= left { next } else { at + (next - at) * (left / d) };
-        let wall = first_wall_hit(at, reach, &walls.walls, &walls.doors);
+        let wall = walls.first_hit(at, reach);
         let wall_at = wall.map_or(f32::INFINITY, |t| at.distance(reach) * t);
         // The first pit the leg enters before any wall and within this move's reach.
         let pit = avoid
@@ -131,7 +131,7 @@ pub fn walk_round(
             let legs = std::iter::once(at).chain(way.iter().copied()).collect::<Vec<_>>();
             let clear = !way.is_empty()
                 && detours < MAX_DETOURS
-                && legs.windows(2).all(|w| first_wall_hit(w[0], w[1], &walls.walls, &walls.doors).is_none());
+                && legs.windows(2).all(|w| walls.first_hit(w[0], w[1]).is_none());
             if clear {
                 detours += 1;
                 for &p in way.iter().rev() {
@@ -345,7 +345,7 @@ mod tests {
         // A wall under the pit blocks the way round: it stops at the pit's edge, path kept.
         let wall =
             crate::scene::Wall { name: "w".into(), kind: Default::default(), points: vec![(3.0, 1.5), (7.0, 1.5)] };
-        let walls = Walls { walls: vec![wall], doors: Vec::new() };
+        let walls = Walls::new(vec![wall], Vec::new());
         let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
         let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &walls, &avoid);
         assert_eq!(w.stop, Some(Stop::Pit));

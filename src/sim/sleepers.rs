@@ -11,7 +11,7 @@
 //!    move starts dressing the round after the noise that roused it.
 
 use super::clock::MoveClock;
-use super::geometry::{WallsBetween, walls_between};
+use super::geometry::WallsBetween;
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
 use super::noise::{NoiseMade, make_noise_in, round_in_move};
@@ -220,7 +220,7 @@ fn walk_investigators(
                     figures.iter().find(|(_, _, f, p)| {
                         let within = settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0));
                         f.0.side != side && p.0.distance(now) <= within && {
-                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            let w = walls.between(now, p.0);
                             w.inner == 0 && w.outer == 0
                         }
                     })
@@ -237,7 +237,7 @@ fn walk_investigators(
                         && lighting_at(lighting.0, &lights, p.0) == Lighting::Dark
                         && distance > sight_at(lighting.0, &lights, p.0)
                         && {
-                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            let w = walls.between(now, p.0);
                             w.inner == 0 && w.outer == 0
                         }
                 });
@@ -333,7 +333,7 @@ fn heard_by(
             }
             heard.remove(same);
         }
-        let w = walls_between(n.position, centre, &walls.walls, &walls.doors);
+        let w = walls.between(n.position, centre);
         let loudness = n.noise.waking_factor(settings)
             + crate::rules::sleepers::wall_factor(w.inner, w.outer, settings.wall_stacking);
         heard.push(Heard {

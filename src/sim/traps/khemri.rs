@@ -12,7 +12,7 @@ use crate::rules::khemri_traps::{
 use crate::scene::traps::{OpenPit, PitClimb};
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
-use crate::sim::geometry::{first_wall_hit, point_segment_distance};
+use crate::sim::geometry::point_segment_distance;
 use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
@@ -634,7 +634,7 @@ impl Pass {
             (BoulderDirection::Hall { .. }, _) => 0.0,
         };
         let mut to = from + Vec2::from_angle(degrees.to_radians()) * inches as f32;
-        if let Some(f) = first_wall_hit(from, to, &self.walls.walls, &self.walls.doors) {
+        if let Some(f) = self.walls.first_hit(from, to) {
             to = from + (to - from) * f;
         }
         let half = self.settings.table.boulder_width / 2.0;
@@ -675,7 +675,7 @@ impl Pass {
         let roll = Roll::new(Dice::D6, &mut self.dice);
         let left = heading.perp();
         let first = if roll.total <= 3 { left } else { -left };
-        let blocked = |p: Vec2| first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
+        let blocked = |p: Vec2| self.walls.first_hit(from, p).is_some();
         let choice = [from + first, from - first].into_iter().find(|&p| !blocked(p));
         let e = self
             .new_event("khemri_step_aside", m, t, time)

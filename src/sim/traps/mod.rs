@@ -833,7 +833,7 @@ fn resolve_traps(world: &mut World) {
             spotters: 0,
             cord_round: None,
             cord_victims: 0,
-            door: door_line(&trap.0, &walls.doors),
+            door: door_line(&trap.0, walls.doors()),
             changed: false,
         })
         .collect();
