@@ -323,4 +323,83 @@ mod tests {
         assert_eq!(b.id(), "turned_by_fire");
         assert!(b.turn(Vec2::new(0.0, 4.0), Vec2::new(5.0, 12.0)).y < 0.0);
     }
+
+    /// What walls did to a step before they were indexed: the walls with a segment whose bounds
+    /// meet the herd's box, every segment of them tried (wall order, then point order).
+    fn brute_force_wall_stop(walls: &Walls, positions: &[Vec2], reach: f32, p: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for &q in positions {
+            lo = lo.min(q);
+            hi = hi.max(q);
+        }
+        lo -= Vec2::splat(reach);
+        hi += Vec2::splat(reach);
+        let overlaps = |a: Vec2, b: Vec2| a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all();
+        let near: Vec<crate::scene::Wall> = walls
+            .walls()
+            .iter()
+            .filter(|w| w.points.windows(2).any(|s| overlaps(vec2(s[0]), vec2(s[1]))))
+            .cloned()
+            .collect();
+        let t = crate::sim::geometry::first_wall_hit(p, p + d, &near, walls.doors())?;
+        let hit = p + d * t;
+        let u = near
+            .iter()
+            .flat_map(|w| w.points.windows(2).map(|s| (vec2(s[0]), vec2(s[1]))))
+            .find(|&(a, b)| point_segment_distance(hit, a, b) < 1e-3)
+            .map_or(Vec2::new(-d.y, d.x), |(a, b)| b - a);
+        Some((t, u))
+    }
+
+    #[test]
+    fn indexed_walls_stop_beasts_as_the_brute_force_did() {
+        use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        // A pen of 4,000 points, walls across it on whole inches, and long walls reaching in
+        // from far away, on a 300" table.
+        let mut walls = vec![crate::scene::Wall {
+            name: "pen".into(),
+            kind: Default::default(),
+            points: (0..4000)
+                .map(|k| {
+                    let a = k as f32 / 3999.0 * std::f32::consts::TAU;
+                    (150.0 + 40.0 * a.cos(), 150.0 + 40.0 * a.sin())
+                })
+                .collect(),
+        }];
+        for i in 0..30 {
+            let (x, y) = ((110.0 + unit() * 80.0).floor(), (110.0 + unit() * 80.0).floor());
+            let points = match i % 3 {
+                0 => vec![(x, y), (x + 6.0, y), (x + 6.0, y + 4.0)],
+                1 => vec![(x, y), (x, y), (x + unit() * 3.0, y + unit() * 3.0)],
+                _ => vec![(unit() * 300.0, 0.0), (x, y), (300.0, unit() * 300.0)],
+            };
+            walls.push(crate::scene::Wall { name: format!("w{i}"), kind: Default::default(), points });
+        }
+        let walls = Walls::new(walls, vec![]);
+        let table = Vec2::splat(300.0);
+        let mut stops = 0;
+        for _ in 0..300 {
+            let centre = Vec2::new(120.0 + unit() * 60.0, 120.0 + unit() * 60.0);
+            let herd: Vec<Vec2> = (0..20).map(|_| centre + Vec2::new(unit() - 0.5, unit() - 0.5) * 10.0).collect();
+            let reach = 1.0 + unit() * 12.0;
+            let obstacles = Obstacles::near(&herd, reach, table, &walls, &[], &[], None);
+            for k in 0..20 {
+                let p = herd[k];
+                // Steps of every length, some running out of the herd's box.
+                let d = Vec2::new(unit() - 0.5, unit() - 0.5) * [1.0, 8.0, 60.0][k % 3];
+                let got = obstacles.clear(p, d);
+                let expected = match brute_force_wall_stop(&walls, &herd, reach, p, d) {
+                    Some((t, u)) => ((t - BEAST_STANDOFF / d.length()).clamp(0.0, 1.0), Some(Blocker::Wall(u))),
+                    None => (1.0, None),
+                };
+                if expected.1.is_some() {
+                    stops += 1;
+                }
+                assert_eq!(got, expected, "step {p} + {d}");
+            }
+        }
+        assert!(stops > 500, "{stops} steps stopped");
+    }
 }
