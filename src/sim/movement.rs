@@ -120,6 +120,7 @@ impl AvoidDiscs {
         self.grid.along(a, b, 0.0).into_iter().map(|i| self.discs[i as usize])
     }
 }
+
 /// Most ways round pits in one walk (pits touching each other could send it back and forth).
 const MAX_DETOURS: usize = 16;
 

@@ -40,7 +40,7 @@ impl SegmentGrid {
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         let mut length = 0.0f32;
         let mut count = 0usize;
-        for item in items.iter().filter(|i| finite(i)) {
+        for item in items.iter().filter(|&i| finite(i)) {
             let (a, b, r) = *item;
             let r = r.max(0.0);
             lo = lo.min(a.min(b) - Vec2::splat(r));
@@ -60,7 +60,7 @@ impl SegmentGrid {
             let mut grid = Self::empty(lo, span, cell);
             let mut counts = vec![0u32; grid.columns * grid.rows + 1];
             let mut total = 0usize;
-            for item in items.iter().filter(|i| finite(i)) {
+            for item in items.iter().filter(|&i| finite(i)) {
                 grid.for_each_cell(item.0, item.1, item.2, |c| {
                     counts[c] += 1;
                     total += 1;
@@ -213,8 +213,10 @@ mod tests {
     /// Segments of every awkward sort: long ones crossing many cells, ones lying on cell
     /// borders (whole inches, with 1" cells), points, and a polyline of thousands of points.
     fn awkward_segments(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<(Vec2, Vec2)> {
+        fn at(rng: &mut Xoshiro256PlusPlus) -> Vec2 {
+            Vec2::new(unit(rng) * 100.0, unit(rng) * 100.0)
+        }
         let mut v = Vec::new();
-        let at = |rng: &mut Xoshiro256PlusPlus| Vec2::new(unit(rng) * 100.0, unit(rng) * 100.0);
         for i in 0..n {
             let a = at(rng);
             let seg = match i % 6 {
