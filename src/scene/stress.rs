@@ -95,3 +95,116 @@ pub fn worst_fire_burnout_ron() -> String {
 "
     .to_string()
 }
+
+/// Herds of the largest size penned in by walls of the most points, on the largest table: the
+/// worst accepted scene for beasts stopped by walls. On a 1000"x1000" table, an outer ring wall
+/// of [`MAX_POINTS`](super::load::MAX_POINTS) points holds 16 pens, each a ring of
+/// `MAX_POINTS` points 22" across the radius round a herd of
+/// [`MAX_HERD_SIZE`](super::load::MAX_HERD_SIZE) beasts (cows and sheep, half of them
+/// stampeding, the rest wandering), so every beast's step and every push apart runs along a
+/// wall of thousands of points.
+pub fn worst_herds_walls_ron() -> String {
+    use super::load::{MAX_HERD_SIZE, MAX_POINTS, MAX_TABLE_INCHES};
+    use std::fmt::Write;
+    let size = MAX_TABLE_INCHES;
+    let ring = |s: &mut String, name: &str, centre: (f32, f32), radius: f32| {
+        let _ = write!(s, "        (name: \"{name}\", kind: outer, points: [");
+        for k in 0..MAX_POINTS {
+            // The last point closes the ring on the first.
+            let a = (k % (MAX_POINTS - 1)) as f32 / (MAX_POINTS - 1) as f32 * std::f32::consts::TAU;
+            let _ = write!(s, "({:.3}, {:.3}), ", centre.0 + radius * a.cos(), centre.1 + radius * a.sin());
+        }
+        s.push_str("]),\n");
+    };
+    let mut s = String::new();
+    s.push_str("(\n    version: 1,\n    title: \"Worst herds: 16 herds of 1000 in pens of 10000-point walls\",\n");
+    let _ = writeln!(s, "    table: (width: {size}, height: {size}),\n    seed: 1,");
+    s.push_str("    walls: [\n");
+    ring(&mut s, "outer ring", (size / 2.0, size / 2.0), size / 2.0 - 10.0);
+    let centres: Vec<(f32, f32)> =
+        (0..16).map(|i| (200.0 + (i % 4) as f32 * 200.0, 200.0 + (i / 4) as f32 * 200.0)).collect();
+    for (i, &c) in centres.iter().enumerate() {
+        ring(&mut s, &format!("pen {i}"), c, 22.0);
+    }
+    s.push_str("    ],\n    herds: [\n");
+    for (i, &(x, y)) in centres.iter().enumerate() {
+        let beast = if i % 4 == 3 { "sheep" } else { "cow" };
+        let stampede = if i % 2 == 0 { 5 } else { 0 };
+        let _ = writeln!(
+            s,
+            "        (name: \"herd {i}\", beast: {beast}, count: {MAX_HERD_SIZE}, position: ({x}, {y}), heading: {}, stampede: {stampede}),",
+            (i * 67) % 360
+        );
+    }
+    s.push_str("    ],\n)\n");
+    s
+}
+
+/// The most figures and traps a scene may hold, crowded as the tomb's corridor is: the worst
+/// accepted scene for traps met by figures. [`MAX_ENTITIES_PER_KIND`](super::load::MAX_ENTITIES_PER_KIND)
+/// figures (each with a Mordheim profile, a fifth of them running) stand 3" apart in 100 rows
+/// on a 320"x305" table in the dark, each walking 12" along its row; as many traps lie between
+/// them along the rows, 3" apart: Khemri counters of every complex kind and simple ones, and
+/// Morval pits, loops, missile treadles, falling floors and trip cords. Every figure walks over
+/// four traps a move with eight neighbours within reach of each.
+pub fn worst_traps_figures_ron() -> String {
+    use super::load::MAX_ENTITIES_PER_KIND;
+    use std::fmt::Write;
+    let side = 100;
+    let count = MAX_ENTITIES_PER_KIND.min(side * side);
+    let mut s = String::new();
+    s.push_str("(\n    version: 1,\n    title: \"Worst traps: 10000 figures walking over 10000 traps\",\n");
+    s.push_str("    table: (width: 320, height: 305),\n    seed: 7,\n    lighting: \"DDL\",\n    figures: [\n");
+    for i in 0..count {
+        let (x, y) = (2.0 + (i % side) as f32 * 3.0, 2.0 + (i / side) as f32 * 3.0);
+        let gait = if i % 5 == 0 { ", gait: running" } else { "" };
+        let _ = writeln!(
+            s,
+            "        (name: \"figure {i}\", side: \"party\", position: ({x}, {y}), path: [({}, {y})]{gait}, mordheim: (ws: 3, s: 3, t: 3, w: 2, i: 3)),",
+            x + 12.0
+        );
+    }
+    s.push_str("    ],\n    traps: [\n");
+    let complex = ["boulder", "arrows", "swinging_blades", "poison_gas", "fire_trap", "pit", "collapsing_walls"];
+    for i in 0..count {
+        let (x, y) = (3.5 + (i % side) as f32 * 3.0, 2.0 + (i / side) as f32 * 3.0);
+        let kind = match i % 13 {
+            k @ 0..=6 => {
+                let hall = if k == 0 { ", hall: Some(0)" } else { "" };
+                format!("khemri(drawn: Some(complex), complex: Some({}){hall})", complex[k])
+            }
+            7 => "khemri(drawn: Some(simple))".to_string(),
+            8 => "pit(depth: 2, bottom: spiked), radius: 1, concealment: Some(NC)".to_string(),
+            9 => "loop, concealment: Some(NC)".to_string(),
+            10 => "treadle(payload: (kind: hail_of_missiles, strike: 1)), concealment: Some(NC)".to_string(),
+            11 => "falling_floor(depth: 3, bottom: rocky, gives_way_at: Some(2)), radius: 1.2, concealment: Some(NC)"
+                .to_string(),
+            _ => format!("trip_cord(to: ({x}, {})), concealment: Some(LC)", y + 1.4),
+        };
+        let _ = writeln!(s, "        (name: \"trap {i}\", kind: {kind}, position: ({x}, {y}), side: Some(\"tomb\")),");
+    }
+    s.push_str("    ],\n)\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::load::{MAX_ENTITIES_PER_KIND, MAX_FILE_BYTES, MAX_HERD_SIZE, MAX_POINTS, parse_scene};
+    use std::path::Path;
+
+    #[test]
+    fn the_worst_scenes_are_accepted() {
+        let text = worst_herds_walls_ron();
+        assert!((text.len() as u64) < MAX_FILE_BYTES);
+        let herds = parse_scene(&text, Path::new("worst-herds.ron")).unwrap();
+        assert!(herds.walls.iter().all(|w| w.points.len() == MAX_POINTS));
+        assert!(herds.herds.iter().all(|h| h.count == MAX_HERD_SIZE));
+        assert_eq!(herds.table.width, crate::scene::load::MAX_TABLE_INCHES);
+
+        let text = worst_traps_figures_ron();
+        assert!((text.len() as u64) < MAX_FILE_BYTES);
+        let traps = parse_scene(&text, Path::new("worst-traps.ron")).unwrap();
+        assert_eq!((traps.figures.len(), traps.traps.len()), (MAX_ENTITIES_PER_KIND, MAX_ENTITIES_PER_KIND));
+    }
+}

@@ -2,7 +2,7 @@
 //! (RULES-NOTES "Time and movement"); the swept segments are kept for the traps.
 
 use super::clock::MoveClock;
-use super::geometry::{first_in_disc, first_wall_hit};
+use super::geometry::{SegmentGrid, first_in_disc};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::outcome::MoveOutcome;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
@@ -66,7 +66,7 @@ pub fn walk(
     budget: f32,
     walls: &Walls,
 ) -> (Vec<(Vec2, Vec2)>, bool) {
-    let w = walk_round(from, waypoints, budget, walls, &[]);
+    let w = walk_round(from, waypoints, budget, walls, &AvoidDiscs::default());
     (w.segments, w.stop.is_some())
 }
 
@@ -94,6 +94,33 @@ pub struct Walk {
 
 /// How far outside a pit's edge the way round it runs, in inches.
 const PIT_STANDOFF: f32 = 0.05;
+
+/// Discs a walk goes round (centre, radius: pits it knows of), in the order given (scene
+/// order), bucketed in a grid so each leg of a walk looks only at the discs near it.
+#[derive(Debug, Clone, Default)]
+pub struct AvoidDiscs {
+    discs: Vec<(Vec2, f32)>,
+    grid: SegmentGrid,
+}
+
+impl AvoidDiscs {
+    /// The discs `discs` (centre, radius), indexed.
+    pub fn new(discs: Vec<(Vec2, f32)>) -> Self {
+        let items: Vec<(Vec2, Vec2, f32)> = discs.iter().map(|&(c, r)| (c, c, r + PIT_STANDOFF)).collect();
+        Self { grid: SegmentGrid::new(&items, 2.0), discs }
+    }
+
+    /// The discs, in order.
+    pub fn discs(&self) -> &[(Vec2, f32)] {
+        &self.discs
+    }
+
+    /// The discs that may come within the standoff of the leg `a`–`b` (a superset), in order.
+    fn near(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = (Vec2, f32)> + '_ {
+        self.grid.along(a, b, 0.0).into_iter().map(|i| self.discs[i as usize])
+    }
+}
+
 /// Most ways round pits in one walk (pits touching each other could send it back and forth).
 const MAX_DETOURS: usize = 16;
 
@@ -107,7 +134,7 @@ pub fn walk_round(
     waypoints: &mut std::collections::VecDeque<Vec2>,
     budget: f32,
     walls: &Walls,
-    avoid: &[(Vec2, f32)],
+    avoid: &AvoidDiscs,
 ) -> Walk {
     let mut at = from;
     let mut left = budget;
@@ -117,21 +144,16 @@ pub fn walk_round(
         let Some(&next) = waypoints.front() else { break };
         let d = at.distance(next);
         let reach = if d <= left { next } else { at + (next - at) * (left / d) };
-        let wall = first_wall_hit(at, reach, &walls.walls, &walls.doors);
+        let wall = walls.first_hit(at, reach);
         let wall_at = wall.map_or(f32::INFINITY, |t| at.distance(reach) * t);
         // The first pit the leg enters before any wall and within this move's reach.
-        let pit = avoid
-            .iter()
-            .filter(|&&(c, r)| at.distance(c) >= r + PIT_STANDOFF / 2.0 && next.distance(c) >= r + PIT_STANDOFF)
-            .filter_map(|&(c, r)| first_in_disc(at, next, c, r + PIT_STANDOFF / 2.0).map(|s| (s, c, r)))
-            .filter(|&(s, _, _)| s < left.min(d) && s < wall_at)
-            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let pit = first_pit(at, next, left.min(d).min(wall_at), avoid.near(at, next));
         if let Some((s, c, r)) = pit {
             let way = detour_round(at, next, c, r + PIT_STANDOFF);
             let legs = std::iter::once(at).chain(way.iter().copied()).collect::<Vec<_>>();
             let clear = !way.is_empty()
                 && detours < MAX_DETOURS
-                && legs.windows(2).all(|w| first_wall_hit(w[0], w[1], &walls.walls, &walls.doors).is_none());
+                && legs.windows(2).all(|w| walls.first_hit(w[0], w[1]).is_none());
             if clear {
                 detours += 1;
                 for &p in way.iter().rev() {
@@ -169,6 +191,16 @@ pub fn walk_round(
         }
     }
     walk
+}
+
+/// The first of `discs` (centre, radius; the first of equals) that the leg from `at` to `next`
+/// enters short of `before` inches, with neither end in it: how far along the leg, and the disc.
+fn first_pit(at: Vec2, next: Vec2, before: f32, discs: impl Iterator<Item = (Vec2, f32)>) -> Option<(f32, Vec2, f32)> {
+    discs
+        .filter(|&(c, r)| at.distance(c) >= r + PIT_STANDOFF / 2.0 && next.distance(c) >= r + PIT_STANDOFF)
+        .filter_map(|(c, r)| first_in_disc(at, next, c, r + PIT_STANDOFF / 2.0).map(|s| (s, c, r)))
+        .filter(|&(s, _, _)| s < before)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
 /// The way round a disc from `a` to `b`, both outside it: the corners of a polygon drawn round
@@ -226,14 +258,14 @@ fn move_figures(
     mut log: ResMut<EventLog>,
 ) {
     // Pits figures walk round (docs/traps.md "Open and revealed traps"), in scene order.
-    let avoid: Vec<(Vec2, f32)> = match &scene {
+    let avoid = AvoidDiscs::new(match &scene {
         Some(scene) => traps
             .iter()
             .sort::<&SceneOrder>()
             .filter_map(|(_, trap, counter, at)| avoided_disc(&trap.0, counter, at.0, &scene.0.rules.traps.table))
             .collect(),
         None => Vec::new(),
-    };
+    });
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
         swept.segments.clear();
@@ -305,7 +337,7 @@ mod tests {
     #[test]
     fn walk_detours_round_an_avoided_disc() {
         let centre = Vec2::new(5.0, 2.0);
-        let avoid = [(centre, 0.5)];
+        let avoid = AvoidDiscs::new(vec![(centre, 0.5)]);
         let r = 0.5 + PIT_STANDOFF;
         // (1, 2) → (9, 2) straight through a pit of radius 0.5 at (5, 2). The way round keeps
         // r = 0.55 from the centre. Its length from the geometry: a tangent from each end,
@@ -328,7 +360,8 @@ mod tests {
         // The centre above the line: the way goes below it, the nearer side.
         let above = Vec2::new(5.0, 2.3);
         let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
-        let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &[(above, 0.5)]);
+        let w =
+            walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &AvoidDiscs::new(vec![(above, 0.5)]));
         assert_eq!(w.stop, None);
         for &(a, b) in &w.segments {
             assert!(point_segment_distance(above, a, b) >= r - 1e-4, "{a} {b}");
@@ -345,7 +378,7 @@ mod tests {
         // A wall under the pit blocks the way round: it stops at the pit's edge, path kept.
         let wall =
             crate::scene::Wall { name: "w".into(), kind: Default::default(), points: vec![(3.0, 1.5), (7.0, 1.5)] };
-        let walls = Walls { walls: vec![wall], doors: Vec::new() };
+        let walls = Walls::new(vec![wall], Vec::new());
         let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
         let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &walls, &avoid);
         assert_eq!(w.stop, Some(Stop::Pit));
@@ -356,5 +389,38 @@ mod tests {
         let mut path = VecDeque::from([centre]);
         let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &Walls::default(), &avoid);
         assert_eq!(w.segments, vec![(Vec2::new(1.0, 2.0), centre)]);
+    }
+
+    #[test]
+    fn indexed_pits_are_met_as_with_every_pit_tried() {
+        use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1600);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        // Pits of every size, some on whole inches (cell corners), some repeated (equal entries).
+        let mut discs: Vec<(Vec2, f32)> = (0..3000)
+            .map(|k| {
+                let c = Vec2::new(unit() * 200.0, unit() * 200.0);
+                let c = if k % 4 == 0 { c.floor() } else { c };
+                (c, [0.5, 0.5 * std::f32::consts::SQRT_2, 1.0, 3.0, 12.0][k % 5])
+            })
+            .collect();
+        discs.extend_from_within(0..50);
+        let avoid = AvoidDiscs::new(discs.clone());
+        let mut met = 0;
+        for k in 0..5000 {
+            let at = Vec2::new(unit() * 200.0, unit() * 200.0);
+            let next = match k % 4 {
+                0 => at,
+                1 => at + Vec2::new(unit() - 0.5, 0.0).floor() * 7.0,
+                2 => Vec2::new(unit() * 200.0, unit() * 200.0),
+                _ => at + Vec2::new(unit() - 0.5, unit() - 0.5) * 12.0,
+            };
+            let before = unit() * 20.0;
+            let brute = first_pit(at, next, before, discs.iter().copied());
+            let indexed = first_pit(at, next, before, avoid.near(at, next));
+            assert_eq!(brute, indexed, "{at} → {next}");
+            met += usize::from(brute.is_some());
+        }
+        assert!(met > 500, "{met} legs met a pit");
     }
 }

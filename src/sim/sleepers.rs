@@ -11,7 +11,7 @@
 //!    move starts dressing the round after the noise that roused it.
 
 use super::clock::MoveClock;
-use super::geometry::{WallsBetween, walls_between};
+use super::geometry::{SegmentGrid, WallsBetween};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::walk;
 use super::noise::{NoiseMade, make_noise_in, round_in_move};
@@ -34,7 +34,7 @@ use crate::rules::sleepers::{
 use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, Scene};
 use bevy::prelude::*;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SleepersRules>();
@@ -159,11 +159,27 @@ fn make_movement_noises(
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
     let groups: Vec<_> = groups.iter().sort::<&SceneOrder>().collect();
+    if groups.is_empty() {
+        return;
+    }
+    // The groups by their earshot (and a hair for the rounding of the nearest point).
+    let earshots: Vec<(Vec2, Vec2, f32)> = groups
+        .iter()
+        .map(|(_, g)| {
+            let centre = vec2(g.0.position);
+            (centre, centre, reach(g.0.shelter, None, &rules.0) + 0.01)
+        })
+        .collect();
+    let index = SegmentGrid::new(&earshots, 2.0);
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().filter(|f| !f.3.segments.is_empty()).collect();
     for (_, name, figure, swept) in figures {
         let noise = movement_noise(figure.0.gait, figure.0.armour, &rules.0);
         let mut at: Vec<(Vec2, u8)> = Vec::new();
-        for (_, group) in &groups {
+        // The groups whose earshot the path may come into, in scene order.
+        let mut near: Vec<u32> = swept.segments.iter().flat_map(|&(a, b)| index.along(a, b, 0.0)).collect();
+        near.sort_unstable();
+        near.dedup();
+        for (_, group) in near.into_iter().map(|g| &groups[g as usize]) {
             let centre = vec2(group.0.position);
             let Some((p, walked)) = nearest_along_path(centre, &swept.segments) else { continue };
             let p = rounded(p);
@@ -198,6 +214,8 @@ fn walk_investigators(
     let settings = &rules.0;
     let last_round = clock.rounds_per_move.max(1);
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
+    // The figures by where they stand, indexed when an investigator first looks about.
+    let mut index: Option<SegmentGrid> = None;
     let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut group, mut roused) in groups {
         let home = vec2(group.0.position);
@@ -215,12 +233,22 @@ fn walk_investigators(
             let (segments, blocked) = walk(from, &mut waypoints, allowance.inches, &walls);
             let now = segments.last().map_or(from, |s| s.1);
             let arrived = waypoints.is_empty() || blocked;
+            // The figures that may stand within `investigator_spots_within`, in scene order.
+            let in_reach: Vec<usize> = if settings.investigator_spots_within > 0.0 {
+                let index = index.get_or_insert_with(|| {
+                    let points: Vec<(Vec2, Vec2, f32)> = figures.iter().map(|f| (f.3.0, f.3.0, 0.0)).collect();
+                    SegmentGrid::new(&points, 2.0)
+                });
+                index.along(now, now, settings.investigator_spots_within).into_iter().map(|i| i as usize).collect()
+            } else {
+                Vec::new()
+            };
             let spotted = (settings.investigator_spots_within > 0.0)
                 .then(|| {
-                    figures.iter().find(|(_, _, f, p)| {
+                    in_reach.iter().map(|&i| &figures[i]).find(|(_, _, f, p)| {
                         let within = settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0));
                         f.0.side != side && p.0.distance(now) <= within && {
-                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            let w = walls.between(now, p.0);
                             w.inner == 0 && w.outer == 0
                         }
                     })
@@ -230,14 +258,14 @@ fn walk_investigators(
             // dark: DDL's sight limit is the house rule `lighting.dark_sight_in`.
             let hidden_by_dark = spotted.is_none()
                 && settings.investigator_spots_within > 0.0
-                && figures.iter().any(|(_, _, f, p)| {
+                && in_reach.iter().map(|&i| &figures[i]).any(|(_, _, f, p)| {
                     let distance = p.0.distance(now);
                     f.0.side != side
                         && distance <= settings.investigator_spots_within
                         && lighting_at(lighting.0, &lights, p.0) == Lighting::Dark
                         && distance > sight_at(lighting.0, &lights, p.0)
                         && {
-                            let w = walls_between(now, p.0, &walls.walls, &walls.doors);
+                            let w = walls.between(now, p.0);
                             w.inner == 0 && w.outer == 0
                         }
                 });
@@ -311,17 +339,42 @@ struct Heard {
     heard_to_scaled: bool,
 }
 
+/// A wave of noises, bucketed by where they were made.
+struct Wave<'a> {
+    noises: &'a [NoiseMade],
+    grid: SegmentGrid,
+    /// Every "heard to" among the noises, each once.
+    heard_to: Vec<Option<f32>>,
+}
+
+impl<'a> Wave<'a> {
+    fn new(noises: &'a [NoiseMade]) -> Self {
+        let points: Vec<(Vec2, Vec2, f32)> = noises.iter().map(|n| (n.position, n.position, 0.0)).collect();
+        let mut heard_to: Vec<Option<f32>> = noises.iter().map(|n| n.heard_to).collect();
+        heard_to.sort_unstable_by_key(|h| h.map(f32::to_bits));
+        heard_to.dedup_by_key(|h| h.map(f32::to_bits));
+        Self { noises, grid: SegmentGrid::new(&points, 2.0), heard_to }
+    }
+
+    /// The noises a group might hear (a superset of those within its reach), in wave order.
+    fn near(&self, group: &scene::SleepingGroup, settings: &SleepersSettings) -> Vec<&'a NoiseMade> {
+        let noises: &'a [NoiseMade] = self.noises;
+        let reaches: Vec<f32> = self.heard_to.iter().map(|&h| reach(group.shelter, h, settings)).collect();
+        if reaches.iter().any(|r| !r.is_finite()) {
+            return noises.iter().collect();
+        }
+        let farthest = reaches.into_iter().fold(0.0f32, f32::max);
+        let centre = vec2(group.position);
+        self.grid.along(centre, centre, farthest).into_iter().map(|i| &noises[i as usize]).collect()
+    }
+}
+
 /// The noises of `wave` within a group's earshot, one per source and kind (the nearest), loudest
 /// first, then nearest, then by source name.
-fn heard_by(
-    group: &scene::SleepingGroup,
-    wave: &[NoiseMade],
-    walls: &Walls,
-    settings: &SleepersSettings,
-) -> Vec<Heard> {
+fn heard_by(group: &scene::SleepingGroup, wave: &Wave, walls: &Walls, settings: &SleepersSettings) -> Vec<Heard> {
     let centre = vec2(group.position);
     let mut heard: Vec<Heard> = Vec::new();
-    for n in wave {
+    for n in wave.near(group, settings) {
         let distance = n.position.distance(centre);
         let within = reach(group.shelter, n.heard_to, settings);
         if distance > within {
@@ -333,7 +386,7 @@ fn heard_by(
             }
             heard.remove(same);
         }
-        let w = walls_between(n.position, centre, &walls.walls, &walls.doors);
+        let w = walls.between(n.position, centre);
         let loudness = n.noise.waking_factor(settings)
             + crate::rules::sleepers::wall_factor(w.inner, w.outer, settings.wall_stacking);
         heard.push(Heard {
@@ -369,12 +422,12 @@ struct FigureNow {
 /// ("Noise ceased −1" otherwise). An alarm goes on; a figure's movement goes on while the figure
 /// is still walking and stands within the group's earshot at the end of the move; anything else
 /// (a trap sprung, a scream) is over by the time the sleeper is awake.
-fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &[FigureNow]) -> bool {
+fn goes_on(heard: &Heard, group: &scene::SleepingGroup, moving: &HashMap<String, Vec<FigureNow>>) -> bool {
     if heard.noise == Noise::Alarm {
         return true;
     }
     let centre = vec2(group.position);
-    moving.iter().any(|f| {
+    moving.get(&heard.source).into_iter().flatten().any(|f| {
         f.name == heard.source
             && f.noise == heard.noise
             && f.walking_on
@@ -392,16 +445,16 @@ fn hear_noises(
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
-    let moving: Vec<FigureNow> = figures
-        .iter()
-        .filter(|f| !f.3.segments.is_empty())
-        .map(|(name, figure, pos, _, waypoints)| FigureNow {
+    // The figures that moved, by name (a noise's source is its maker's name).
+    let mut moving: HashMap<String, Vec<FigureNow>> = HashMap::new();
+    for (name, figure, pos, _, waypoints) in figures.iter().filter(|f| !f.3.segments.is_empty()) {
+        moving.entry(name.to_string()).or_default().push(FigureNow {
             name: name.to_string(),
             noise: movement_noise(figure.0.gait, figure.0.armour, &rules.0),
             position: pos.0,
             walking_on: !waypoints.0.is_empty(),
-        })
-        .collect();
+        });
+    }
     let mut groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
     let mut alarmed = vec![false; groups.len()];
     let mut wave: Vec<NoiseMade> = {
@@ -414,9 +467,10 @@ fn hear_noises(
             break;
         }
         let mut next_wave = Vec::new();
+        let noises = Wave::new(&wave);
         for (gi, (_, group, roused)) in groups.iter_mut().enumerate() {
             let settings = group_settings(&rules.0, &group.0);
-            let heard = heard_by(&group.0, &wave, &walls, &settings);
+            let heard = heard_by(&group.0, &noises, &walls, &settings);
             if heard.is_empty() {
                 continue;
             }
@@ -660,5 +714,55 @@ fn tick_members(
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::sleepers::{Shelter, ShelterScaling};
+    use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+
+    #[test]
+    fn a_wave_offers_every_noise_a_group_can_hear() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2025);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        // Noises on a 150" table, some on whole inches, some heard far ("heard to"), some twice.
+        let mut noises: Vec<NoiseMade> = (0..3000)
+            .map(|k| {
+                let at = Vec2::new(unit() * 150.0, unit() * 150.0);
+                NoiseMade {
+                    source: format!("s{}", k % 700),
+                    position: if k % 3 == 0 { at.floor() } else { at },
+                    noise: Noise::Movement,
+                    heard_to: [None, Some(8.0), Some(18.0), Some(3.0)][k % 4],
+                    round: 1,
+                }
+            })
+            .collect();
+        noises.extend_from_within(0..40);
+        let wave = Wave::new(&noises);
+        let mut heard = 0;
+        for scaling in [ShelterScaling::Proportional, ShelterScaling::Subtract, ShelterScaling::Earshot] {
+            let settings = SleepersSettings { heard_to_in_shelter: scaling, ..SleepersSettings::default() };
+            for k in 0..300 {
+                let shelter = [Shelter::Open, Shelter::Tent, Shelter::Building][k % 3];
+                let centre = Vec2::new(unit() * 160.0 - 5.0, unit() * 160.0 - 5.0);
+                let centre = if k % 4 == 0 { centre.floor() } else { centre };
+                let group = scene::SleepingGroup {
+                    shelter,
+                    ..ron::from_str(&format!("(name: \"g\", position: ({}, {}), members: [])", centre.x, centre.y))
+                        .unwrap()
+                };
+                let centre = vec2(group.position);
+                let within = |n: &&NoiseMade| n.position.distance(centre) <= reach(shelter, n.heard_to, &settings);
+                let brute: Vec<&NoiseMade> = noises.iter().filter(within).collect();
+                let offered: Vec<&NoiseMade> = wave.near(&group, &settings).into_iter().filter(within).collect();
+                assert_eq!(brute.len(), offered.len(), "{shelter:?} at {centre}");
+                assert!(brute.iter().zip(&offered).all(|(a, b)| std::ptr::eq(*a, *b)), "in wave order");
+                heard += brute.len();
+            }
+        }
+        assert!(heard > 1000, "{heard} noises heard");
     }
 }

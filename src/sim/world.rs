@@ -2,11 +2,13 @@
 //! back from the world to a scene file (`--final`, save).
 
 use super::clock::{MoveClock, SimDice};
+use super::geometry::{WallIndex, WallsBetween};
 use super::log::EventLog;
 use crate::rules::lighting::{Lighting, LightingSettings};
 use crate::scene::{self, Material, Point, Scene};
 use bevy::prelude::*;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// The scene as loaded: table, lighting, rules, and the parts of it that do not change.
 #[derive(Resource, Debug, Clone)]
@@ -55,13 +57,52 @@ impl Terrain {
     }
 }
 
-/// Walls and doors, for line checks (waking through walls, beasts stopped by walls).
+/// Walls and doors, for line checks (waking through walls, beasts stopped by walls). They do
+/// not change in play: a new set is a new `Walls` ([`Walls::new`]), which indexes the walls'
+/// segments once so a line check tests only the segments near it. Clones share the set.
 #[derive(Resource, Debug, Clone, Default)]
-pub struct Walls {
-    /// The walls.
-    pub walls: Vec<scene::Wall>,
-    /// The doors and windows.
-    pub doors: Vec<scene::Door>,
+pub struct Walls(Arc<WallSet>);
+
+#[derive(Debug, Default)]
+struct WallSet {
+    walls: Vec<scene::Wall>,
+    doors: Vec<scene::Door>,
+    index: WallIndex,
+}
+
+impl Walls {
+    /// The walls and doors, their segments indexed.
+    pub fn new(walls: Vec<scene::Wall>, doors: Vec<scene::Door>) -> Self {
+        let index = WallIndex::new(&walls);
+        Self(Arc::new(WallSet { walls, doors, index }))
+    }
+
+    /// The walls, in scene order.
+    pub fn walls(&self) -> &[scene::Wall] {
+        &self.0.walls
+    }
+
+    /// The doors and windows, in scene order.
+    pub fn doors(&self) -> &[scene::Door] {
+        &self.0.doors
+    }
+
+    /// The walls' segments in a grid.
+    pub fn index(&self) -> &WallIndex {
+        &self.0.index
+    }
+
+    /// Whether a move from `a` to `b` is blocked, and where along it (0..=1) the first blocking
+    /// wall is: [`geometry::first_wall_hit`](super::geometry::first_wall_hit), indexed.
+    pub fn first_hit(&self, a: Vec2, b: Vec2) -> Option<f32> {
+        self.0.index.first_hit(a, b, &self.0.doors)
+    }
+
+    /// How many walls of each kind lie between `a` and `b`:
+    /// [`geometry::walls_between`](super::geometry::walls_between), indexed.
+    pub fn between(&self, a: Vec2, b: Vec2) -> WallsBetween {
+        self.0.index.between(a, b, &self.0.walls, &self.0.doors)
+    }
 }
 
 /// An entity's position in its scene list: systems that roll dice visit entities in this
@@ -139,7 +180,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     world.insert_resource(SceneLighting(scene.lighting));
     world.insert_resource(Lights(scene.lights.clone(), scene.rules.lighting.clone()));
     world.insert_resource(Terrain(scene.terrain.clone()));
-    world.insert_resource(Walls { walls: scene.walls.clone(), doors: scene.doors.clone() });
+    world.insert_resource(Walls::new(scene.walls.clone(), scene.doors.clone()));
     world.insert_resource(MoveClock {
         move_number: scene.clock.moves_played,
         round: None,

@@ -267,7 +267,7 @@ fn draw_walls(mut lines: Retained, walls: Res<Walls>, generation: Res<SceneGener
         return;
     }
     lines.redraw("walls", PUBLIC_LAYER, |gizmos| {
-        for wall in &walls.walls {
+        for wall in walls.walls() {
             let color = match wall.kind {
                 WallKind::Outer => Color::srgb(0.95, 0.95, 0.95),
                 WallKind::Inner => Color::srgb(0.75, 0.75, 0.78),
@@ -279,7 +279,7 @@ fn draw_walls(mut lines: Retained, walls: Res<Walls>, generation: Res<SceneGener
                 gizmos.linestrip_2d(pts.iter().map(|p| *p + off), color);
             }
         }
-        for door in &walls.doors {
+        for door in walls.doors() {
             let color = match (door.kind, door.open) {
                 (DoorKind::Door, false) => Color::srgb(0.70, 0.45, 0.20),
                 (DoorKind::Door, true) => Color::srgb(0.95, 0.75, 0.40),

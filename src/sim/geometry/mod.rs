@@ -1,15 +1,20 @@
 //! Plane geometry on the table, in inches: what a swept path touches, what lies between two
 //! points. Pure functions over `Vec2`. Where a moving point first comes within reach of a disc
-//! or square is in `entry`, walking a swept path in `path`; both are re-exported here.
+//! or square is in `entry`, walking a swept path in `path`, a grid index over segments in
+//! `grid` and the walls' segments in it in `walls`; all are re-exported here.
 
 mod entry;
+mod grid;
 mod path;
+mod walls;
 
 pub use entry::{
     first_in_box, first_in_disc, first_in_rounded_square, first_within_convex, point_disc_distance,
     point_square_distance,
 };
+pub use grid::SegmentGrid;
 pub use path::{heading_along_path, point_along_path};
+pub use walls::{WallIndex, WallSegment};
 
 use crate::scene::{Door, Point, Wall, WallKind};
 use bevy::math::Vec2;
@@ -91,6 +96,7 @@ fn v(p: Point) -> Vec2 {
 
 /// How many walls of each kind the straight line from `a` to `b` passes through. A crossing
 /// inside an open door or window's gap does not count; a closed door counts as its wall.
+/// Tests every segment: [`WallIndex::between`] gives the same answer from the cells crossed.
 pub fn walls_between(a: Vec2, b: Vec2, walls: &[Wall], doors: &[Door]) -> WallsBetween {
     let mut out = WallsBetween::default();
     for wall in walls {
@@ -123,6 +129,7 @@ pub struct WallsBetween {
 
 /// Whether a move from `a` to `b` is blocked by a wall or low obstacle (only open doors let
 /// it through; windows do not), and where along it (0..=1) the first blocking wall is.
+/// Tests every segment: [`WallIndex::first_hit`] gives the same answer from the cells crossed.
 pub fn first_wall_hit(a: Vec2, b: Vec2, walls: &[Wall], doors: &[Door]) -> Option<f32> {
     let mut first: Option<f32> = None;
     for wall in walls {

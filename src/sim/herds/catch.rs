@@ -3,14 +3,14 @@
 
 use super::obstacles::BEAST_STANDOFF;
 use super::{
-    Beasts, CattleGrids, FigureQuery, Herd, HerdRules, beasts_near_figures, figures_in_order, herds_in_order,
-    scene_direction,
+    Beasts, CattleGrids, FigureQuery, Herd, HerdRules, beasts_near_figures, figures_in_order, figures_near_herds,
+    herds_in_order, scene_direction,
 };
 use crate::rules::herds::{
     CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, resolve_catch, resolve_grid_escapes_this_move,
 };
 use crate::scene::{self, GridHoldState};
-use crate::sim::geometry::point_segment_distance;
+use crate::sim::geometry::{SegmentGrid, point_segment_distance};
 use crate::sim::log::{LogEvent, round_to_thousandths_f32};
 use crate::sim::outcome::HerdOutcome;
 use crate::sim::referee::Referee;
@@ -32,6 +32,8 @@ pub(super) fn free_held_beasts(
 ) {
     let Referee { clock, mut dice, mut log } = referee;
     let figures = figures_in_order(&figures);
+    // The figures by where they stand, indexed when a stuck beast first looks for a helper.
+    let mut standing: Option<SegmentGrid> = None;
     for entity in herds_in_order(&herds) {
         let Ok((name, mut beasts, facing)) = state.get_mut(entity) else { continue };
         for i in 0..beasts.positions.len() {
@@ -56,7 +58,18 @@ pub(super) fn free_held_beasts(
                 }
                 Some(GridHoldState::Stuck) => {
                     let reach = rules.0.free_stuck_reach_in;
-                    if let Some(helper) = figures.iter().find(|f| f.position.distance(at) <= reach) {
+                    let standing = standing.get_or_insert_with(|| {
+                        let points: Vec<(Vec2, Vec2, f32)> =
+                            figures.iter().map(|f| (f.position, f.position, 0.0)).collect();
+                        SegmentGrid::new(&points, 2.0)
+                    });
+                    // The first figure in scene order within reach.
+                    let helper = standing
+                        .along(at, at, reach)
+                        .into_iter()
+                        .map(|i| &figures[i as usize])
+                        .find(|f| f.position.distance(at) <= reach);
+                    if let Some(helper) = helper {
                         beasts.held[i] = None;
                         beasts.positions[i] = off_the_grid(at, scene_direction(facing.0), &grids.0, table.0);
                         log.push(
@@ -112,18 +125,19 @@ pub(super) fn catch_steeds(
     let figures = figures_in_order(&figures);
     let near = {
         let beasts: Vec<&Beasts> = loose.iter().filter_map(|&e| state.get(e).ok().map(|(_, _, b)| b)).collect();
-        beasts_near_figures(&figures, &beasts, CATCH_REACH_IN)
+        figures_near_herds(&beasts_near_figures(&figures, &beasts, CATCH_REACH_IN), loose.len())
     };
     let mut tried = vec![false; figures.len()];
     for (h, &entity) in loose.iter().enumerate() {
         let Ok((name, mut herd, _)) = state.get_mut(entity) else { continue };
-        for (f, figure) in figures.iter().enumerate() {
+        // The figures with a steed of this herd within reach, in scene order.
+        for &(f, distance) in &near[h] {
+            let figure = &figures[f];
             // 000 "Within 6", D6 +F 6+ = caught": any figure of the steeds' side within 6", moved
             // or not, tries (house rule: once a move, its side being the steeds' riders).
             if tried[f] || figure.side != herd.0.side {
                 continue;
             }
-            let Some(&(_, distance)) = near[f].iter().find(|(hh, _)| *hh == h) else { continue };
             tried[f] = true;
             let attempt = resolve_catch(distance, herd.0.bond, figure.horsemanship, &rules.0, &mut *dice);
             let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())

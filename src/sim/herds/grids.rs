@@ -7,7 +7,7 @@ use super::{CattleGrids, HerdRules};
 use crate::rules::character::Gait;
 use crate::rules::herds::{Beast, may_cross_grid, resolve_running_grid, walking_grid_loss_in};
 use crate::scene;
-use crate::sim::geometry::segments_cross;
+use crate::sim::geometry::{SegmentGrid, segments_cross};
 use crate::sim::log::LogEvent;
 use crate::sim::outcome::HerdOutcome;
 use crate::sim::referee::Referee;
@@ -68,13 +68,17 @@ pub(super) fn figures_cross_cattle_grids(
     if grids.0.is_empty() {
         return;
     }
+    // The grids by the cells they cross: each step tries only the grids near it, in grid order.
+    let lines: Vec<(Vec2, Vec2, f32)> = grids.0.iter().map(|g| (vec2(g.from), vec2(g.to), 0.0)).collect();
+    let index = SegmentGrid::new(&lines, 1.0);
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, name, figure, mut position, mut waypoints, mut swept, mut conditions) in figures {
         // Each crossing: (inches along the swept path, grid index, where).
         let mut crossings = Vec::new();
         let mut along = 0.0;
         for &(a, b) in &swept.segments {
-            for (g, grid) in grids.0.iter().enumerate() {
+            for g in index.along(a, b, 0.0).into_iter().map(|g| g as usize) {
+                let grid = &grids.0[g];
                 if let Some(t) = segments_cross(a, b, vec2(grid.from), vec2(grid.to)) {
                     // A start on the grid line is the crossing counted when the figure got there.
                     if t > 1e-6 {

@@ -272,6 +272,18 @@ fn beasts_near_figures(figures: &[FigureAt], herds: &[&Beasts], reach: f32) -> V
         .collect()
 }
 
+/// [`beasts_near_figures`] turned round: for each of `herds` herds, the figures with a beast of
+/// it within reach and that beast's distance, in figure order.
+fn figures_near_herds(near: &[Vec<(usize, f32)>], herds: usize) -> Vec<Vec<(usize, f32)>> {
+    let mut by_herd = vec![Vec::new(); herds];
+    for (f, list) in near.iter().enumerate() {
+        for &(h, d) in list {
+            by_herd[h].push((f, d));
+        }
+    }
+    by_herd
+}
+
 fn herds_in_order(q: &Query<(Entity, &SceneOrder), With<Herd>>) -> Vec<Entity> {
     let mut v: Vec<_> = q.iter().map(|(e, o)| (*o, e)).collect();
     v.sort_by_key(|(o, _)| *o);

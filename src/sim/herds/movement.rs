@@ -15,7 +15,7 @@ use crate::rules::outcome::Outcome;
 use crate::scene::{self, GridHoldState};
 use crate::sim::clock::{MoveClock, SimDice};
 use crate::sim::fire::FireFront;
-use crate::sim::geometry::segments_cross;
+use crate::sim::geometry::{SegmentGrid, segments_cross};
 use crate::sim::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use crate::sim::outcome::HerdOutcome;
 use crate::sim::referee::Referee;
@@ -135,6 +135,9 @@ pub(super) fn move_herds(
     let all_fires: Vec<FireHazard> =
         fires.0.iter().filter(|f| f.fright >= settings.fire_fright_threshold).cloned().collect();
     let cells = front.as_deref().map(|front| Burning { front, fires: &burning.0 });
+    // The cattle grids by the cells they cross, for stampedes running onto them.
+    let lines: Vec<(Vec2, Vec2, f32)> = grids.0.iter().map(|g| (vec2(g.from), vec2(g.to), 0.0)).collect();
+    let grid_index = SegmentGrid::new(&lines, 1.0);
     for entity in herds_in_order(&herds) {
         let Ok((name, mut herd, mut beasts, mut facing, mut position)) = state.get_mut(entity) else { continue };
         let name = name.as_str();
@@ -172,6 +175,7 @@ pub(super) fn move_herds(
                 &free,
                 &obstacles,
                 &grids.0,
+                &grid_index,
                 settings,
                 &clock,
                 &mut dice,
@@ -364,6 +368,7 @@ fn stampede(
     free: &[usize],
     obstacles: &Obstacles,
     grids: &[scene::CattleGrid],
+    grid_index: &SegmentGrid,
     settings: &HerdSettings,
     clock: &MoveClock,
     dice: &mut SimDice,
@@ -384,9 +389,11 @@ fn stampede(
     let step = d * t;
     for &i in free {
         let p = beasts.positions[i];
-        let mut crossings: Vec<(f32, usize)> = grids
-            .iter()
-            .enumerate()
+        // The grids near the run, in grid order.
+        let mut crossings: Vec<(f32, usize)> = grid_index
+            .along(p, p + step, 0.0)
+            .into_iter()
+            .map(|gi| (gi as usize, &grids[gi as usize]))
             .filter(|(_, g)| !may_cross_grid(herd.beast, g.planks, settings))
             .filter_map(|(gi, g)| {
                 segments_cross(p, p + step, vec2(g.from), vec2(g.to)).filter(|&s| s > 1e-6).map(|s| (s, gi))

@@ -3,14 +3,17 @@
 
 use super::{BurningFire, BurningHazards, FireHazard, HerdRules};
 use crate::rules::outcome::Meaning;
-use crate::scene;
 use crate::sim::fire::FireFront;
-use crate::sim::geometry::{first_wall_hit, point_segment_distance, segment_enters_circle, segments_cross};
+use crate::sim::geometry::{point_segment_distance, segment_enters_circle, segments_cross};
 use crate::sim::world::{Walls, vec2};
 use bevy::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// How far short of a wall, grid or fire a blocked beast stops, in inches.
 pub(super) const BEAST_STANDOFF: f32 = 0.05;
+/// How near a wall segment passes to where a beast hit a wall, in inches, to be the segment hit.
+const WALL_AT_HIT: f32 = 1e-3;
 
 /// 001 "Fire Against people and animals" ("Fire Strike -3 = Fright Value of fire (0 or less not used.)"): fires that turn herds.
 ///
@@ -97,8 +100,13 @@ impl Blocker {
 /// Everything that can stop one herd this move, cut down to what lies near it.
 pub(super) struct Obstacles<'a> {
     table: Vec2,
-    walls: Vec<scene::Wall>,
-    doors: &'a [scene::Door],
+    /// Every wall, its segments indexed; only the walls near the herd stop it.
+    walls: &'a Walls,
+    /// The beasts' bounds widened by the reach: a wall with a segment whose bounds meet this
+    /// box is near the herd (all its segments count), any other is not.
+    near_box: (Vec2, Vec2),
+    /// Whether each wall asked about so far is near, by its index.
+    near_walls: RefCell<HashMap<u32, bool>>,
     /// Grids these beasts may not cross now: (index, from, to).
     grids: Vec<(usize, Vec2, Vec2)>,
     fires: &'a [FireHazard],
@@ -128,18 +136,36 @@ impl<'a> Obstacles<'a> {
         lo -= Vec2::splat(reach);
         hi += Vec2::splat(reach);
         let overlaps = |a: Vec2, b: Vec2| a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all();
-        let near_walls = walls
-            .walls
-            .iter()
-            .filter(|w| w.points.windows(2).any(|s| overlaps(vec2(s[0]), vec2(s[1]))))
-            .cloned()
-            .collect();
         let grids = grids.iter().copied().filter(|&(_, a, b)| overlaps(a, b)).collect();
         let cell = burning.and_then(|b| b.front.grid()).map_or(0.1, |g| g.cell_size_in());
         let near_fires: Vec<BurningFire> =
             burning.map(|b| b.fires.iter().copied().filter(|f| overlaps(f.min, f.max)).collect()).unwrap_or_default();
         let front = burning.filter(|_| !near_fires.is_empty()).map(|b| b.front);
-        Obstacles { table, walls: near_walls, doors: &walls.doors, grids, fires, front, burning: near_fires, cell }
+        Obstacles {
+            table,
+            walls,
+            near_box: (lo, hi),
+            near_walls: RefCell::default(),
+            grids,
+            fires,
+            front,
+            burning: near_fires,
+            cell,
+        }
+    }
+
+    /// Whether the wall of segment `id` is near the herd: it has a segment whose bounds meet
+    /// the herd's box. The segment itself is tried first; the rest of its wall once, if need be.
+    fn wall_is_near(&self, id: u32) -> bool {
+        let (lo, hi) = self.near_box;
+        let overlaps = |a: Vec2, b: Vec2| a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all();
+        let segment = self.walls.index().segment(id);
+        if overlaps(segment.from, segment.to) {
+            return true;
+        }
+        *self.near_walls.borrow_mut().entry(segment.wall).or_insert_with(|| {
+            self.walls.walls()[segment.wall as usize].points.windows(2).any(|s| overlaps(vec2(s[0]), vec2(s[1])))
+        })
     }
 
     /// Where along `p`–`p + d` (0..=1) a beast first reaches a burning cell of a frightening fire,
@@ -218,14 +244,16 @@ impl<'a> Obstacles<'a> {
                 consider(-pc / dc, Blocker::TableEdge(n));
             }
         }
-        if let Some(t) = first_wall_hit(p, p + d, &self.walls, self.doors) {
+        let index = self.walls.index();
+        if let Some(t) = index.first_hit_where(p, p + d, self.walls.doors(), |id| self.wall_is_near(id)) {
             let hit = p + d * t;
-            let u = self
-                .walls
-                .iter()
-                .flat_map(|w| w.points.windows(2).map(|s| (vec2(s[0]), vec2(s[1]))))
-                .find(|&(a, b)| point_segment_distance(hit, a, b) < 1e-3)
-                .map_or(Vec2::new(-d.y, d.x), |(a, b)| b - a);
+            // The first segment of a near wall (wall order, then point order) at the hit.
+            let u = index
+                .near(hit, hit, WALL_AT_HIT)
+                .into_iter()
+                .map(|id| (id, index.segment(id)))
+                .find(|&(id, s)| point_segment_distance(hit, s.from, s.to) < WALL_AT_HIT && self.wall_is_near(id))
+                .map_or(Vec2::new(-d.y, d.x), |(_, s)| s.to - s.from);
             consider(t - back, Blocker::Wall(u));
         }
         for &(i, a, b) in &self.grids {
@@ -265,14 +293,14 @@ mod tests {
 
     #[test]
     fn obstacles_stop_and_turn() {
-        let walls = Walls {
-            walls: vec![scene::Wall {
+        let walls = Walls::new(
+            vec![crate::scene::Wall {
                 name: "w".into(),
                 kind: Default::default(),
                 points: vec![(10.0, 0.0), (10.0, 20.0)],
             }],
-            doors: vec![],
-        };
+            vec![],
+        );
         let fires = [FireHazard { position: Vec2::new(5.0, 15.0), radius: 2.0, fright: 2 }];
         let grids = [(0usize, Vec2::new(0.0, 8.0), Vec2::new(10.0, 8.0))];
         let obstacles =
@@ -294,5 +322,84 @@ mod tests {
         let b = b.unwrap();
         assert_eq!(b.id(), "turned_by_fire");
         assert!(b.turn(Vec2::new(0.0, 4.0), Vec2::new(5.0, 12.0)).y < 0.0);
+    }
+
+    /// What walls did to a step before they were indexed: the walls with a segment whose bounds
+    /// meet the herd's box, every segment of them tried (wall order, then point order).
+    fn brute_force_wall_stop(walls: &Walls, positions: &[Vec2], reach: f32, p: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for &q in positions {
+            lo = lo.min(q);
+            hi = hi.max(q);
+        }
+        lo -= Vec2::splat(reach);
+        hi += Vec2::splat(reach);
+        let overlaps = |a: Vec2, b: Vec2| a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all();
+        let near: Vec<crate::scene::Wall> = walls
+            .walls()
+            .iter()
+            .filter(|w| w.points.windows(2).any(|s| overlaps(vec2(s[0]), vec2(s[1]))))
+            .cloned()
+            .collect();
+        let t = crate::sim::geometry::first_wall_hit(p, p + d, &near, walls.doors())?;
+        let hit = p + d * t;
+        let u = near
+            .iter()
+            .flat_map(|w| w.points.windows(2).map(|s| (vec2(s[0]), vec2(s[1]))))
+            .find(|&(a, b)| point_segment_distance(hit, a, b) < 1e-3)
+            .map_or(Vec2::new(-d.y, d.x), |(a, b)| b - a);
+        Some((t, u))
+    }
+
+    #[test]
+    fn indexed_walls_stop_beasts_as_the_brute_force_did() {
+        use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        // A pen of 4,000 points, walls across it on whole inches, and long walls reaching in
+        // from far away, on a 300" table.
+        let mut walls = vec![crate::scene::Wall {
+            name: "pen".into(),
+            kind: Default::default(),
+            points: (0..4000)
+                .map(|k| {
+                    let a = k as f32 / 3999.0 * std::f32::consts::TAU;
+                    (150.0 + 40.0 * a.cos(), 150.0 + 40.0 * a.sin())
+                })
+                .collect(),
+        }];
+        for i in 0..30 {
+            let (x, y) = ((110.0 + unit() * 80.0).floor(), (110.0 + unit() * 80.0).floor());
+            let points = match i % 3 {
+                0 => vec![(x, y), (x + 6.0, y), (x + 6.0, y + 4.0)],
+                1 => vec![(x, y), (x, y), (x + unit() * 3.0, y + unit() * 3.0)],
+                _ => vec![(unit() * 300.0, 0.0), (x, y), (300.0, unit() * 300.0)],
+            };
+            walls.push(crate::scene::Wall { name: format!("w{i}"), kind: Default::default(), points });
+        }
+        let walls = Walls::new(walls, vec![]);
+        let table = Vec2::splat(300.0);
+        let mut stops = 0;
+        for _ in 0..300 {
+            let centre = Vec2::new(120.0 + unit() * 60.0, 120.0 + unit() * 60.0);
+            let herd: Vec<Vec2> = (0..20).map(|_| centre + Vec2::new(unit() - 0.5, unit() - 0.5) * 10.0).collect();
+            let reach = 1.0 + unit() * 12.0;
+            let obstacles = Obstacles::near(&herd, reach, table, &walls, &[], &[], None);
+            for k in 0..20 {
+                let p = herd[k];
+                // Steps of every length, some running out of the herd's box.
+                let d = Vec2::new(unit() - 0.5, unit() - 0.5) * [1.0, 8.0, 60.0][k % 3];
+                let got = obstacles.clear(p, d);
+                let expected = match brute_force_wall_stop(&walls, &herd, reach, p, d) {
+                    Some((t, u)) => ((t - BEAST_STANDOFF / d.length()).clamp(0.0, 1.0), Some(Blocker::Wall(u))),
+                    None => (1.0, None),
+                };
+                if expected.1.is_some() {
+                    stops += 1;
+                }
+                assert_eq!(got, expected, "step {p} + {d}");
+            }
+        }
+        assert!(stops > 500, "{stops} steps stopped");
     }
 }

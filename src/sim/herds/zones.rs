@@ -1,7 +1,7 @@
 //! Creature zones (000 "Neuserks, Okserks & Chuserks"): bulls, wolves, dogs and the like
 //! check the strangers within their zone.
 
-use super::{Beasts, FigureQuery, Herd, beasts_near_figures, figures_in_order, herds_in_order};
+use super::{Beasts, FigureQuery, Herd, beasts_near_figures, figures_in_order, figures_near_herds, herds_in_order};
 use crate::rules::herds::{ZoneResponse, resolve_zone_strangers};
 use crate::sim::log::{LogEvent, round_to_thousandths_f32};
 use crate::sim::referee::Referee;
@@ -35,15 +35,16 @@ pub(super) fn check_zones(
         .map(|z| z.zone_in)
         .fold(0.0f32, f32::max);
     let beasts: Vec<&Beasts> = zoned.iter().filter_map(|&e| state.get(e).ok().map(|(_, _, b)| b)).collect();
-    let near = beasts_near_figures(&figures, &beasts, reach);
+    let near = figures_near_herds(&beasts_near_figures(&figures, &beasts, reach), zoned.len());
     for (h, &entity) in zoned.iter().enumerate() {
         let Ok((name, herd, _)) = state.get(entity) else { continue };
         let Some(creature) = herd.0.zone_creature() else { continue };
-        let strangers: Vec<(&str, f32)> = figures
+        // The figures with a beast of this herd within reach, in scene order.
+        let strangers: Vec<(&str, f32)> = near[h]
             .iter()
-            .zip(&near)
+            .map(|&(f, d)| (&figures[f], d))
             .filter(|(f, _)| f.side != herd.0.side)
-            .filter_map(|(f, n)| n.iter().find(|(hh, _)| *hh == h).map(|&(_, d)| (f.name.as_str(), d)))
+            .map(|(f, d)| (f.name.as_str(), d))
             .filter(|&(_, d)| d <= creature.zone_in)
             .collect();
         if strangers.is_empty() {

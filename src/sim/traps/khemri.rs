@@ -12,7 +12,7 @@ use crate::rules::khemri_traps::{
 use crate::scene::traps::{OpenPit, PitClimb};
 use crate::scene::{self, ConditionKind, Scene, Skill, TrapKind};
 use crate::sim::clock::{MoveClock, move_seed};
-use crate::sim::geometry::{first_wall_hit, point_segment_distance};
+use crate::sim::geometry::point_segment_distance;
 use crate::sim::log::{EventLog, LogEvent, point_to_thousandths};
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
@@ -179,7 +179,8 @@ impl Pass {
     /// The other figures at `time`, with their distance from `at` (the bystander id is the
     /// mover's index).
     fn bystanders(&self, m: usize, at: Vec2, time: f32) -> Vec<Bystander> {
-        (0..self.movers.len())
+        self.movers_near(at, rules::NEARBY_RANGE as f32 + 1.0 + ON_EDGE)
+            .into_iter()
             .filter(|&o| o != m)
             .map(|o| Bystander {
                 id: o as u32,
@@ -199,7 +200,7 @@ impl Pass {
         }
         if hits.out_of_wounds && !mover.conditions.iter().any(|c| c.kind == ConditionKind::OutOfAction) {
             let d = mover.cap;
-            mover.halt(d, None);
+            mover.halt(d);
             self.give_condition(m, Self::lasting(ConditionKind::OutOfAction, OUT_OF_ACTION, 0.0, None, true));
         }
     }
@@ -273,7 +274,7 @@ impl Pass {
             let name = self.traps[t].spec.name.clone();
             let in_pit = Self::lasting(ConditionKind::InPit, format!("in pit {name}"), 0.0, self.in_pit_moves(), true);
             let centre = self.traps[t].position;
-            self.movers[m].halt(c.distance, Some(centre));
+            self.halt(m, c.distance, Some(centre));
             self.give_condition(m, in_pit);
             self.apply_hits(m, &fall.hits);
         }
@@ -292,7 +293,8 @@ impl Pass {
     /// with their distance from the counter's edge (the pit is the counter's area).
     fn pit_edge(&self, m: usize, t: usize, time: f32) -> Vec<Bystander> {
         let area = self.traps[t].area();
-        (0..self.movers.len())
+        self.movers_near_area(area, rules::PIT_EDGE_RANGE as f32 + 1.0 + ON_EDGE)
+            .into_iter()
             .filter(|&o| o != m)
             .map(|o| Bystander {
                 id: o as u32,
@@ -328,8 +330,9 @@ impl Pass {
         let out = test.passed() == Some(true);
         let mover = &self.movers[m];
         let here = mover.final_position();
-        // The pit it is in: the first pit (scene order) under it.
-        let pit = self.traps.iter().position(|t| {
+        // The pit it is in: the first pit (scene order) under it, among the traps met from here.
+        let pit = self.trap_index.near(&[(here, here)]).into_iter().find(|&t| {
+            let t = &self.traps[t];
             matches!(t.spec.kind, TrapKind::Pit { .. } | TrapKind::FallingFloor { .. } | TrapKind::Khemri { .. })
                 && t.area().distance(here) <= ON_EDGE
         });
@@ -361,9 +364,9 @@ impl Pass {
             let mover = &mut self.movers[m];
             mover.conditions.remove(i);
             mover.changed = true;
+            let d = mover.cap;
             if let Some(p) = edge {
-                let d = mover.cap;
-                mover.halt(d, Some(p));
+                self.halt(m, d, Some(p));
             }
         }
     }
@@ -382,7 +385,7 @@ impl Pass {
         if kc.counter.status != TrapStatus::Active || (kc.counter.face_up && kc.counter.trap == KhemriTrap::Dud) {
             return;
         }
-        self.movers[m].halt(c.distance, None);
+        self.movers[m].halt(c.distance);
         let victim = self.victim(m);
         let surroundings = self.surroundings(m, t, at, c.time);
         let Ok(report) = attempt_disarm(&mut kc.counter, &victim, &surroundings, &self.settings.khemri, &mut self.dice)
@@ -498,7 +501,7 @@ impl Pass {
                             self.in_pit_moves(),
                             true,
                         );
-                        self.movers[m].halt(d, Some(self.traps[t].position));
+                        self.halt(m, d, Some(self.traps[t].position));
                         self.give_condition(m, in_pit.clone());
                         self.apply_hits(m, &r.fall.hits);
                         for edge in &r.edge {
@@ -514,7 +517,7 @@ impl Pass {
                             if let Some(fall) = &edge.fall {
                                 let mover = &self.movers[o];
                                 let od = (time * mover.speed).min(mover.cap);
-                                self.movers[o].halt(od, Some(self.traps[t].position));
+                                self.halt(o, od, Some(self.traps[t].position));
                                 self.give_condition(o, in_pit.clone());
                                 self.apply_hits(o, &fall.hits);
                             }
@@ -633,11 +636,13 @@ impl Pass {
             (BoulderDirection::Hall { .. }, _) => 0.0,
         };
         let mut to = from + Vec2::from_angle(degrees.to_radians()) * inches as f32;
-        if let Some(f) = first_wall_hit(from, to, &self.walls.walls, &self.walls.doors) {
+        if let Some(f) = self.walls.first_hit(from, to) {
             to = from + (to - from) * f;
         }
         let half = self.settings.table.boulder_width / 2.0;
-        let mut in_way: Vec<(f32, usize)> = (0..self.movers.len())
+        let mut in_way: Vec<(f32, usize)> = self
+            .movers_along(from, to, half.max(0.0) + ON_EDGE)
+            .into_iter()
             .filter(|&o| o != m)
             .filter_map(|o| {
                 let p = self.movers[o].position_at_time(time);
@@ -674,8 +679,7 @@ impl Pass {
         let roll = Roll::new(Dice::D6, &mut self.dice);
         let left = heading.perp();
         let first = if roll.total <= 3 { left } else { -left };
-        let blocked =
-            |p: Vec2| !self.on_table(p) || first_wall_hit(from, p, &self.walls.walls, &self.walls.doors).is_some();
+        let blocked = |p: Vec2| !self.on_table(p) || self.walls.first_hit(from, p).is_some();
         let choice = [from + first, from - first].into_iter().find(|&p| !blocked(p));
         let e = self
             .new_event("khemri_step_aside", m, t, time)
@@ -685,7 +689,7 @@ impl Pass {
         self.event(e);
         if let Some(p) = choice {
             let d = self.movers[m].cap;
-            self.movers[m].halt(d, Some(p));
+            self.halt(m, d, Some(p));
         }
     }
 }

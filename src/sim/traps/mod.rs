@@ -14,7 +14,7 @@ mod morval;
 
 use super::clock::{MoveClock, SimDice};
 use super::geometry::{
-    first_in_disc, first_in_rounded_square, first_within_convex, heading_along_path, point_along_path,
+    SegmentGrid, first_in_disc, first_in_rounded_square, first_within_convex, heading_along_path, point_along_path,
     point_disc_distance, point_segment_distance, point_square_distance,
 };
 use super::log::{EventLog, LogEvent, point_to_thousandths};
@@ -264,6 +264,47 @@ impl TrapIndex {
     }
 }
 
+/// Where the figures may be during the pass, for "who is near here" questions: every point a
+/// figure can be at some time of the move lies on its swept path (or is where it stood, if it
+/// did not move), or is where a trap put it ([`Pass::halt`] keeps those in `Pass::placed`).
+/// The paths are bucketed in a grid once; answers are supersets, in mover order, each once.
+struct MoverIndex {
+    grid: SegmentGrid,
+    /// The mover each grid item belongs to; items are added mover by mover, so ascending items
+    /// give ascending movers.
+    owner: Vec<u32>,
+}
+
+impl MoverIndex {
+    /// Smallest cell, in inches: the questions reach a few inches (2" nearby, 1" pit edges).
+    const MIN_CELL: f32 = 2.0;
+
+    fn new(movers: &[Mover]) -> Self {
+        let mut items = Vec::new();
+        let mut owner = Vec::new();
+        for (i, m) in movers.iter().enumerate() {
+            items.push((m.position, m.position, 0.0));
+            owner.push(i as u32);
+            for &(a, b) in &m.segments {
+                items.push((a, b, 0.0));
+                owner.push(i as u32);
+            }
+        }
+        Self { grid: SegmentGrid::new(&items, Self::MIN_CELL), owner }
+    }
+
+    /// The movers whose path comes within `reach` of the segment `a`–`b`, and every placed
+    /// mover (a superset of the movers within `reach` of it at any time): ascending, each once.
+    fn along(&self, a: Vec2, b: Vec2, reach: f32, placed: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> =
+            self.grid.along(a, b, reach).into_iter().map(|i| self.owner[i as usize] as usize).collect();
+        out.extend_from_slice(placed);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
 /// The first distance along `a`–`b` at which `area` is within `range`. The distance from a
 /// point moving on a line to a convex area is convex, so a ternary search finds its least
 /// value and a bisection before it the first point in range.
@@ -423,14 +464,12 @@ impl Mover {
         }
     }
 
-    /// Cut the move short `d` inches along, optionally putting the figure somewhere else.
-    fn halt(&mut self, d: f32, place: Option<Vec2>) {
+    /// Cut the move short `d` inches along. A trap that also puts the figure somewhere else
+    /// does it through [`Pass::halt`], which keeps it among the placed movers.
+    fn halt(&mut self, d: f32) {
         let d = d.clamp(0.0, self.total);
         if d < self.cap {
             self.cap = d;
-        }
-        if let Some(p) = place {
-            self.place = Some((self.time_at(d), p));
         }
         self.changed = true;
     }
@@ -523,9 +562,47 @@ struct Pass {
     table: Vec2,
     dice: SimDice,
     out: Vec<Output>,
+    /// The traps by where they can be met from.
+    trap_index: TrapIndex,
+    /// The figures by where they went.
+    mover_index: MoverIndex,
+    /// Figures a trap has put somewhere off their path this move (see [`MoverIndex`]).
+    placed: Vec<usize>,
 }
 
 impl Pass {
+    /// Cut mover `m`'s move short `d` inches along, optionally putting it somewhere else (a
+    /// pit's floor, a far edge): a figure put somewhere is kept among the placed movers, so the
+    /// questions of who is near a point find it there.
+    fn halt(&mut self, m: usize, d: f32, place: Option<Vec2>) {
+        let mover = &mut self.movers[m];
+        let d = d.clamp(0.0, mover.total);
+        mover.halt(d);
+        if let Some(p) = place {
+            mover.place = Some((mover.time_at(d), p));
+            self.placed.push(m);
+        }
+    }
+
+    /// The movers that may be within `reach` of `at` at some time of the move (a superset, to
+    /// be measured), in mover order.
+    fn movers_near(&self, at: Vec2, reach: f32) -> Vec<usize> {
+        self.mover_index.along(at, at, reach, &self.placed)
+    }
+
+    /// The movers that may be within `reach` of the segment `a`–`b` at some time of the move
+    /// (a superset, to be measured), in mover order.
+    fn movers_along(&self, a: Vec2, b: Vec2, reach: f32) -> Vec<usize> {
+        self.mover_index.along(a, b, reach, &self.placed)
+    }
+
+    /// The movers that may be within `reach` of a trap's `area` at some time of the move (a
+    /// superset, to be measured), in mover order.
+    fn movers_near_area(&self, area: Area, reach: f32) -> Vec<usize> {
+        let (centre, extent) = area.bounds();
+        self.movers_near(centre, extent + reach + ON_EDGE)
+    }
+
     fn event(&mut self, event: LogEvent) {
         self.out.push(Output::Event(event));
     }
@@ -626,18 +703,22 @@ impl Pass {
         if trap.spec.kind.morval_kind().is_some() { crate::rules::morval_traps::SPOTTING_RANGE_INCHES } else { ON_EDGE }
     }
 
+    /// Where each trap can be met from: a circle (centre, radius) holding its area and reach.
+    fn trap_reaches(traps: &[TrapRt]) -> Vec<(Vec2, f32)> {
+        traps
+            .iter()
+            .map(|t| {
+                let (centre, extent) = t.area().bounds();
+                (centre, extent + Self::reach(t) + 2.0 * ON_EDGE)
+            })
+            .collect()
+    }
+
     fn candidates(&self) -> Vec<Candidate> {
         let mut out = Vec::new();
-        let index = TrapIndex::new(
-            &self
-                .traps
-                .iter()
-                .map(|t| {
-                    let (centre, extent) = t.area().bounds();
-                    (centre, extent + Self::reach(t) + 2.0 * ON_EDGE)
-                })
-                .collect::<Vec<_>>(),
-        );
+        let index = &self.trap_index;
+        // How far one sees at each trap (lights in range), worked out once a trap.
+        let mut sight: Vec<Option<f32>> = vec![None; self.traps.len()];
         for (mi, m) in self.movers.iter().enumerate() {
             if m.segments.is_empty() || m.total <= 0.0 {
                 continue;
@@ -662,7 +743,8 @@ impl Pass {
                         .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
                 };
                 // Spotted from 2", or as far as the light at the trap lets one see (001 "Lighting").
-                let reach = reach.min(sight_at(self.lighting, &self.lights, trap.position));
+                let seen = *sight[ti].get_or_insert_with(|| sight_at(self.lighting, &self.lights, trap.position));
+                let reach = reach.min(seen);
                 if morval {
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
                         SpotChecks::PerMove => first(reach).into_iter().collect(),
@@ -753,20 +835,22 @@ impl Pass {
     /// Each Morval trap keeps the figures within spotting range at the end of the move (scene
     /// `in_range_of`, saved): next move they are not on a new approach.
     fn remember_in_range(&mut self) {
-        let ends: Vec<Vec2> = self.movers.iter().map(Mover::final_position).collect();
-        let movers = &self.movers;
-        for trap in &mut self.traps {
+        for t in 0..self.traps.len() {
+            let trap = &self.traps[t];
             if trap.spec.kind.morval_kind().is_none() {
                 continue;
             }
             let area = trap.area();
             let reach = Self::reach(trap);
-            let names: Vec<String> = movers
-                .iter()
-                .zip(&ends)
-                .filter(|&(_, &p)| area.distance(p) <= reach)
-                .map(|(m, _)| m.name.clone())
+            // A figure ends its move on its path or where a trap put it: those near the area.
+            let names: Vec<String> = self
+                .movers_near_area(area, reach)
+                .into_iter()
+                .map(|o| &self.movers[o])
+                .filter(|m| area.distance(m.final_position()) <= reach)
+                .map(|m| m.name.clone())
                 .collect();
+            let trap = &mut self.traps[t];
             if names != trap.spec.in_range_of {
                 trap.spec.in_range_of = names;
                 trap.changed = true;
@@ -863,11 +947,13 @@ fn resolve_traps(world: &mut World) {
             spotters: 0,
             cord_round: None,
             cord_victims: 0,
-            door: door_line(&trap.0, &walls.doors),
+            door: door_line(&trap.0, walls.doors()),
             changed: false,
         })
         .collect();
     traps.sort_by_key(|t| t.order);
+    let trap_index = TrapIndex::new(&Pass::trap_reaches(&traps));
+    let mover_index = MoverIndex::new(&movers);
     let mut pass = Pass {
         movers,
         traps,
@@ -883,6 +969,9 @@ fn resolve_traps(world: &mut World) {
         table: world.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
         dice: world.resource::<SimDice>().clone(),
         out: Vec::new(),
+        trap_index,
+        mover_index,
+        placed: Vec::new(),
     };
     pass.run();
     write_back(world, pass);
@@ -1042,5 +1131,111 @@ mod tests {
         let square = Area::Square { centre: Vec2::new(5.0, 0.4), half: 0.5 };
         let d = first_within_on_segment(Vec2::ZERO, Vec2::new(10.0, 0.0), square, ON_EDGE).unwrap();
         assert!((d - 4.5).abs() < 1e-2, "{d}");
+    }
+
+    /// A figure for the pass: standing at `position`, having swept `segments` at `speed`.
+    fn mover(i: usize, position: Vec2, segments: Vec<(Vec2, Vec2)>, speed: f32) -> Mover {
+        let sheet: scene::Figure =
+            ron::from_str(&format!("(name: \"f{i}\", position: ({}, {}))", position.x, position.y)).unwrap();
+        let mut starts = Vec::new();
+        let mut total = 0.0;
+        for &(a, b) in &segments {
+            starts.push(total);
+            total += a.distance(b);
+        }
+        Mover {
+            entity: Entity::PLACEHOLDER,
+            order: i as u32,
+            name: sheet.name.clone(),
+            sheet,
+            conditions: Vec::new(),
+            wounds: None,
+            segments,
+            starts,
+            total,
+            speed,
+            popped: 0,
+            cap: total,
+            place: None,
+            position,
+            facing: 0.0,
+            arrived: false,
+            waypoints: VecDeque::new(),
+            changed: false,
+            unhorsed: false,
+        }
+    }
+
+    #[test]
+    fn indexed_movers_near_a_point_are_every_mover_near_it() {
+        use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        // Figures on a 120" table: some standing, some walking a few legs (on whole inches,
+        // with legs of no length), some walking far; some cut short, some put somewhere else.
+        let mut movers = Vec::new();
+        let mut placed = Vec::new();
+        for i in 0..2000 {
+            let start = Vec2::new(unit() * 120.0, unit() * 120.0);
+            let start = if i % 5 == 0 { start.floor() } else { start };
+            let mut segments = Vec::new();
+            let mut at = start;
+            for k in 0..(i % 4) {
+                let step = match k % 3 {
+                    0 => Vec2::new(unit() - 0.5, unit() - 0.5) * 12.0,
+                    1 => Vec2::ZERO,
+                    _ => Vec2::new((unit() * 8.0).floor(), 0.0),
+                };
+                let next = if i % 97 == 0 { Vec2::new(unit() * 120.0, unit() * 120.0) } else { at + step };
+                segments.push((at, next));
+                at = next;
+            }
+            let mut m = mover(i, start, segments, 4.0 + unit() * 8.0);
+            if i % 7 == 0 {
+                m.cap = m.total * unit();
+            }
+            if i % 11 == 0 {
+                m.place = Some((unit(), Vec2::new(unit() * 120.0, unit() * 120.0)));
+                placed.push(i);
+            }
+            movers.push(m);
+        }
+        let index = MoverIndex::new(&movers);
+        let mut found = 0;
+        for k in 0..3000 {
+            let at = Vec2::new(unit() * 130.0 - 5.0, unit() * 130.0 - 5.0);
+            let at = if k % 4 == 0 { at.floor() } else { at };
+            let reach = [0.01, 1.0, 2.0, 3.0, 7.5][k % 5];
+            let time = if k % 6 == 0 { 1.0 } else { unit() };
+            let brute: Vec<usize> =
+                (0..movers.len()).filter(|&o| movers[o].position_at_time(time).distance(at) <= reach).collect();
+            let indexed: Vec<usize> = index
+                .along(at, at, reach, &placed)
+                .into_iter()
+                .filter(|&o| movers[o].position_at_time(time).distance(at) <= reach)
+                .collect();
+            assert_eq!(brute, indexed, "near {at} within {reach} at {time}");
+            let ends: Vec<usize> =
+                (0..movers.len()).filter(|&o| movers[o].final_position().distance(at) <= reach).collect();
+            let indexed_ends: Vec<usize> = index
+                .along(at, at, reach, &placed)
+                .into_iter()
+                .filter(|&o| movers[o].final_position().distance(at) <= reach)
+                .collect();
+            assert_eq!(ends, indexed_ends, "ending near {at} within {reach}");
+            // Along a boulder's line.
+            let to = at + Vec2::new(unit() - 0.5, unit() - 0.5) * 12.0;
+            let line: Vec<usize> = (0..movers.len())
+                .filter(|&o| point_segment_distance(movers[o].position_at_time(time), at, to) <= reach)
+                .collect();
+            let indexed_line: Vec<usize> = index
+                .along(at, to, reach, &placed)
+                .into_iter()
+                .filter(|&o| point_segment_distance(movers[o].position_at_time(time), at, to) <= reach)
+                .collect();
+            assert_eq!(line, indexed_line, "along {at}-{to} within {reach}");
+            found += brute.len();
+        }
+        assert!(found > 1000, "{found} figures found near the points");
     }
 }

@@ -316,7 +316,7 @@ impl Pass {
             self.noise(&name, at, c.time, noise);
         }
         if let Some(d) = stop_at {
-            self.movers[m].halt(d, None);
+            self.movers[m].halt(d);
         }
         if rider_fall.is_some() {
             self.unhorse(m);
@@ -421,7 +421,7 @@ impl Pass {
         let centre = self.traps[t].position;
         let mut victims = vec![(m, speed)];
         if payload.kind.strikes() {
-            for o in 0..self.movers.len() {
+            for o in self.movers_near(centre, reach + 2.0 * super::ON_EDGE) {
                 if o != m && self.movers[o].position_at_time(time).distance(centre) <= reach + super::ON_EDGE {
                     victims.push((o, self.movers[o].speed));
                 }
@@ -583,7 +583,7 @@ impl Pass {
         self.event(event);
         if outcome != PitOutcome::JumpOver {
             let dist = d.min(self.movers[m].cap);
-            self.movers[m].halt(dist, place);
+            self.halt(m, dist, place);
         }
         if steed_down {
             self.unhorse(m);
@@ -602,7 +602,9 @@ impl Pass {
         }
         let area = self.traps[t].area();
         // "a certain cubits weight of creatures": every figure on it, of any side, weighs and falls.
-        let on_it: Vec<usize> = (0..self.movers.len())
+        let on_it: Vec<usize> = self
+            .movers_near_area(area, 10.0 * super::ON_EDGE)
+            .into_iter()
             .filter(|&o| area.distance(self.movers[o].position_at_time(c.time)) <= 10.0 * super::ON_EDGE)
             .collect();
         let weights: Vec<f32> =
@@ -675,7 +677,7 @@ impl Pass {
             trap.changed = true;
         }
         if result.outcome.caught() {
-            self.movers[m].halt(c.distance, Some(centre));
+            self.halt(m, c.distance, Some(centre));
         }
         if let Some(noise) = result.noise {
             self.noise(&self.movers[m].name.clone(), centre, c.time, noise);
