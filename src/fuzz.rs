@@ -256,7 +256,9 @@ impl Case {
 
     /// The file name its input is written under: `scene-tomb-00000000000000ff.ron`.
     pub fn file_name(&self) -> String {
-        let stem = Path::new(&self.source).file_stem().map_or_else(|| "case".into(), |s| s.to_string_lossy());
+        let stem = Path::new(&self.source)
+            .file_stem()
+            .map_or_else(|| "case".to_string(), |s| s.to_string_lossy().into_owned());
         format!("{}-{stem}-{:016x}.{}", self.kind.id(), self.seed, self.kind.extension())
     }
 
@@ -284,7 +286,7 @@ impl Case {
                 let settings = import_settings(self.seed);
                 let outer = if settings.wall_kind == WallKind::Outer { " --outer-walls" } else { "" };
                 format!(
-                    "reproduce: tabula import {f} -o /tmp/map.ron --inches-per-square {}{outer} && tabula check /tmp/map.ron",
+                    "reproduce: tabula import {f} -o /tmp/map.ron --inches-per-square={}{outer} && tabula check /tmp/map.ron",
                     settings.inches_per_square
                 )
             }
@@ -330,7 +332,8 @@ impl Corpus {
         files.sort();
         for file in &files {
             let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let source = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+            let source =
+                file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
             match kind {
                 CaseKind::Scene => self.add_scene(&source, &String::from_utf8_lossy(&bytes)),
                 CaseKind::Map => self.add_map(&source, &bytes)?,
@@ -658,9 +661,10 @@ fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
 fn guarded<T>(what: &str, work: impl FnOnce() -> T) -> Result<T, String> {
     install_hook();
     CAPTURED.with(|c| *c.borrow_mut() = None);
-    CAPTURING.with(|c| c.set(true));
+    // Nested: the outer step goes on capturing once this one is done.
+    let outer = CAPTURING.with(|c| c.replace(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-    CAPTURING.with(|c| c.set(false));
+    CAPTURING.with(|c| c.set(outer));
     result.map_err(|payload| {
         let text = CAPTURED.with(|c| c.borrow_mut().take()).unwrap_or_else(|| payload_text(&*payload));
         format!("{what} panicked: {text}")
@@ -1388,10 +1392,21 @@ fn entities_to_cap(s: &mut Scene, rng: &mut Mix) {
     }
 }
 
-/// Grow `list` to `len` entries with copies of its first, each renamed `fuzz <i>` unless
-/// `same_names`. False when the list is empty.
-fn fill<T: Clone>(list: &mut Vec<T>, len: usize, same_names: bool, rename: impl Fn(&mut T, String)) -> bool {
+/// The most a list may grow to by copying its first entry, in bytes of compact RON: ten
+/// thousand copies of an entity that holds thousands of points would need gigabytes.
+const MAX_GROWN_BYTES: usize = 8 << 20;
+
+/// Grow `list` to `len` entries (fewer if they would pass [`MAX_GROWN_BYTES`]) with copies of
+/// its first, each renamed `fuzz <i>` unless `same_names`. False when the list is empty.
+fn fill<T: Clone + serde::Serialize>(
+    list: &mut Vec<T>,
+    len: usize,
+    same_names: bool,
+    rename: impl Fn(&mut T, String),
+) -> bool {
     let Some(first) = list.first().cloned() else { return false };
+    let bytes = ron::to_string(&first).map_or(usize::MAX, |text| text.len().max(1));
+    let len = len.min(MAX_GROWN_BYTES / bytes);
     while list.len() < len {
         let mut copy = first.clone();
         if !same_names {
@@ -1478,7 +1493,9 @@ fn members_to_cap(s: &mut Scene, rng: &mut Mix) {
 /// Conditions at the cap: every figure and member exactly at it (a condition the simulation
 /// gives then takes a `--final` scene over it), or one of them at it or just over.
 fn conditions_to_cap(s: &mut Scene, rng: &mut Mix) {
-    if rng.one_in(2) {
+    // Everyone at the cap is at most fifty thousand conditions.
+    let people = s.figures.len() + s.sleepers.iter().map(|g| g.members.len()).sum::<usize>();
+    if rng.one_in(2) && people <= 500 {
         for f in &mut s.figures {
             fill_conditions(&mut f.conditions, MAX_FIGURE_CONDITIONS);
         }
@@ -2020,11 +2037,13 @@ fn big_arrays(v: &mut Value, rng: &mut Mix) {
             });
             top.insert("lights".into(), Value::Array(vec![light; cap]));
         }
-        _ => {
-            // Rare and slow: every point the importer allows, in lines of the most points each.
+        _ if rng.one_in(3) => {
+            // Rare and slow (half a million points): every point the importer allows, in lines
+            // of the most points each.
             let lines = MAX_TOTAL_POINTS / MAX_POINTS + rng.below(2);
             top.insert("objects_line_of_sight".into(), Value::Array(vec![line(MAX_POINTS); lines]));
         }
+        _ => push_to(top, "objects_line_of_sight", line(1 + rng.below(MAX_POINTS))),
     }
 }
 
