@@ -101,6 +101,7 @@ fn main() -> ExitCode {
         eprintln!("{e}");
         return ExitCode::from(2);
     }
+    corpus.add_finals(6, 7);
     if let Err(e) = corpus.add_folder(&root.join("../shared/uvtt"), CaseKind::Map) {
         eprintln!("note: no sample maps ({e})");
     }

@@ -26,8 +26,8 @@ use crate::scene::format::{
     WallKind,
 };
 use crate::scene::load::{
-    MAX_ENTITIES_PER_KIND, MAX_GROUP_SIZE, MAX_HERD_SIZE, MAX_NAME_CHARS, MAX_POINTS, MAX_TABLE_INCHES, SceneError,
-    parse_scene, validate,
+    MAX_CONDITIONS, MAX_ENTITIES_PER_KIND, MAX_GROUP_SIZE, MAX_HERD_SIZE, MAX_MOVES_PLAYED, MAX_NAME_CHARS, MAX_POINTS,
+    MAX_TABLE_INCHES, SceneError, parse_scene, validate,
 };
 use crate::scene::save::scene_to_ron;
 use crate::scene::sleepers::{MAX_MEMBER_CONDITIONS, Sleeper, SleeperState};
@@ -44,8 +44,6 @@ pub const SCENE_CASE_FILE: &str = "fuzz-case.ron";
 pub const MAP_CASE_FILE: &str = "fuzz-case.dd2vtt";
 /// The file name a saved scene is given in errors when it is loaded again.
 const SAVED_FILE: &str = "fuzz-saved.ron";
-/// Most conditions a figure may carry (`load.rs` checks it as "conditions: more than 100").
-const MAX_FIGURE_CONDITIONS: usize = 100;
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -340,6 +338,25 @@ impl Corpus {
             }
         }
         Ok(files.len())
+    }
+
+    /// Add, for each scene source so far, the scene `tabula sim --final` writes after `moves`
+    /// moves with `seed`, named `<source stem>-after-<moves>-moves`: sources that hold what only
+    /// the simulation writes (fire state, ignitions, conditions, sleepers' states, disarmed and
+    /// sprung traps). A source that does not load, or whose run panics or cannot be written, adds
+    /// nothing (the originals' own check reports it). Returns how many were added.
+    pub fn add_finals(&mut self, moves: u32, seed: u64) -> usize {
+        let mut finals = Vec::new();
+        for (source, text) in &self.scenes {
+            let Ok(scene) = parse_scene(text, Path::new(source)) else { continue };
+            let run = || scene_to_ron(&crate::sim::run(&scene, seed, moves).end);
+            let Ok(Ok(saved)) = guarded("a run for a source", run) else { continue };
+            let stem = source.strip_suffix(".ron").unwrap_or(source);
+            finals.push((format!("{stem}-after-{moves}-moves"), saved));
+        }
+        let added = finals.len();
+        self.scenes.extend(finals);
+        added
     }
 
     /// How many scenes cases are made from.
@@ -969,6 +986,7 @@ fn slots(s: &mut Scene) -> Slots<'_> {
         traps,
         fires,
         ignitions,
+        fire_state,
         herds,
         sleepers,
         cattle_grids,
@@ -1091,6 +1109,10 @@ fn slots(s: &mut Scene) -> Slots<'_> {
         o.points.push(&mut ignition.position);
         o.floats.extend([&mut ignition.time, &mut ignition.radius]);
     }
+    if let Some(state) = fire_state {
+        o.u32s.extend([&mut state.width, &mut state.height]);
+        o.floats.extend([&mut state.cell_size, &mut state.settled_until]);
+    }
     for herd in herds.iter_mut() {
         o.points.push(&mut herd.position);
         o.points.extend(herd.beasts.iter_mut());
@@ -1142,6 +1164,7 @@ fn string_slots(s: &mut Scene) -> Vec<&mut String> {
         traps,
         fires,
         ignitions,
+        fire_state,
         herds,
         sleepers,
         cattle_grids,
@@ -1174,6 +1197,7 @@ fn string_slots(s: &mut Scene) -> Vec<&mut String> {
         }
     }
     v.extend(ignitions.iter_mut().map(|i| &mut i.source));
+    v.extend(fire_state.iter_mut().map(|state| &mut state.arrivals));
     for herd in herds.iter_mut() {
         v.extend([&mut herd.name, &mut herd.side]);
         v.extend(herd.herders.iter_mut());
@@ -1353,13 +1377,17 @@ fn odd_table(s: &mut Scene, rng: &mut Mix) {
     }
 }
 
-/// The clock a few moves from `u32::MAX`, or where the rounds played no longer fit a `u32`, or
-/// where an `f32` no longer counts rounds exactly.
+/// The clock at or a few moves short of the most a scene may have played (the simulation must
+/// stop there and the `--final` scene still load), just past it, a few moves from `u32::MAX`,
+/// where the rounds played no longer fit a `u32`, or where an `f32` no longer counts rounds
+/// exactly.
 fn clock_near_the_end(s: &mut Scene, rng: &mut Mix) {
     let rounds = u32::from(s.rules.rounds_per_move.max(1));
-    s.clock.moves_played = match rng.below(3) {
-        0 => u32::MAX - rng.below(4) as u32,
-        1 => u32::MAX / rounds - rng.below(3) as u32,
+    s.clock.moves_played = match rng.below(6) {
+        0..=1 => MAX_MOVES_PLAYED - rng.below(4) as u32,
+        2 => MAX_MOVES_PLAYED + 1,
+        3 => u32::MAX - rng.below(4) as u32,
+        4 => u32::MAX / rounds - rng.below(3) as u32,
         _ => (1u32 << 24) / rounds + rng.below(3) as u32,
     };
 }
@@ -1498,7 +1526,7 @@ fn conditions_to_cap(s: &mut Scene, rng: &mut Mix) {
     let people = s.figures.len() + s.sleepers.iter().map(|g| g.members.len()).sum::<usize>();
     if rng.one_in(2) && people <= 500 {
         for f in &mut s.figures {
-            fill_conditions(&mut f.conditions, MAX_FIGURE_CONDITIONS);
+            fill_conditions(&mut f.conditions, MAX_CONDITIONS);
         }
         for group in &mut s.sleepers {
             for Sleeper(m) in &mut group.members {
@@ -1510,7 +1538,7 @@ fn conditions_to_cap(s: &mut Scene, rng: &mut Mix) {
     let extra = rng.below(2);
     if !s.figures.is_empty() && rng.one_in(2) {
         let i = rng.below(s.figures.len());
-        fill_conditions(&mut s.figures[i].conditions, MAX_FIGURE_CONDITIONS + extra);
+        fill_conditions(&mut s.figures[i].conditions, MAX_CONDITIONS + extra);
     } else if !s.sleepers.is_empty() {
         let g = rng.below(s.sleepers.len());
         let members = &mut s.sleepers[g].members;
@@ -1665,7 +1693,7 @@ fn copy_a_name(s: &mut Scene, rng: &mut Mix) {
 }
 
 fn empty_list(s: &mut Scene, rng: &mut Mix) {
-    match rng.below(12) {
+    match rng.below(14) {
         0 => s.terrain.clear(),
         1 => s.walls.clear(),
         2 => s.doors.clear(),
@@ -1675,6 +1703,8 @@ fn empty_list(s: &mut Scene, rng: &mut Mix) {
         6 => s.herds.clear(),
         7 => s.sleepers.clear(),
         8 => s.lights.clear(),
+        12 => s.ignitions.clear(),
+        13 => s.fire_state = None,
         9 => {
             for f in &mut s.figures {
                 f.path.clear();

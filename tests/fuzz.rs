@@ -96,7 +96,10 @@ fn the_example_scenes_and_maps_run_save_and_load_again() {
 
 #[test]
 fn mutated_scenes_load_or_fail_clearly_and_what_they_save_loads() {
-    let corpus = corpus();
+    let mut corpus = corpus();
+    // The examples after a few moves too: what only the simulation writes (fire state, ignitions,
+    // conditions, sleepers' states) is mutated as well.
+    corpus.add_finals(4, 7);
     let cases = env_number("TABULA_FUZZ_CASES").unwrap_or(SCENE_CASES);
     let seed = env_number("TABULA_FUZZ_SEED").unwrap_or(SEED);
     run("scene cases", (0..cases).filter_map(|i| corpus.scene_case(i, seed)), CheckOptions::TEST);
