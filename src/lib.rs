@@ -6,11 +6,13 @@
 //! - [`document`]: the scene being worked on: its file, history, rewinds and edits (no GUI).
 //! - `view` (feature `gui`): the GM and projector windows.
 //! - [`playtest`]: many runs of a scene, one report.
+//! - [`fuzz`]: mutated scenes and maps, and the properties every one must keep (docs/fuzzing.md).
 //! - [`cli`]: the `tabula` command line.
 
 pub mod app;
 pub mod cli;
 pub mod document;
+pub mod fuzz;
 pub mod playtest;
 pub mod rules;
 pub mod scene;
