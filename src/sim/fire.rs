@@ -704,7 +704,7 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
                     // A centre x is inside when an odd number of crossings lie beyond it (x < c).
                     let m = crossings.len();
                     for k in 0..=m {
-                        if (m - k) % 2 == 0 {
+                        if (m - k).is_multiple_of(2) {
                             continue;
                         }
                         let a = if k == 0 { 0 } else { first_centre_at_least(crossings[k - 1], size, width) };

@@ -227,7 +227,7 @@ mod tests {
                 // On cell borders: whole inches, along a row or a column line.
                 2 => {
                     let (x, y) = (a.x.floor(), a.y.floor());
-                    if rng.next_u32() % 2 == 0 {
+                    if rng.next_u32().is_multiple_of(2) {
                         (Vec2::new(x, y), Vec2::new(x + (rng.next_u32() % 7) as f32, y))
                     } else {
                         (Vec2::new(x, y), Vec2::new(x, y + (rng.next_u32() % 7) as f32))

@@ -160,7 +160,7 @@ mod tests {
                     _ => (unit(rng) * 200.0, unit(rng) * 200.0),
                 };
                 points.push(p);
-                if rng.next_u32() % 5 == 0 {
+                if rng.next_u32().is_multiple_of(5) {
                     // A repeated point: a segment of no length.
                     points.push(p);
                 }
