@@ -95,7 +95,7 @@ impl WoundKind {
         }
     }
 
-    /// 000 (Wounding, Burn Wounding, Cripple burns): the salve that "reduces the Melee and firing deductions by one".
+    /// 000 "Adventurers Wounding", "Adventurers Burn Wounding", "Adventurer's Cripple burns": the salve that "reduces the Melee and firing deductions by one".
     ///
     /// A pain-soothing salve for wounds, a burn salve for burns and cripple burns. Reading: the
     /// crippling paragraph names no salve, so none applies to a crippling.
@@ -1125,8 +1125,8 @@ pub fn roll_location(
 pub enum PenaltySchedule {
     /// 001 "Wound Recoveries": by parts of the healing time (see [`recovery_penalty`]).
     Recovery(WoundRecovery),
-    /// The same deductions until healed: a location row's (000 "The deductions can be improved
-    /// in healing steps, at the GM's discretion": the GM edits them).
+    /// The same deductions until healed: a location row's (000 "Adventurers Wounding": "The
+    /// deductions can be improved in healing steps, at the GM's discretion": the GM edits them).
     Fixed(Penalties),
 }
 
@@ -1138,7 +1138,8 @@ crate::rules::named_enum! {
         /// Days of healing left.
         #[default]
         Recovering => "recovering",
-        /// Counting down to death (001 "mortally wounded D6 days to die", 000 festering "dies in 2 x D6 days").
+        /// Counting down to death (001 "Saga Apparently Dead Recovery Dicing": "mortally wounded D6
+        /// days to die"; 000 "Infections": "dies in 2 x D6 days").
         Dying => "dying",
         /// Healed (permanent losses stay).
         Healed => "healed",
@@ -1209,7 +1210,7 @@ pub struct HealingState {
     pub total_days: u32,
     /// Days of healing left.
     pub days_left: u32,
-    /// Days to death of a mortal wound (001 "mortally wounded D6 days to die").
+    /// Days to death of a mortal wound (001 "Saga Apparently Dead Recovery Dicing": "mortally wounded D6 days to die").
     #[serde(default)]
     pub dies_in_days: Option<u32>,
     /// What has been done for it.
@@ -1274,7 +1275,7 @@ impl HealingState {
         matches!(self.stage, HealingStage::Healed | HealingStage::Dead)
     }
 
-    /// Whether its salve has been applied (000: "reduces the Melee and firing deductions by one").
+    /// Whether its salve has been applied (000 "Adventurers Wounding": "reduces the Melee and firing deductions by one").
     pub fn soothed(&self) -> bool {
         match self.kind.salve() {
             Some(Salve::PainSoothing) => self.treated.pain_soothing_salve,
