@@ -2584,8 +2584,8 @@ mod tests {
         let tables = [table(WoundKind::Crippling, &[(0, 49), (50, 99)])];
         let located = |blunt: bool, faces: [u32; 3]| {
             let r = roll_location(WoundKind::Crippling, &tables, blunt, &mut ScriptedDice::faces(faces));
-            let roll = r.roll.clone().expect("a table");
-            (roll.total, r.row.map(|row| row.location))
+            let total = r.roll.as_ref().map(|roll| roll.total).expect("a table");
+            (total, r.row.map(|row| row.location))
         };
         // 54 - 5 = 49: the lower row; 55 - 5 = 50: the upper.
         assert_eq!(located(true, [5, 4, 1]), (49, Some("location 1".to_string())));
