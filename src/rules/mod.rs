@@ -52,6 +52,7 @@ pub mod dice;
 pub mod fire;
 pub mod herds;
 pub mod house_rules;
+pub mod injuries;
 pub mod khemri_traps;
 pub mod lighting;
 pub mod morval_traps;
@@ -76,6 +77,10 @@ mod tests {
     use super::herds::{
         Beast, CatchOutcome, GridEscapeOutcome, HerdKind, Horsemanship, MountBond, RunningGridOutcome,
         StampedeGridOutcome, TurnSide, WanderStep, ZoneResponse,
+    };
+    use super::injuries::{
+        ApparentDeathCause, ApparentDeathText, DayOutcome, FesterOutcome, HealerLevel, HealingStage, InfectionOutcome,
+        LocationOutcome, Recoverability, SagaRecovery, Salve, UnconsciousOutcome, WoundKind, WoundRecovery,
     };
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
@@ -159,6 +164,20 @@ mod tests {
             Material,
             ConditionKind,
             CellState,
+            WoundKind,
+            Salve,
+            UnconsciousOutcome,
+            ApparentDeathCause,
+            ApparentDeathText,
+            Recoverability,
+            WoundRecovery,
+            SagaRecovery,
+            HealerLevel,
+            InfectionOutcome,
+            FesterOutcome,
+            LocationOutcome,
+            HealingStage,
+            DayOutcome,
         );
     }
 }
