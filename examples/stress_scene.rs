@@ -17,8 +17,10 @@ fn main() {
         "worst-fire-paint" => stress::worst_fire_paint_ron(),
         "worst-fire-ignitions" => stress::worst_fire_ignitions_ron(),
         "worst-fire-burnout" => stress::worst_fire_burnout_ron(),
+        "worst-herds-walls" => stress::worst_herds_walls_ron(),
+        "worst-traps-figures" => stress::worst_traps_figures_ron(),
         other => {
-            eprintln!("unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions or worst-fire-burnout");
+            eprintln!("unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls or worst-traps-figures");
             std::process::exit(2);
         }
     };

@@ -370,11 +370,11 @@ fn bad_fire_input_names_the_entity_and_field() {
         ("clock: (moves_played: 1), ignitions: [(time: 5, position: (1, 1), source: \"x\")]", "time: 5 must be 0 to 2"),
         ("rules: (fire: (cell_size: 0))", "fire cell_size"),
         ("rules: (fire: (burn_out: (hay: 0)))", "fire burn_out hay"),
-        // Discs flooded cell by cell when they catch: at most 4 tables' area in all.
-        ("fires: [(name: \"inferno\", position: (5, 5), diameter: 23)]", "more than 4 times the table's 100"),
+        // Discs flooded cell by cell when they catch: at most the table's area in all.
+        ("fires: [(name: \"inferno\", position: (5, 5), diameter: 23)]", "more than 1 × the table's 100"),
         (
             "ignitions: [(time: 0, position: (5, 5), radius: 8, source: \"a\"), (time: 0, position: (5, 5), radius: 8, source: \"b\")]",
-            "more than 4 times",
+            "× the table's",
         ),
         // A saved fire fits only the grid it was saved from.
         (

@@ -17,10 +17,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// Most area the scene's fires and recorded ignitions may cover together, in tables: each disc
-/// is flooded cell by cell when it catches, so this bounds that work to a few passes over the
+/// Most area the scene's fires and listed ignitions may cover together, in tables: each disc is
+/// flooded cell by cell when it catches, so this bounds that work to about one pass over the
 /// fire grid.
-pub const MAX_IGNITION_AREA_TABLES: f32 = 4.0;
+pub const MAX_IGNITION_AREA_TABLES: f32 = 1.0;
 
 /// A saved fire state must fit the grid this table and cell size give, and its times the clock.
 fn check_fire_state(scene: &super::format::Scene, rounds_played: f32, c: &mut super::load::Checker<'_>) {
@@ -49,8 +49,8 @@ fn check_fire_state(scene: &super::format::Scene, rounds_played: f32, c: &mut su
     }
 }
 
-/// Most ignitions a scene may record (each is one entry in `ignitions`).
-pub const MAX_IGNITIONS: usize = 100_000;
+/// Most ignitions a scene may list (saves carry the fire state instead of ignitions).
+pub const MAX_IGNITIONS: usize = 10_000;
 
 /// A fire, or an igniter about to start one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -198,7 +198,7 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
         c.problem(
             "scene",
             format!(
-                "fires and ignitions would set {area:.0} square inches alight at once, more than {MAX_IGNITION_AREA_TABLES} times the table's {table_area:.0}"
+                "fires and ignitions would set {area:.0} square inches alight at once, more than {MAX_IGNITION_AREA_TABLES} × the table's {table_area:.0}"
             ),
         );
     }

@@ -13,6 +13,12 @@ pub const MAX_TABLE_INCHES: f32 = 1000.0;
 pub const MAX_ENTITIES_PER_KIND: usize = 10_000;
 /// Most points in one wall, polygon or path.
 pub const MAX_POINTS: usize = 10_000;
+/// Most polygon points all terrain regions may have together: painting the fire grid sweeps
+/// every polygon edge across the rows it spans, so this bounds that work (about 0.4 s at worst).
+pub const MAX_TERRAIN_POINTS: usize = 20_000;
+/// Most terrain regions: each is painted into the fire grid row by row, and looked up under
+/// every figure that moves, so this bounds that work.
+pub const MAX_TERRAIN_REGIONS: usize = 2_000;
 /// Most beasts in one herd.
 pub const MAX_HERD_SIZE: u32 = 1_000;
 /// Most members of one sleeping group.
@@ -303,6 +309,23 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
 
     if c.count("terrain", &scene.terrain) {
+        let polygon_points: usize = scene
+            .terrain
+            .iter()
+            .map(|r| if let Shape::Polygon { points } = &r.shape { points.len() } else { 0 })
+            .sum();
+        if scene.terrain.len() > MAX_TERRAIN_REGIONS {
+            c.problem(
+                "scene",
+                format!("terrain: {} entries, more than the {MAX_TERRAIN_REGIONS} allowed", scene.terrain.len()),
+            );
+        }
+        if polygon_points > MAX_TERRAIN_POINTS {
+            c.problem(
+                "terrain",
+                format!("{polygon_points} polygon points in all, more than the {MAX_TERRAIN_POINTS} allowed"),
+            );
+        }
         for r in &scene.terrain {
             let e = c.name("region", &r.name);
             match &r.shape {

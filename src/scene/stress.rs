@@ -44,56 +44,69 @@ pub fn stress_scene_ron() -> String {
     s
 }
 
-/// The worst scene for painting the fire grid that `check` accepts, near the 16 MiB file limit:
-/// a 1000" × 1000" table (1024 × 1024 cells of about 0.98") under 80 comb-shaped polygons of
-/// 10,000 points each whose teeth run the table's full height, so every row of cells is crossed
-/// 800,000 times, and a fire that makes the grid be built.
+/// The worst scene for painting the fire grid that `check` accepts: a 1000" × 1000" table
+/// (1024 × 1024 cells of about 0.98") under two comb-shaped polygons of 10,000 points each (the
+/// terrain's 20,000 in all) whose teeth run the table's full height, so every row of cells is
+/// crossed 20,000 times, and 1,998 circles one over another covering most of the table (2,000
+/// regions in all, the limit), with a fire that makes the grid be built.
 pub fn worst_fire_paint_ron() -> String {
     use std::fmt::Write;
-    let mut s =
-        String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
-    let materials = ["thatch", "hay", "brushwood", "stone"];
-    for r in 0..80 {
+    let mut s = String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
+    let materials = ["thatch", "hay", "brushwood", "rock"];
+    for r in 0..2 {
         let _ = write!(s, "  (name: \"comb {r}\", material: {}, shape: Polygon(points: [", materials[r % 4]);
         let teeth = 5_000;
         for t in 0..teeth {
-            let x = (t as f32 + (r as f32) / 80.0) * 1000.0 / teeth as f32;
+            let x = (t as f32 + (r as f32) / 2.0) * 999.0 / teeth as f32;
             let (top, bottom) = if t % 2 == 0 { (999.5, 0.5) } else { (0.5, 999.5) };
             let _ = write!(s, "({x:.2},{top}),({:.2},{bottom}),", x + 0.1);
         }
         s.push_str("])),\n");
+    }
+    // One disc over another: the table's corners stay unpainted, so every row of every disc is
+    // worked out (nothing is skipped as already painted).
+    for r in 0..1_998 {
+        let _ = writeln!(
+            s,
+            "  (name: \"disc {r}\", material: {}, shape: Circle(center: (500, 500), radius: 500)),",
+            materials[r % 4]
+        );
     }
     s.push_str(" ],\n fires: [(name: \"spark\", position: (500, 500))],\n)\n");
     s
 }
 
 /// The worst scene for replaying listed ignitions that `check` accepts: a 1000" × 1000" table of
-/// brushwood, 10 moves played, and 100,000 ignitions of 3.5" radius (together just under 4
-/// tables' area, the limit) at times spread over the 20 rounds played.
+/// brushwood, 10 moves played, and 10,000 ignitions (the limit) of 5.6" radius (together just
+/// under the table's area, the limit) at times spread over the 20 rounds played.
 pub fn worst_fire_ignitions_ron() -> String {
     use std::fmt::Write;
     let mut s = String::from(
         "(version: 1, title: \"Worst ignitions\", table: (width: 1000, height: 1000), clock: (moves_played: 10),\n terrain: [(name: \"brushwood\", material: brushwood, shape: Rect(min: (0, 0), max: (1000, 1000)))],\n ignitions: [\n",
     );
-    for i in 0..100_000u32 {
+    for i in 0..10_000u32 {
         let x = (i.wrapping_mul(7_919) % 1000) as f32 + 0.5;
         let y = (i.wrapping_mul(104_729) % 997) as f32 + 0.5;
-        let _ = writeln!(s, "  (time: {}, position: ({x}, {y}), radius: 3.5, source: \"i\"),", (i % 20) as f32);
+        let _ = writeln!(s, "  (time: {}, position: ({x}, {y}), radius: 5.6, source: \"i\"),", (i % 20) as f32);
     }
     s.push_str(" ],\n)\n");
     s
 }
 
 /// The worst single move for the fire front that `check` accepts: a 1000" × 1000" table of oil
-/// (1" a round) lit by one fire covering it all (a disc of 4 tables' area, the limit), so every
-/// one of the 1,048,576 cells catches in the first round and burns out two rounds later.
+/// (1" a round) lit by 10,000 fires (the limit) 10" apart, each 10.2" across (together 0.82 of the
+/// table's area, within the limit), so every one of the 1,048,576 cells catches within the first
+/// move's two rounds and burns out two rounds later.
 pub fn worst_fire_burnout_ron() -> String {
-    "(version: 1, title: \"Worst burn-out\", table: (width: 1000, height: 1000),
- terrain: [(name: \"oil\", material: oil, shape: Rect(min: (0, 0), max: (1000, 1000)))],
- fires: [(name: \"everything\", position: (500, 500), diameter: 2256)],
-)
-"
-    .to_string()
+    use std::fmt::Write;
+    let mut s = String::from(
+        "(version: 1, title: \"Worst burn-out\", table: (width: 1000, height: 1000),\n terrain: [(name: \"oil\", material: oil, shape: Rect(min: (0, 0), max: (1000, 1000)))],\n fires: [\n",
+    );
+    for i in 0..10_000 {
+        let _ = writeln!(s, "  (name: \"fire {i}\", position: ({}, {}), diameter: 10.2),", 5 + (i % 100) * 10, 5 + (i / 100) * 10);
+    }
+    s.push_str(" ],\n)\n");
+    s
 }
 
 /// Herds of the largest size penned in by walls of the most points, on the largest table: the
@@ -206,5 +219,12 @@ mod tests {
         assert!((text.len() as u64) < MAX_FILE_BYTES);
         let traps = parse_scene(&text, Path::new("worst-traps.ron")).unwrap();
         assert_eq!((traps.figures.len(), traps.traps.len()), (MAX_ENTITIES_PER_KIND, MAX_ENTITIES_PER_KIND));
+
+        for (name, text) in
+            [("paint", worst_fire_paint_ron()), ("ignitions", worst_fire_ignitions_ron()), ("burnout", worst_fire_burnout_ron())]
+        {
+            assert!((text.len() as u64) < MAX_FILE_BYTES, "{name}");
+            parse_scene(&text, Path::new(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
     }
 }

@@ -643,24 +643,37 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
         let (lo, hi) = bounds(&region.shape);
         let first = ((lo.1 / size - 0.5).floor().max(0.0)) as usize;
         let last = ((hi.1 / size).ceil().max(0.0) as usize).min(height.saturating_sub(1));
-        let mut paint = |y: usize, a: usize, b: usize| {
+        let paint = |unpainted: &mut UnpaintedCells, owner: &mut [u32], y: usize, a: usize, b: usize| {
             unpainted.paint(y, a, b, |x| owner[y * width + x] = index as u32);
         };
+        // A row already painted across the region's bounds (a cell wider, for rounding) holds
+        // nothing more for it.
+        let left = first_centre_at_least(lo.0, size, width).saturating_sub(1);
+        let right = last_centre_at_most(hi.0, size, width).map_or(0, |r| (r + 1).min(width.saturating_sub(1)));
+        if width == 0 || left > right {
+            continue;
+        }
         match &region.shape {
             Shape::Rect { min, max } => {
                 for y in first..=last {
                     let cy = centre(y);
+                    if unpainted.find(y, left) > right {
+                        continue;
+                    }
                     if cy >= min.1 && cy <= max.1 {
                         let a = first_centre_at_least(min.0, size, width);
                         let b = last_centre_at_most(max.0, size, width);
                         if let (Some(b), true) = (b, a < width) {
-                            paint(y, a, b);
+                            paint(&mut unpainted, &mut owner, y, a, b);
                         }
                     }
                 }
             }
             Shape::Circle { center, radius } => {
                 for y in first..=last {
+                    if unpainted.find(y, left) > right {
+                        continue;
+                    }
                     let cy = centre(y);
                     let dy = cy - center.1;
                     let inside = |x: usize| {
@@ -671,7 +684,7 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
                     let a = first_centre_at_least(center.0 - half, size, width);
                     let b = last_centre_at_most(center.0 + half, size, width).unwrap_or(0);
                     if let Some((a, b)) = exact_span(a, b, width, inside) {
-                        paint(y, a, b);
+                        paint(&mut unpainted, &mut owner, y, a, b);
                     }
                 }
             }
@@ -694,6 +707,9 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
                         next_edge += 1;
                     }
                     active.retain(|e| e.0.1.max(e.1.1) > cy);
+                    if unpainted.find(y, left) > right {
+                        continue;
+                    }
                     crossings.clear();
                     for &((xi, yi), (xj, yj)) in &active {
                         if (yi > cy) != (yj > cy) {
@@ -710,7 +726,7 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
                         let a = if k == 0 { 0 } else { first_centre_at_least(crossings[k - 1], size, width) };
                         let b = if k == m { Some(width - 1) } else { last_centre_below(crossings[k], size, width) };
                         if let (Some(b), true) = (b, a < width) {
-                            paint(y, a, b);
+                            paint(&mut unpainted, &mut owner, y, a, b);
                         }
                     }
                 }

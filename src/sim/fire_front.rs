@@ -272,6 +272,8 @@ pub struct FireGrid {
     settled_until: f32,
     max_burn_rounds: f32,
     stencil: Vec<StencilEdge>,
+    /// The eight edges to neighbouring cells (sides and corners), for floods and contacts.
+    unit_stencil: Vec<StencilEdge>,
     /// The material of each fuel index (index 0: none); the front spreads freely between
     /// indices of one material.
     material_of: [u8; 256],
@@ -304,6 +306,7 @@ impl FireGrid {
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
             stencil: build_stencil(),
+            unit_stencil: build_stencil().into_iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1).collect(),
             material_of: std::array::from_fn(|i| i as u8),
             flood_mark: vec![0; count],
             flood_generation: 0,
@@ -545,7 +548,7 @@ impl FireGrid {
         for from in self.burning_indices(time) {
             let from_fuel = self.fuel[from];
             let (x, y) = ((from % width) as i32, (from / width) as i32);
-            for edge in self.stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1) {
+            for edge in &self.unit_stencil {
                 let Some(to) = self.neighbour(x, y, edge.dx, edge.dy) else { continue };
                 let to_fuel = self.fuel[to];
                 if to_fuel == 0
@@ -711,11 +714,14 @@ impl FireGrid {
                 cells_seeded += 1;
             }
             let (x, y) = ((index % width) as i32, (index / width) as i32);
-            for edge in self.stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1) {
+            for edge in &self.unit_stencil {
                 let Some(next) = self.step(x, y, edge, fuel) else { continue };
+                if self.flood_mark[next] == generation {
+                    continue;
+                }
                 let (nx, ny) = self.centre_of_index(next);
                 let next_distance = ((nx - x_in).powi(2) + (ny - y_in).powi(2)).sqrt();
-                if next_distance <= reach && self.flood_mark[next] != generation {
+                if next_distance <= reach {
                     self.flood_mark[next] = generation;
                     stack.push(next);
                 }
