@@ -20,7 +20,9 @@ fn main() {
         "worst-herds-walls" => stress::worst_herds_walls_ron(),
         "worst-traps-figures" => stress::worst_traps_figures_ron(),
         other => {
-            eprintln!("unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls or worst-traps-figures");
+            eprintln!(
+                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls or worst-traps-figures"
+            );
             std::process::exit(2);
         }
     };

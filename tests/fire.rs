@@ -370,11 +370,15 @@ fn bad_fire_input_names_the_entity_and_field() {
         ("clock: (moves_played: 1), ignitions: [(time: 5, position: (1, 1), source: \"x\")]", "time: 5 must be 0 to 2"),
         ("rules: (fire: (cell_size: 0))", "fire cell_size"),
         ("rules: (fire: (burn_out: (hay: 0)))", "fire burn_out hay"),
-        // Discs flooded cell by cell when they catch: at most the table's area in all.
-        ("fires: [(name: \"inferno\", position: (5, 5), diameter: 23)]", "more than 1 × the table's 100"),
+        // Discs flooded cell by cell when they catch: at most twice the table's area in all, a
+        // disc counting at most the table.
         (
-            "ignitions: [(time: 0, position: (5, 5), radius: 8, source: \"a\"), (time: 0, position: (5, 5), radius: 8, source: \"b\")]",
-            "× the table's",
+            "fires: [(name: \"a\", position: (5, 5), diameter: 23), (name: \"b\", position: (5, 5), diameter: 23), (name: \"c\", position: (5, 5), diameter: 2)]",
+            "would set 203 square inches alight at once, more than 2 × the table's 100",
+        ),
+        (
+            "ignitions: [(time: 0, position: (5, 5), radius: 6, source: \"a\"), (time: 0, position: (5, 5), radius: 6, source: \"b\"), (time: 0, position: (5, 5), radius: 6, source: \"c\")]",
+            "would set 300 square inches alight at once, more than 2 × the table's 100",
         ),
         // A saved fire fits only the grid it was saved from.
         (

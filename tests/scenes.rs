@@ -128,6 +128,32 @@ fn counts_are_capped() {
     assert!(msg.contains("more than the 10000 allowed"), "{msg}");
 }
 
+/// Terrain is painted into the fire grid row by row and its polygons swept edge by edge: its
+/// regions and polygon points are capped (issue 16: bounded work), and the caps are exact.
+#[test]
+fn terrain_regions_and_polygon_points_are_capped() {
+    let region = |i: usize| format!("(name: \"r{i}\", material: grass, shape: Rect(min: (1, 1), max: (2, 2)))");
+    let scene = |terrain: Vec<String>| {
+        format!("(version: 1, table: (width: 72, height: 48), terrain: [{}])", terrain.join(","))
+    };
+    let at_cap: Vec<String> = (0..scene::load::MAX_TERRAIN_REGIONS).map(region).collect();
+    scene::parse_scene(&scene(at_cap.clone()), std::path::Path::new("ok.ron")).expect("2,000 regions are allowed");
+    let over: Vec<String> = (0..=scene::load::MAX_TERRAIN_REGIONS).map(region).collect();
+    let msg = err(&scene(over)).to_string();
+    assert!(msg.contains("terrain: 2001 entries, more than the 2000 allowed"), "{msg}");
+
+    // Two polygons of 10,000 points are the most; one point more is refused.
+    let polygon = |i: usize, n: usize| {
+        let points: Vec<String> =
+            (0..n).map(|k| format!("({}, {})", 1.0 + (k % 2) as f32, 1.0 + k as f32 * 0.004)).collect();
+        format!("(name: \"p{i}\", material: grass, shape: Polygon(points: [{}]))", points.join(","))
+    };
+    scene::parse_scene(&scene(vec![polygon(0, 10_000), polygon(1, 10_000)]), std::path::Path::new("ok.ron"))
+        .expect("20,000 points are allowed");
+    let msg = err(&scene(vec![polygon(0, 10_000), polygon(1, 10_000), polygon(2, 3)])).to_string();
+    assert!(msg.contains("terrain: 20003 polygon points in all, more than the 20000 allowed"), "{msg}");
+}
+
 #[test]
 fn deep_nesting_is_refused_without_overflow() {
     let text =

@@ -17,10 +17,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// Most area the scene's fires and listed ignitions may cover together, in tables: each disc is
-/// flooded cell by cell when it catches, so this bounds that work to about one pass over the
-/// fire grid.
-pub const MAX_IGNITION_AREA_TABLES: f32 = 1.0;
+/// Most area the scene's fires and listed ignitions may cover together (each counted at most as
+/// the whole table), in tables: each disc is flooded cell by cell when it catches, so this bounds
+/// that work to about two passes over the fire grid.
+pub const MAX_IGNITION_AREA_TABLES: f32 = 2.0;
 
 /// A saved fire state must fit the grid this table and cell size give, and its times the clock.
 fn check_fire_state(scene: &super::format::Scene, rounds_played: f32, c: &mut super::load::Checker<'_>) {
@@ -186,14 +186,15 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
             c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
         }
     }
+    let table_area = scene.table.width * scene.table.height;
+    // A disc larger than the table floods the table, no more.
     let area: f32 = scene
         .fires
         .iter()
         .map(|f| f.diameter / 2.0)
         .chain(scene.ignitions.iter().map(|i| i.radius))
-        .map(|r| if r.is_finite() { std::f32::consts::PI * r * r } else { 0.0 })
+        .map(|r| if r.is_finite() { (std::f32::consts::PI * r * r).min(table_area) } else { 0.0 })
         .sum();
-    let table_area = scene.table.width * scene.table.height;
     if area > MAX_IGNITION_AREA_TABLES * table_area {
         c.problem(
             "scene",

@@ -309,11 +309,8 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
 
     if c.count("terrain", &scene.terrain) {
-        let polygon_points: usize = scene
-            .terrain
-            .iter()
-            .map(|r| if let Shape::Polygon { points } = &r.shape { points.len() } else { 0 })
-            .sum();
+        let polygon_points: usize =
+            scene.terrain.iter().map(|r| if let Shape::Polygon { points } = &r.shape { points.len() } else { 0 }).sum();
         if scene.terrain.len() > MAX_TERRAIN_REGIONS {
             c.problem(
                 "scene",

@@ -131,6 +131,17 @@ pub enum SaveError {
     /// The scene could not be written as RON.
     #[error("could not write the scene as RON: {0}")]
     Encode(#[from] ron::Error),
+    /// The scene would be larger than a scene may be to load again: nothing was written.
+    #[error(
+        "{path}: the scene would be {bytes} bytes, more than the {} a scene may have to load again; nothing was written",
+        super::load::MAX_FILE_BYTES
+    )]
+    TooLarge {
+        /// The scene file.
+        path: std::path::PathBuf,
+        /// Its size as RON.
+        bytes: usize,
+    },
     /// The file could not be written.
     #[error("{path}: {source}")]
     Io {
@@ -141,9 +152,18 @@ pub enum SaveError {
     },
 }
 
-/// Save a scene atomically.
-pub fn save_scene(scene: &Scene, path: &Path) -> Result<(), SaveError> {
+/// The scene as RON, refused when it would be over the size a scene may have to load.
+fn loadable_text(scene: &Scene, path: &Path) -> Result<String, SaveError> {
     let text = scene_to_ron(scene)?;
+    if text.len() as u64 > super::load::MAX_FILE_BYTES {
+        return Err(SaveError::TooLarge { path: path.to_path_buf(), bytes: text.len() });
+    }
+    Ok(text)
+}
+
+/// Save a scene atomically; never a scene too large to load again (nothing is written then).
+pub fn save_scene(scene: &Scene, path: &Path) -> Result<(), SaveError> {
+    let text = loadable_text(scene, path)?;
     write_atomic(path, text.as_bytes()).map_err(|source| SaveError::Io { path: path.to_path_buf(), source })
 }
 
@@ -159,7 +179,7 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> SaveError {
 /// Should the scene's last rename fail after the image's succeeded, an image that was not
 /// there before is removed again.
 pub fn save_scene_with_image(scene: &Scene, path: &Path, image_path: &Path, image: &[u8]) -> Result<(), SaveError> {
-    let text = scene_to_ron(scene)?;
+    let text = loadable_text(scene, path)?;
     let image_was_there = std::fs::symlink_metadata(image_path).is_ok();
     let staged_image = stage(image_path, image).map_err(io_error(image_path))?;
     // Dropping a staged file on an error below removes its temporary file.
@@ -175,7 +195,7 @@ pub fn save_scene_with_image(scene: &Scene, path: &Path, image_path: &Path, imag
 
 #[cfg(test)]
 mod tests {
-    use super::{SaveError, save_scene_with_image, write_atomic};
+    use super::{SaveError, save_scene, save_scene_with_image, write_atomic};
     use std::path::PathBuf;
 
     fn dir(name: &str) -> PathBuf {
@@ -266,5 +286,21 @@ mod tests {
         // A device is written into, never replaced: /dev/null still discards.
         write_atomic(std::path::Path::new("/dev/null"), b"discarded").unwrap();
         assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    }
+
+    /// A scene too large to load again is not written, and what was there stays.
+    #[test]
+    fn a_scene_too_large_to_load_is_not_saved() {
+        let dir = std::env::temp_dir().join(format!("tabula-too-large-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.ron");
+        std::fs::write(&path, "before").unwrap();
+        let mut scene = crate::scene::parse_scene("(version: 1, table: (width: 10, height: 10))", &path).unwrap();
+        scene.title = "x".repeat(crate::scene::load::MAX_FILE_BYTES as usize);
+        let err = save_scene(&scene, &path).unwrap_err();
+        assert!(matches!(err, SaveError::TooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("nothing was written"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "before");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

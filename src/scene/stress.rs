@@ -51,7 +51,8 @@ pub fn stress_scene_ron() -> String {
 /// regions in all, the limit), with a fire that makes the grid be built.
 pub fn worst_fire_paint_ron() -> String {
     use std::fmt::Write;
-    let mut s = String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
+    let mut s =
+        String::from("(version: 1, title: \"Worst fire painting\", table: (width: 1000, height: 1000),\n terrain: [\n");
     let materials = ["thatch", "hay", "brushwood", "rock"];
     for r in 0..2 {
         let _ = write!(s, "  (name: \"comb {r}\", material: {}, shape: Polygon(points: [", materials[r % 4]);
@@ -77,8 +78,8 @@ pub fn worst_fire_paint_ron() -> String {
 }
 
 /// The worst scene for replaying listed ignitions that `check` accepts: a 1000" × 1000" table of
-/// brushwood, 10 moves played, and 10,000 ignitions (the limit) of 5.6" radius (together just
-/// under the table's area, the limit) at times spread over the 20 rounds played.
+/// brushwood, 10 moves played, and 10,000 ignitions (the limit) of 7.9" radius (together just
+/// under twice the table's area, the limit) at times spread over the 20 rounds played.
 pub fn worst_fire_ignitions_ron() -> String {
     use std::fmt::Write;
     let mut s = String::from(
@@ -87,7 +88,7 @@ pub fn worst_fire_ignitions_ron() -> String {
     for i in 0..10_000u32 {
         let x = (i.wrapping_mul(7_919) % 1000) as f32 + 0.5;
         let y = (i.wrapping_mul(104_729) % 997) as f32 + 0.5;
-        let _ = writeln!(s, "  (time: {}, position: ({x}, {y}), radius: 5.6, source: \"i\"),", (i % 20) as f32);
+        let _ = writeln!(s, "  (time: {}, position: ({x}, {y}), radius: 7.9, source: \"i\"),", (i % 20) as f32);
     }
     s.push_str(" ],\n)\n");
     s
@@ -103,7 +104,12 @@ pub fn worst_fire_burnout_ron() -> String {
         "(version: 1, title: \"Worst burn-out\", table: (width: 1000, height: 1000),\n terrain: [(name: \"oil\", material: oil, shape: Rect(min: (0, 0), max: (1000, 1000)))],\n fires: [\n",
     );
     for i in 0..10_000 {
-        let _ = writeln!(s, "  (name: \"fire {i}\", position: ({}, {}), diameter: 10.2),", 5 + (i % 100) * 10, 5 + (i / 100) * 10);
+        let _ = writeln!(
+            s,
+            "  (name: \"fire {i}\", position: ({}, {}), diameter: 10.2),",
+            5 + (i % 100) * 10,
+            5 + (i / 100) * 10
+        );
     }
     s.push_str(" ],\n)\n");
     s
@@ -220,9 +226,11 @@ mod tests {
         let traps = parse_scene(&text, Path::new("worst-traps.ron")).unwrap();
         assert_eq!((traps.figures.len(), traps.traps.len()), (MAX_ENTITIES_PER_KIND, MAX_ENTITIES_PER_KIND));
 
-        for (name, text) in
-            [("paint", worst_fire_paint_ron()), ("ignitions", worst_fire_ignitions_ron()), ("burnout", worst_fire_burnout_ron())]
-        {
+        for (name, text) in [
+            ("paint", worst_fire_paint_ron()),
+            ("ignitions", worst_fire_ignitions_ron()),
+            ("burnout", worst_fire_burnout_ron()),
+        ] {
             assert!((text.len() as u64) < MAX_FILE_BYTES, "{name}");
             parse_scene(&text, Path::new(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
