@@ -18,7 +18,8 @@ fn bench(c: &mut Criterion) {
         ("listed ignitions (10,000 over the table's area)", stress::worst_fire_ignitions_ron()),
         ("fire burn-out (1,048,576 cells in one move)", stress::worst_fire_burnout_ron()),
         ("herds in walls (16 herds of 1,000, 17 walls of 10,000 points)", stress::worst_herds_walls_ron()),
-        ("traps and figures (10,000 of each)", stress::worst_traps_figures_ron()),
+        ("traps and figures (2,000 figures over 10,000 traps)", stress::worst_traps_figures_ron()),
+        ("a crowd of 2,000 on one spot in the tomb", stress::worst_crowd_ron()),
     ];
     for (name, text) in scenes {
         let scene = parse_scene(&text, Path::new(name)).expect("the worst scenes are accepted");

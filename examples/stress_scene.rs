@@ -19,9 +19,10 @@ fn main() {
         "worst-fire-burnout" => stress::worst_fire_burnout_ron(),
         "worst-herds-walls" => stress::worst_herds_walls_ron(),
         "worst-traps-figures" => stress::worst_traps_figures_ron(),
+        "worst-crowd" => stress::worst_crowd_ron(),
         other => {
             eprintln!(
-                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls or worst-traps-figures"
+                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls, worst-traps-figures or worst-crowd"
             );
             std::process::exit(2);
         }

@@ -16,6 +16,10 @@ pub const MAX_POINTS: usize = 10_000;
 /// Most polygon points all terrain regions may have together: painting the fire grid sweeps
 /// every polygon edge across the rows it spans, so this bounds that work (about 0.4 s at worst).
 pub const MAX_TERRAIN_POINTS: usize = 20_000;
+/// Most figures: a crowd on one spot makes every trap it springs count every other figure as a
+/// bystander, work that grows with the square of the crowd (2,000 on one spot: about 0.3 s a
+/// move; 10,000: over 8 s).
+pub const MAX_FIGURES: usize = 2_000;
 /// Most terrain regions: each is painted into the fire grid row by row, and looked up under
 /// every figure that moves, so this bounds that work.
 pub const MAX_TERRAIN_REGIONS: usize = 2_000;
@@ -379,6 +383,9 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             c.on_table(&e, "from", d.from);
             c.on_table(&e, "to", d.to);
         }
+    }
+    if scene.figures.len() > MAX_FIGURES {
+        c.problem("scene", format!("figures: {} entries, more than the {MAX_FIGURES} allowed", scene.figures.len()));
     }
     if c.count("figures", &scene.figures) {
         for f in &scene.figures {

@@ -115,6 +115,23 @@ pub fn worst_fire_burnout_ron() -> String {
     s
 }
 
+/// The worst crowd `check` accepts: the tomb with its party joined by 1,996 copies of its
+/// captain, all standing on one spot and walking one path (2,000 figures, the limit), so every
+/// trap one of them springs counts all the others as bystanders.
+pub fn worst_crowd_ron() -> String {
+    use std::fmt::Write;
+    let tomb = include_str!("../../scenes/tomb.ron");
+    let Some(at) = tomb.find("figures: [").map(|i| i + "figures: [".len()) else { return tomb.to_string() };
+    let mut crowd = String::from("\n");
+    for k in 0..super::load::MAX_FIGURES - 4 {
+        let _ = writeln!(
+            crowd,
+            "        (name: \"crowd {k}\", side: \"party\", position: (3, 11), gait: cautious, armour: medium, adventurer: true, shield: true, path: [(20, 11), (38, 11), (43, 11)], mordheim: (ws: 4, s: 4, t: 3, w: 2, i: 4, sv: Some(5))),"
+        );
+    }
+    format!("{}{crowd}{}", &tomb[..at], &tomb[at..])
+}
+
 /// Herds of the largest size penned in by walls of the most points, on the largest table: the
 /// worst accepted scene for beasts stopped by walls. On a 1000"x1000" table, an outer ring wall
 /// of [`MAX_POINTS`](super::load::MAX_POINTS) points holds 16 pens, each a ring of
@@ -167,15 +184,16 @@ pub fn worst_herds_walls_ron() -> String {
 /// Morval pits, loops, missile treadles, falling floors and trip cords. Every figure walks over
 /// four traps a move with eight neighbours within reach of each.
 pub fn worst_traps_figures_ron() -> String {
-    use super::load::MAX_ENTITIES_PER_KIND;
+    use super::load::{MAX_ENTITIES_PER_KIND, MAX_FIGURES};
     use std::fmt::Write;
     let side = 100;
     let count = MAX_ENTITIES_PER_KIND.min(side * side);
     let mut s = String::new();
-    s.push_str("(\n    version: 1,\n    title: \"Worst traps: 10000 figures walking over 10000 traps\",\n");
+    s.push_str("(\n    version: 1,\n    title: \"Worst traps: 2000 figures walking over 10000 traps\",\n");
     s.push_str("    table: (width: 320, height: 305),\n    seed: 7,\n    lighting: \"DDL\",\n    figures: [\n");
-    for i in 0..count {
-        let (x, y) = (2.0 + (i % side) as f32 * 3.0, 2.0 + (i / side) as f32 * 3.0);
+    // Figures every fifth trap row, so each walks over traps of every kind.
+    for i in 0..MAX_FIGURES {
+        let (x, y) = (2.0 + (i % side) as f32 * 3.0, 2.0 + (i / side * 5) as f32 * 3.0);
         let gait = if i % 5 == 0 { ", gait: running" } else { "" };
         let _ = writeln!(
             s,
@@ -224,7 +242,7 @@ mod tests {
         let text = worst_traps_figures_ron();
         assert!((text.len() as u64) < MAX_FILE_BYTES);
         let traps = parse_scene(&text, Path::new("worst-traps.ron")).unwrap();
-        assert_eq!((traps.figures.len(), traps.traps.len()), (MAX_ENTITIES_PER_KIND, MAX_ENTITIES_PER_KIND));
+        assert_eq!((traps.figures.len(), traps.traps.len()), (crate::scene::load::MAX_FIGURES, MAX_ENTITIES_PER_KIND));
 
         for (name, text) in [
             ("paint", worst_fire_paint_ron()),

@@ -29,6 +29,8 @@ pub struct SegmentGrid {
     /// The ids of cell `c` (row-major) are `ids[starts[c]..starts[c + 1]]`, ascending.
     starts: Vec<u32>,
     ids: Vec<u32>,
+    /// Items the grid was built over (ids are below this).
+    items: usize,
 }
 
 impl SegmentGrid {
@@ -90,6 +92,7 @@ impl SegmentGrid {
             }
             grid.starts = counts;
             grid.ids = ids;
+            grid.items = items.len();
             return grid;
         }
     }
@@ -97,7 +100,7 @@ impl SegmentGrid {
     /// A grid of `cell`-inch squares covering `span` from `origin`, holding nothing yet.
     fn empty(origin: Vec2, span: Vec2, cell: f32) -> Self {
         let side = |s: f32| (((s / cell).floor() as usize).saturating_add(1)).clamp(1, MAX_SIDE + 1);
-        Self { origin, cell, columns: side(span.x), rows: side(span.y), starts: Vec::new(), ids: Vec::new() }
+        Self { origin, cell, columns: side(span.x), rows: side(span.y), starts: Vec::new(), ids: Vec::new(), items: 0 }
     }
 
     /// The cell size in inches (0 for an empty grid).
@@ -162,9 +165,33 @@ impl SegmentGrid {
             return out;
         }
         self.for_each_cell(a, b, reach, |c| self.push_cell(c, &mut out));
-        out.sort_unstable();
-        out.dedup();
-        out
+        self.ascending_once(out)
+    }
+
+    /// `found` ascending and each once. Many finds (a crowd on one spot: every cell of a long
+    /// query holds the same thousands of ids) are marked in a bitset over the items instead of
+    /// sorted, so the work is linear in what was found.
+    fn ascending_once(&self, mut found: Vec<u32>) -> Vec<u32> {
+        if found.len() <= 64 || found.len() < self.items / 64 {
+            found.sort_unstable();
+            found.dedup();
+            return found;
+        }
+        let mut bits = vec![0u64; self.items.div_ceil(64)];
+        for &id in &found {
+            if let Some(word) = bits.get_mut(id as usize / 64) {
+                *word |= 1 << (id % 64);
+            }
+        }
+        found.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                found.push(w as u32 * 64 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
+        found
     }
 
     /// The ids of every item that may have a point within the box `lo`..`hi` (a superset),
@@ -182,9 +209,7 @@ impl SegmentGrid {
                 self.push_cell(cy * self.columns + cx, &mut out);
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        out
+        self.ascending_once(out)
     }
 }
 
