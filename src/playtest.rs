@@ -216,13 +216,23 @@ pub fn run_all(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
+                // One simulation a thread, restarted for each run: its schedules are built once.
+                let mut sim: Option<crate::sim::Simulation> = None;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= runs as usize {
                         break;
                     }
                     let run_seed = seed.wrapping_add(i as u64);
-                    let log = crate::sim::run_log(scene, run_seed, moves);
+                    let sim = match &mut sim {
+                        Some(s) => {
+                            s.restart(scene, run_seed);
+                            s
+                        }
+                        None => sim.insert(crate::sim::Simulation::new(scene, run_seed)),
+                    };
+                    sim.step_moves(moves);
+                    let log = sim.take_log();
                     let summary = summarize(run_seed, scene, &log);
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(summary);

@@ -145,3 +145,25 @@ fn an_immobile_condition_holds_a_figure_until_it_ends() {
     let outcomes: Vec<&str> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.outcome.as_str()).collect();
     assert_eq!(outcomes, ["held", "held", "moved"]);
 }
+
+/// A play-test restarts one simulation per thread for each seed: every example scene (and the
+/// stress scene), restarted after runs of other scenes and seeds, logs exactly what a new
+/// simulation logs, and ends in the same scene.
+#[test]
+fn a_restarted_simulation_runs_exactly_as_a_new_one() {
+    let mut scenes: Vec<tabula::scene::Scene> =
+        ["tomb.ron", "ambush-trail.ron", "farmstead.ron", "pasture.ron", "night-camp.ron", "demo.ron"].into_iter().map(example).collect();
+    scenes.push(scene_from_str(&tabula::scene::stress::stress_scene_ron()));
+    let mut reused = Simulation::new(&scenes[0], 99);
+    reused.step_moves(3);
+    for (k, scene) in scenes.iter().enumerate() {
+        for seed in [1u64, 7] {
+            let moves = if k == scenes.len() - 1 { 2 } else { 12 };
+            let Run { log, end } = run(scene, seed, moves);
+            reused.restart(scene, seed);
+            reused.step_moves(moves);
+            assert_eq!(reused.take_log().to_json_lines(), log.to_json_lines(), "scene {k}, seed {seed}");
+            assert_eq!(reused.scene_now().as_ref(), Some(&end), "scene {k}, seed {seed}");
+        }
+    }
+}

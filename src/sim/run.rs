@@ -17,6 +17,13 @@ impl Simulation {
         Self { app: crate::app::headless(scene, seed) }
     }
 
+    /// Put `scene` back on the table with dice seeded `seed`, keeping the app and its schedules
+    /// (built once, on the first move): what follows is exactly what a new simulation of the
+    /// scene would do. A play-test runs its many seeds this way.
+    pub fn restart(&mut self, scene: &Scene, seed: u64) {
+        super::world::spawn_scene(self.app.world_mut(), scene, seed);
+    }
+
     /// Resolve the next move; false, resolving nothing, when the clock stands at
     /// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED).
     pub fn step_move(&mut self) -> bool {

@@ -176,6 +176,10 @@ pub fn placed_bundle(order: u32, name: &str, position: Point) -> impl Bundle {
 /// previous scene spawned is removed first.
 pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     clear_scene(world);
+    // Messages a run left unread (a trap's flame, an ignition asked for, the last noises).
+    clear_messages::<super::traps::TrapFlame>(world);
+    clear_messages::<super::fire::IgniteRequest>(world);
+    clear_messages::<super::noise::NoiseMade>(world);
     world.insert_resource(TableSize(Vec2::new(scene.table.width, scene.table.height)));
     world.insert_resource(SceneLighting(scene.lighting));
     world.insert_resource(Lights(scene.lights.clone(), scene.rules.lighting.clone()));
@@ -196,6 +200,12 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::herds::spawn(world, scene);
     super::sleepers::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
+}
+
+fn clear_messages<M: Message>(world: &mut World) {
+    if let Some(mut messages) = world.get_resource_mut::<Messages<M>>() {
+        messages.clear();
+    }
 }
 
 /// Remove every scene entity.

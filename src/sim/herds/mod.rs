@@ -162,6 +162,7 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     world.insert_resource(CattleGrids(scene.cattle_grids.clone()));
     world.insert_resource(HerdRules(scene.rules.herds.clone()));
     world.insert_resource(FireHazards::default());
+    world.insert_resource(BurningHazards::default());
     for (i, h) in scene.herds.iter().enumerate() {
         world.spawn(herd_bundle(i as u32, h));
     }
