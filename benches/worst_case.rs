@@ -20,6 +20,7 @@ fn bench(c: &mut Criterion) {
         ("herds in walls (16 herds of 1,000, 17 walls of 10,000 points)", stress::worst_herds_walls_ron()),
         ("traps and figures (2,000 figures over 10,000 traps)", stress::worst_traps_figures_ron()),
         ("a crowd of 2,000 on one spot in the tomb", stress::worst_crowd_ron()),
+        ("a camp of 500 sleeping groups in earshot", stress::worst_sleepers_ron()),
     ];
     for (name, text) in scenes {
         let scene = parse_scene(&text, Path::new(name)).expect("the worst scenes are accepted");

@@ -20,9 +20,10 @@ fn main() {
         "worst-herds-walls" => stress::worst_herds_walls_ron(),
         "worst-traps-figures" => stress::worst_traps_figures_ron(),
         "worst-crowd" => stress::worst_crowd_ron(),
+        "worst-sleepers" => stress::worst_sleepers_ron(),
         other => {
             eprintln!(
-                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls, worst-traps-figures or worst-crowd"
+                "unknown scene {other:?}: stress, worst-fire-paint, worst-fire-ignitions, worst-fire-burnout, worst-herds-walls, worst-traps-figures, worst-crowd or worst-sleepers"
             );
             std::process::exit(2);
         }

@@ -239,3 +239,17 @@ fn save_and_load_round_trip() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A name of any length quoted back in an error keeps the line readable (found by the fuzzer:
+/// a herder's name of 100,000 characters made a 100,059-character error line).
+#[test]
+fn long_names_quoted_in_errors_are_cut() {
+    let long = "n".repeat(100_000);
+    let text = format!(
+        "(version: 1, table: (width: 72, height: 48), herds: [(name: \"{long}\", beast: cow, count: 2, position: (30, 30), herders: [\"{long}\"])])"
+    );
+    let msg = err(&text).to_string();
+    assert!(msg.lines().all(|l| l.chars().count() < 1000), "{}", msg.chars().take(3000).collect::<String>());
+    assert!(msg.contains("herders: no figure is named \"nnnn"), "{}", msg.chars().take(3000).collect::<String>());
+    assert!(msg.contains("n…"));
+}

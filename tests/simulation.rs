@@ -152,7 +152,10 @@ fn an_immobile_condition_holds_a_figure_until_it_ends() {
 #[test]
 fn a_restarted_simulation_runs_exactly_as_a_new_one() {
     let mut scenes: Vec<tabula::scene::Scene> =
-        ["tomb.ron", "ambush-trail.ron", "farmstead.ron", "pasture.ron", "night-camp.ron", "demo.ron"].into_iter().map(example).collect();
+        ["tomb.ron", "ambush-trail.ron", "farmstead.ron", "pasture.ron", "night-camp.ron", "demo.ron"]
+            .into_iter()
+            .map(example)
+            .collect();
     scenes.push(scene_from_str(&tabula::scene::stress::stress_scene_ron()));
     let mut reused = Simulation::new(&scenes[0], 99);
     reused.step_moves(3);

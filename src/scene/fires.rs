@@ -183,7 +183,7 @@ pub(crate) fn check_scene(scene: &super::format::Scene, c: &mut super::load::Che
         if let Some(Igniter::Held { by, .. }) = &fire.igniter
             && !scene.figures.iter().any(|f| &f.name == by)
         {
-            c.problem(&e, format!("igniter by: no figure is named \"{by}\""));
+            c.problem(&e, format!("igniter by: no figure is named \"{}\"", super::load::shown(by)));
         }
     }
     let table_area = scene.table.width * scene.table.height;

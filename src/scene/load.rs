@@ -20,6 +20,11 @@ pub const MAX_TERRAIN_POINTS: usize = 20_000;
 /// bystander, work that grows with the square of the crowd (2,000 on one spot: about 0.3 s a
 /// move; 10,000: over 8 s).
 pub const MAX_FIGURES: usize = 2_000;
+/// Most sleeping groups: every group that wakes makes noises every other group in earshot may
+/// hear, work that grows with the square of the groups.
+pub const MAX_SLEEPING_GROUPS: usize = 500;
+/// Most members of all sleeping groups together.
+pub const MAX_SLEEPERS: usize = 2_000;
 /// Most terrain regions: each is painted into the fire grid row by row, and looked up under
 /// every figure that moves, so this bounds that work.
 pub const MAX_TERRAIN_REGIONS: usize = 2_000;
@@ -168,6 +173,24 @@ pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
     if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
 }
 
+/// Longest entity or message in a problem, in characters (a longer one ends in "…").
+pub const MAX_PROBLEM_CHARS: usize = 300;
+
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_PROBLEM_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// A name quoted in a problem: at most [`MAX_NAME_CHARS`] characters, longer ones ending in "…".
+pub(crate) fn shown(name: &str) -> String {
+    match name.char_indices().nth(MAX_NAME_CHARS) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name.to_string(),
+    }
+}
+
 /// Write a point as the scene file does.
 pub fn fmt_point(p: Point) -> String {
     format!("({}, {})", p.0, p.1)
@@ -181,9 +204,11 @@ pub(crate) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
+    /// Note a problem. Entity and message are cut at [`MAX_PROBLEM_CHARS`] characters, so a
+    /// name or a value of any length quoted back never makes an error line unreadable.
     pub(crate) fn problem(&mut self, entity: &str, message: String) {
         if self.problems.len() < MAX_PROBLEMS {
-            self.problems.push(Problem { entity: entity.to_string(), message });
+            self.problems.push(Problem { entity: cut(entity), message: cut(&message) });
         }
     }
 
@@ -478,6 +503,16 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
     super::sleepers::check_settings(&scene.rules.sleepers, &mut c);
     super::herds::check_scene(scene, &mut c);
+    if scene.sleepers.len() > MAX_SLEEPING_GROUPS {
+        c.problem(
+            "scene",
+            format!("sleepers: {} groups, more than the {MAX_SLEEPING_GROUPS} allowed", scene.sleepers.len()),
+        );
+    }
+    let sleepers: usize = scene.sleepers.iter().map(|g| g.members.len()).sum();
+    if sleepers > MAX_SLEEPERS {
+        c.problem("scene", format!("sleepers: {sleepers} members in all, more than the {MAX_SLEEPERS} allowed"));
+    }
     if c.count("sleepers", &scene.sleepers) {
         for g in &scene.sleepers {
             g.check(&mut c);
@@ -488,7 +523,10 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     for h in &scene.herds {
         for herder in &h.herders {
             if !figure_names.contains(herder.as_str()) {
-                c.problem(&format!("herd \"{}\"", h.name), format!("herders: no figure is named \"{herder}\""));
+                c.problem(
+                    &format!("herd \"{}\"", shown(&h.name)),
+                    format!("herders: no figure is named \"{}\"", shown(herder)),
+                );
             }
         }
     }

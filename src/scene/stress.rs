@@ -132,6 +132,24 @@ pub fn worst_crowd_ron() -> String {
     format!("{}{crowd}{}", &tomb[..at], &tomb[at..])
 }
 
+/// The worst sleeping camp `check` accepts: the night camp with 496 more groups of four (500
+/// groups and 2,000 sleepers, the limits) packed round it in earshot of one another, so every
+/// noise a waking group makes is heard by all the others.
+pub fn worst_sleepers_ron() -> String {
+    use std::fmt::Write;
+    let camp = include_str!("../../scenes/night-camp.ron");
+    let Some(at) = camp.find("sleepers: [").map(|i| i + "sleepers: [".len()) else { return camp.to_string() };
+    let mut groups = String::from("\n");
+    for g in 0..super::load::MAX_SLEEPING_GROUPS - 4 {
+        let (x, y) = (4.0 + (g % 31) as f32 * 1.3, 4.0 + (g / 31) as f32 * 1.7);
+        let _ = writeln!(
+            groups,
+            "        (name: \"camp {g}\", position: ({x:.1}, {y:.1}), shelter: open, members: [(name: \"a{g}\", rank: officer), (name: \"b{g}\"), (name: \"c{g}\", hearing: acute), (name: \"d{g}\", armour: plate)]),"
+        );
+    }
+    format!("{}{groups}{}", &camp[..at], &camp[at..])
+}
+
 /// Herds of the largest size penned in by walls of the most points, on the largest table: the
 /// worst accepted scene for beasts stopped by walls. On a 1000"x1000" table, an outer ring wall
 /// of [`MAX_POINTS`](super::load::MAX_POINTS) points holds 16 pens, each a ring of
@@ -248,6 +266,8 @@ mod tests {
             ("paint", worst_fire_paint_ron()),
             ("ignitions", worst_fire_ignitions_ron()),
             ("burnout", worst_fire_burnout_ron()),
+            ("crowd", worst_crowd_ron()),
+            ("sleepers", worst_sleepers_ron()),
         ] {
             assert!((text.len() as u64) < MAX_FILE_BYTES, "{name}");
             parse_scene(&text, Path::new(name)).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -349,7 +349,10 @@ pub(crate) fn check_lifter_doors(traps: &[Trap], doors: &[super::format::Door], 
         if let TrapKind::Lifter { door: Some(name), .. } = &t.kind
             && !doors.iter().any(|d| d.name == *name)
         {
-            c.problem(&format!("trap \"{}\"", t.name), format!("kind door: no door is named \"{name}\""));
+            c.problem(
+                &format!("trap \"{}\"", super::load::shown(&t.name)),
+                format!("kind door: no door is named \"{}\"", super::load::shown(name)),
+            );
         }
     }
 }
