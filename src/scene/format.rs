@@ -484,9 +484,9 @@ pub struct Condition {
 impl Condition {
     /// Whether `other` is this condition again, so that the two can be held as one entry: the
     /// same name, kind, moves left and immobility, neither off Me and Mo and neither healing in
-    /// days (each injury heals on its own). Held as one,
-    /// their move penalties add up, as movement adds up the penalties of separate entries, and
-    /// they end together, so the figure fares exactly as with both.
+    /// days (each injury heals on its own). Held as one, their move penalties add up, as
+    /// movement adds up the penalties of separate entries, and they end together, so the figure
+    /// fares exactly as with both.
     pub fn merges_with(&self, other: &Condition) -> bool {
         self.name == other.name
             && self.kind == other.kind
