@@ -1,4 +1,4 @@
-//! The command line: `tabula [open|check|sim] ...`.
+//! The command line: `tabula [open|check|sim|rest|playtest|import] ...`.
 
 use crate::scene::{self, Scene, SceneError};
 use crate::sim;
@@ -145,6 +145,31 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Rest a scene's figures for days off the table: injuries are located, the left for dead
+    /// live or die, wounds heal, fester or kill, with the treatment orders in the scene.
+    #[command(after_help = "Examples:\n  tabula rest scenes/infirmary.ron --days 30\n  \
+                            tabula sim scenes/tomb.ron --moves 20 --final end.ron && tabula rest end.ron --days 30 --events rest.jsonl --final rested.ron\n  \
+                            tabula rest scenes/infirmary.ron --days 10 --seed 3 --events - | jq .outcome\n\n\
+                            A day is the scene's `rules.moves_per_day` moves (480); the clock moves on by them.")]
+    Rest {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// How many days to rest, 1 to 3650.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=sim::MAX_REST_DAYS as i64))]
+        days: u32,
+        /// Dice seed; the scene's `seed` when absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write the event log as JSON Lines to this file, or `-` for standard output.
+        #[arg(long, value_name = "PATH|-")]
+        events: Option<String>,
+        /// Write the scene after the last day as a scene file that loads again.
+        #[arg(long = "final", value_name = "PATH")]
+        final_scene: Option<PathBuf>,
+        /// Write `--events` or `--final` even over the scene file being read.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Parse the arguments and run; the process exit code comes back.
@@ -173,6 +198,15 @@ pub fn main() -> ExitCode {
                 }
             }
             run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
+        }
+        Some(Command::Rest { scene, days, seed, events, final_scene, force }) => {
+            let outputs = events.iter().filter(|e| *e != "-").map(PathBuf::from).chain(final_scene.clone());
+            for output in outputs {
+                if let Some(code) = refuse_overwriting_input(&scene, &output, force) {
+                    return code;
+                }
+            }
+            run_rest(&scene, days, seed, events.as_deref(), final_scene.as_deref())
         }
     }
 }
@@ -390,6 +424,35 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
     }
     let seed = seed.unwrap_or(scene.seed);
     let sim::Run { log, end } = sim::run(&scene, seed, moves);
+    let to_stdout = match write_outputs(&log, &end, events, final_path) {
+        Ok(to_stdout) => to_stdout,
+        Err(code) => return code,
+    };
+    let line = format!(
+        "{}: {} moves with seed {}, {} events, {} rolls",
+        path.display(),
+        moves,
+        seed,
+        log.events.len(),
+        log.events.iter().map(|e| e.rolls.len()).sum::<usize>()
+    );
+    if to_stdout {
+        eprintln!("{line}")
+    } else {
+        say!("{line}")
+    }
+    ExitCode::SUCCESS
+}
+
+/// Write a run's log (`--events`: a file, or `-` for standard output) and its end
+/// (`--final`): whether the log went to standard output, or the exit code of a failed write
+/// (2; 0 when the reader of standard output has gone).
+fn write_outputs(
+    log: &sim::EventLog,
+    end: &Scene,
+    events: Option<&str>,
+    final_path: Option<&Path>,
+) -> Result<bool, ExitCode> {
     let mut to_stdout = false;
     if let Some(target) = events {
         let text = log.to_json_lines();
@@ -397,23 +460,45 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
             to_stdout = true;
             let mut out = std::io::stdout().lock();
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                return output_failed(&e);
+                return Err(output_failed(&e));
             }
         } else if let Err(e) = scene::save::write_atomic(Path::new(target), text.as_bytes()) {
             eprintln!("{target}: {e}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     }
     if let Some(final_path) = final_path
-        && let Err(e) = scene::save_scene(&end, final_path)
+        && let Err(e) = scene::save_scene(end, final_path)
     {
         eprintln!("{e}");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
+    Ok(to_stdout)
+}
+
+/// `tabula rest`: the days of rest, written as `tabula sim` writes its moves. Exit 1 for a
+/// broken scene, 2 when the days would take the clock past its maximum or a write fails.
+fn run_rest(path: &Path, days: u32, seed: Option<u64>, events: Option<&str>, final_path: Option<&Path>) -> ExitCode {
+    let scene = match scene::load_scene(path) {
+        Ok(s) => s,
+        Err(e) => return report(&e),
+    };
+    let seed = seed.unwrap_or(scene.seed);
+    let sim::RestRun { log, end } = match sim::rest(&scene, days, seed) {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let to_stdout = match write_outputs(&log, &end, events, final_path) {
+        Ok(to_stdout) => to_stdout,
+        Err(code) => return code,
+    };
     let line = format!(
-        "{}: {} moves with seed {}, {} events, {} rolls",
+        "{}: {} days with seed {}, {} events, {} rolls",
         path.display(),
-        moves,
+        days,
         seed,
         log.events.len(),
         log.events.iter().map(|e| e.rolls.len()).sum::<usize>()

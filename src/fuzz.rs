@@ -1559,6 +1559,7 @@ fn fill_conditions(list: &mut Vec<Condition>, len: usize) {
             moves_left: None,
             immobile: false,
             me_and_mo: 0,
+            healing: None,
         });
     }
 }

@@ -56,7 +56,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_has_examples() {
-    for sub in [&["--help"][..], &["check", "--help"], &["sim", "--help"], &["open", "--help"]] {
+    for sub in [&["--help"][..], &["check", "--help"], &["sim", "--help"], &["open", "--help"], &["rest", "--help"]] {
         let out = tabula().args(sub).output().unwrap();
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("Examples:"), "{sub:?}");
@@ -102,6 +102,66 @@ fn events_to_stdout_and_final_scene_that_loads() {
 }
 
 #[test]
+fn two_rests_with_one_seed_write_identical_events_and_a_final_scene_that_loads() {
+    let (a, b, end) = (tmp("rest-a.jsonl"), tmp("rest-b.jsonl"), tmp("rested.ron"));
+    for out in [&a, &b] {
+        let run = tabula()
+            .args(["rest", "--days", "10", "--seed", "3", "--events"])
+            .arg(out)
+            .arg("--final")
+            .arg(&end)
+            .arg(scenes().join("infirmary.ron"))
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(stdout.contains("10 days with seed 3"), "{stdout}");
+    }
+    let (ta, tb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(!ta.is_empty());
+    assert_eq!(ta, tb);
+    for line in String::from_utf8(ta).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["system"], "injuries", "{line}");
+        assert!(v["day"].as_u64().is_some_and(|d| (1..=10).contains(&d)), "{line}");
+    }
+    let check = tabula().arg("check").arg(&end).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(std::fs::read_to_string(&end).unwrap().contains(&format!("moves_played: {}", 10 * 480)));
+}
+
+#[test]
+fn rest_refuses_days_out_of_range_a_full_clock_and_writing_over_its_scene() {
+    let infirmary = scenes().join("infirmary.ron");
+    for days in ["0", "3651", "many"] {
+        let out = tabula().args(["rest", "--days", days]).arg(&infirmary).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--days {days}");
+    }
+    let near = tmp("near-full-rest.ron");
+    std::fs::write(&near, "(version: 1, table: (width: 10, height: 10), clock: (moves_played: 999999))").unwrap();
+    let end = tmp("never-rested.ron");
+    let out = tabula().args(["rest", "--days", "1", "--final"]).arg(&end).arg(&near).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the most moves a scene may play") && !stderr.contains("panicked"), "{stderr}");
+    assert!(!end.exists());
+    let path = tmp("rest-read-and-written.ron");
+    std::fs::copy(&infirmary, &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    for flag in ["--events", "--final"] {
+        let out = tabula().arg("rest").arg(&path).args(["--days", "1", flag]).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--force"), "{flag}");
+        assert_eq!(std::fs::read(&path).unwrap(), original, "{flag}: the scene is untouched");
+    }
+    let out =
+        tabula().arg("rest").arg(&path).args(["--days", "1", "--final"]).arg(&path).arg("--force").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tabula().arg("check").arg(&path).output().unwrap();
+    assert!(out.status.success(), "the forced save loads");
+}
+
+#[test]
 fn sim_of_a_broken_scene_exits_1() {
     let bad = tmp("bad-sim.ron");
     std::fs::write(&bad, "(version: 1, table: (width: 5000, height: 48))").unwrap();
@@ -137,14 +197,17 @@ fn a_broken_map_names_the_field_and_exits_1() {
     assert!(!tmp("never.ron").exists());
 }
 
-/// Every subcommand that prints: `check`, `sim` (its summary line and `--events -`).
+/// Every subcommand that prints: `check`, `sim` and `rest` (their summary lines and `--events -`).
 fn printing_commands() -> Vec<Vec<String>> {
     let tomb = scenes().join("tomb.ron").display().to_string();
     let farmstead = scenes().join("farmstead.ron").display().to_string();
+    let infirmary = scenes().join("infirmary.ron").display().to_string();
     vec![
         vec!["check".into(), tomb.clone(), farmstead.clone()],
         vec!["sim".into(), tomb.clone(), "--moves".into(), "2".into()],
         vec!["sim".into(), farmstead, "--moves".into(), "3".into(), "--events".into(), "-".into()],
+        vec!["rest".into(), infirmary.clone(), "--days".into(), "2".into()],
+        vec!["rest".into(), infirmary, "--days".into(), "2".into(), "--events".into(), "-".into()],
     ]
 }
 

@@ -136,6 +136,9 @@ pub const TEXT_SETTINGS: &[&str] = &[
     // Herds, riders and sleepers
     "sleepers.waking_dice",
     "sleepers.response_dice",
+    // Injuries: 000 "Adventurers Apparent 'Death' dicing" and 001 "Saga Apparently Dead
+    // Recovery Dicing" are alternatives the texts offer.
+    "injuries.apparent_death_text",
 ];
 
 /// Every house rule, by domain (the same order as docs/house-rules.md).
@@ -728,6 +731,13 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "000 \"Woken sleepers response\": \"4+ investigate\", with no rule for what the investigator finds.",
         why: "Within 2\" with no wall between, as the 2\" of \"Spotting Traps\"; the investigator raises the alarm.",
     },
+    // ---- Injuries -------------------------------------------------------------------------
+    HouseRule {
+        path: "injuries.out_of_action",
+        default: "left_for_dead",
+        silent: "002 takes a model \"out of action\" at its last wound; neither 000 nor 001 says what becomes of it after the action.",
+        why: "000 \"Adventurers Apparent 'Death' dicing\" is \"For those characters left for dead\", thrown \"at the end of an action when able to check bodies\": the nearest the texts give; `ignored` leaves the model to the GM.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -763,10 +773,19 @@ pub fn display_value(value: &serde_json::Value) -> String {
 }
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
-/// when they hold their defaults (`traps`, `fire`, `lighting`) are put back. The destructuring names
+/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
-    let crate::scene::RulesSettings { rounds_per_move, moves_per_day, sleepers, traps, herds, fire, lighting } = rules;
+    let crate::scene::RulesSettings {
+        rounds_per_move,
+        moves_per_day,
+        sleepers,
+        traps,
+        herds,
+        fire,
+        lighting,
+        injuries,
+    } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
     map.insert("rounds_per_move".into(), to(serde_json::to_value(rounds_per_move)));
@@ -776,6 +795,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("herds".into(), to(serde_json::to_value(herds)));
     map.insert("fire".into(), to(serde_json::to_value(fire)));
     map.insert("lighting".into(), to(serde_json::to_value(lighting)));
+    map.insert("injuries".into(), to(serde_json::to_value(injuries)));
     serde_json::Value::Object(map)
 }
 

@@ -391,6 +391,34 @@ impl ApparentDeathText {
     }
 }
 
+crate::rules::named_enum! {
+    /// What days of rest make of a figure a Khemri trap took "out of action" (the house rule
+    /// `injuries.out_of_action`): 002 takes the model out at its last wound and no text says
+    /// what follows the action.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum OutOfAction {
+        /// One "left for dead" (000 "Adventurers Apparent 'Death' dicing": "For those characters
+        /// left for dead"), cause wounds: the apparent-death text decides whether they live.
+        #[default]
+        LeftForDead => "left_for_dead",
+        /// Nothing is rolled: the condition stays for the GM.
+        Ignored => "ignored",
+    }
+}
+
+/// The scene's `rules.injuries` block: which apparent-death text applies (a choice the texts
+/// offer) and the house rules of the days after the fight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InjurySettings {
+    /// 000 "Adventurers Apparent 'Death' dicing" or 001 "Saga Apparently Dead Recovery Dicing":
+    /// the texts are alternatives; by default 001 for one apparently dead from fire, 000 otherwise.
+    pub apparent_death_text: ApparentDeathText,
+    /// House rule: what rest makes of a figure a Khemri trap took out of action.
+    pub out_of_action: OutOfAction,
+}
+
 // ---------------------------------------------------------------------------------------------
 // Apparent death (000)
 // ---------------------------------------------------------------------------------------------
@@ -1509,6 +1537,7 @@ crate::rules::outcome::impl_outcome! {
     InfectionOutcome => |o| Meaning::NONE;
     FesterOutcome => |o| Meaning::NONE;
     LocationOutcome => |o| Meaning::NONE;
+    WoundRecovery => |o| Meaning::NONE;
     DayOutcome => |o| match o {
         DayOutcome::Died => Meaning::NONE.harm(Harm::DefinitelyDead),
         _ => Meaning::NONE,

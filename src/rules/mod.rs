@@ -80,7 +80,8 @@ mod tests {
     };
     use super::injuries::{
         ApparentDeathCause, ApparentDeathText, DayOutcome, FesterOutcome, HealerLevel, HealingStage, InfectionOutcome,
-        LocationOutcome, Recoverability, SagaRecovery, Salve, UnconsciousOutcome, WoundKind, WoundRecovery,
+        LocationOutcome, OutOfAction, Recoverability, SagaRecovery, Salve, UnconsciousOutcome, WoundKind,
+        WoundRecovery,
     };
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
@@ -178,6 +179,7 @@ mod tests {
             LocationOutcome,
             HealingStage,
             DayOutcome,
+            OutOfAction,
         );
     }
 }

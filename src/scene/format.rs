@@ -79,6 +79,14 @@ pub struct Scene {
     /// Cattle grids across gateways: impassable to livestock (001 "Cattle Grids").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cattle_grids: Vec<CattleGrid>,
+    /// The scene's own D% location tables for wounds, cripplings, burns and cripple burns (000
+    /// gives none): at most one of each kind ([`super::injuries`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub location_tables: Vec<crate::rules::injuries::LocationTable>,
+    /// Treatment orders for the days of rest: who treats whom, with what, resting or not
+    /// ([`super::injuries::Treatment`], `tabula rest`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub treatments: Vec<super::injuries::Treatment>,
 }
 
 /// The table, in inches.
@@ -121,6 +129,14 @@ pub struct RulesSettings {
     /// Lighting house rules: light steps and DDL sight (001 "Lighting").
     #[serde(skip_serializing_if = "is_default_lighting")]
     pub lighting: crate::rules::lighting::LightingSettings,
+    /// Injuries after the fight: which apparent-death text applies, and their house rules
+    /// (docs/injuries.md).
+    #[serde(skip_serializing_if = "is_default_injuries")]
+    pub injuries: crate::rules::injuries::InjurySettings,
+}
+
+fn is_default_injuries(s: &crate::rules::injuries::InjurySettings) -> bool {
+    *s == crate::rules::injuries::InjurySettings::default()
 }
 
 fn is_default_lighting(s: &crate::rules::lighting::LightingSettings) -> bool {
@@ -145,6 +161,7 @@ impl Default for RulesSettings {
             fire: Default::default(),
             herds: Default::default(),
             lighting: Default::default(),
+            injuries: Default::default(),
         }
     }
 }
@@ -458,13 +475,18 @@ pub struct Condition {
     pub immobile: bool,
     /// Off Me and Mo while it lasts (burns, 001 "Fire Against people and animals").
     pub me_and_mo: i32,
+    /// How the injury heals, day by day (000 "Adventurers injuries optional rules", 001 "Wound
+    /// Recoveries"): given by `tabula rest`, or written by the GM; none for a condition that
+    /// does not heal in days, or whose healing has not been rolled yet.
+    pub healing: Option<crate::rules::injuries::HealingState>,
 }
 
 impl Condition {
     /// Whether `other` is this condition again, so that the two can be held as one entry: the
-    /// same name, kind, moves left and immobility, and neither off Me and Mo. Held as one,
-    /// their move penalties add up, as movement adds up the penalties of separate entries, and
-    /// they end together, so the figure fares exactly as with both.
+    /// same name, kind, moves left and immobility, neither off Me and Mo and neither healing in
+    /// days (each injury heals on its own). Held as one, their move penalties add up, as
+    /// movement adds up the penalties of separate entries, and they end together, so the figure
+    /// fares exactly as with both.
     pub fn merges_with(&self, other: &Condition) -> bool {
         self.name == other.name
             && self.kind == other.kind
@@ -472,6 +494,8 @@ impl Condition {
             && self.immobile == other.immobile
             && self.me_and_mo == 0
             && other.me_and_mo == 0
+            && self.healing.is_none()
+            && other.healing.is_none()
     }
 
     /// Fold `other`, a condition that [merges with](Self::merges_with) this one, into it: the
@@ -573,6 +597,29 @@ crate::rules::named_enum! {
         ApparentlyDead => "apparently_dead",
         /// Definitely dead: fire rolls no more for the figure.
         Dead => "dead",
+        /// A wound (000 "Adventurers Wounding"): rest rolls its location and healing time on the
+        /// scene's `wound` location table.
+        Wound => "wound",
+        /// A crippling (000 "Adventurers Crippling"): located on the scene's `crippling` table.
+        Crippling => "crippling",
+        /// A crippling struck with a blunt weapon, "a club, staff or ball mace": −5 to the D%.
+        BluntCrippling => "blunt_crippling",
+        /// 001 "Wound Recoveries": "Sore wounded (-3) D20 + 10 total days".
+        SoreWounded => "sore_wounded",
+        /// 001 "Wound Recoveries": "Wounded D10+2 days".
+        Wounded => "wounded",
+        /// 001 "Wound Recoveries": "Flesh wounded D6 days at –1".
+        FleshWounded => "flesh_wounded",
+        /// Unconscious (000 "Adventurers Crippling" > "Ucon"): without `moves_left`, rest rolls
+        /// how long; the figure comes round when the moves run out.
+        Unconscious => "unconscious",
+        /// Left for dead after wounds, a fall or a trap (000 "Adventurers Apparent 'Death'
+        /// dicing", cause wounds); `apparently_dead` is fire's.
+        LeftForDead => "left_for_dead",
+        /// Regaining the fitness possible after an apparent death: "6xD10 +5 days" (000).
+        RegainingFitness => "regaining_fitness",
+        /// 001 "Saga Apparently Dead Recovery Dicing": "4 mortally wounded D6 days to die".
+        MortallyWounded => "mortally_wounded",
     }
 }
 
@@ -612,6 +659,8 @@ struct ConditionText {
     immobile: bool,
     #[serde(default, skip_serializing_if = "is_zero")]
     me_and_mo: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    healing: Option<crate::rules::injuries::HealingState>,
 }
 
 impl From<ConditionText> for Condition {
@@ -624,6 +673,7 @@ impl From<ConditionText> for Condition {
             moves_left: c.moves_left,
             immobile: c.immobile,
             me_and_mo: c.me_and_mo,
+            healing: c.healing,
         }
     }
 }
@@ -638,6 +688,7 @@ impl From<Condition> for ConditionText {
             moves_left: c.moves_left,
             immobile: c.immobile,
             me_and_mo: c.me_and_mo,
+            healing: c.healing,
         }
     }
 }
@@ -732,6 +783,7 @@ fn default_side() -> String {
 
 pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
+pub use super::injuries::Treatment;
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::traps::{Concealment, Trap, TrapKind};
 
@@ -748,6 +800,7 @@ mod tests {
             moves_left,
             immobile: false,
             me_and_mo: 0,
+            healing: None,
         }
     }
 

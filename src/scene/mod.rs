@@ -7,6 +7,7 @@ pub mod fire_state;
 pub mod fires;
 pub mod format;
 pub mod herds;
+pub mod injuries;
 pub mod load;
 pub mod save;
 pub mod sleepers;

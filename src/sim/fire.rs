@@ -1463,6 +1463,7 @@ fn burn_condition(outcome: PersonInFireOutcome) -> Option<scene::Condition> {
         moves_left: None,
         immobile,
         me_and_mo,
+        healing: None,
     };
     match outcome {
         PersonInFireOutcome::Unharmed | PersonInFireOutcome::SingedClothes => None,
@@ -1505,6 +1506,7 @@ mod tests {
                 moves_left: None,
                 immobile: false,
                 me_and_mo: 0,
+                healing: None,
             }];
             let kept: Vec<bool> = outcomes
                 .iter()

@@ -245,6 +245,7 @@ mod tests {
             moves_left: Some(3),
             immobile: true,
             me_and_mo: -2,
+            healing: None,
         };
         let plain = Condition {
             name: "strained ankle".into(),
@@ -253,6 +254,7 @@ mod tests {
             moves_left: None,
             immobile: false,
             me_and_mo: 0,
+            healing: None,
         };
         let e = LogEvent::new("traps", "test", "x").field("conditions_added", LoggedCondition::all(&[renamed, plain]));
         assert_eq!(

@@ -15,6 +15,7 @@ pub mod movement;
 pub mod noise;
 pub mod outcome;
 pub mod referee;
+pub mod rest;
 pub mod run;
 pub mod sleepers;
 #[cfg(test)]
@@ -28,6 +29,7 @@ use bevy::prelude::*;
 pub use clock::{ClockFull, MoveClock, SimDice, moves_after};
 pub use log::{EventLog, LogEvent};
 pub use referee::Referee;
+pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
 /// One move: figure movement, traps, fire (per round), herds, sleepers, bookkeeping.

@@ -185,6 +185,17 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Rest events that are not a rule's own outcome (`tabula rest`, [`super::rest`]).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum RestOutcome {
+        /// `came_round`: an unconscious figure's moves ran out during the days of rest.
+        CameRound => "came_round",
+        /// `condition_expired`: a condition's moves ran out during the days of rest.
+        Expired => "expired",
+    }
+}
+
 impl_outcome! {
     MoveOutcome => |o| match o {
         MoveOutcome::Held => Meaning::NONE.mark(Mark::Held),
@@ -235,6 +246,7 @@ impl_outcome! {
     FireOutcome => |o| Meaning::NONE;
     SleeperOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
+    RestOutcome => |o| Meaning::NONE;
 }
 
 #[cfg(test)]
@@ -243,6 +255,9 @@ mod tests {
     use crate::rules::fire::{IgnitionOutcome, PersonInFireOutcome};
     use crate::rules::herds::{
         CatchOutcome, GridEscapeOutcome, RunningGridOutcome, StampedeGridOutcome, WanderStep, ZoneResponse,
+    };
+    use crate::rules::injuries::{
+        DayOutcome, LocationOutcome, Recoverability, SagaRecovery, UnconsciousOutcome, WoundRecovery,
     };
     use crate::rules::khemri_traps::{ComplexTrap, CrossingOutcome, DisarmOutcome, SetTrapOutcome};
     use crate::rules::morval_traps::{LoopOutcome, PayloadKind, PitOutcome, TripCordOutcome};
@@ -281,11 +296,13 @@ mod tests {
         } else {
             Sprung::Sprung
         };
-        let harm = match id {
-            "retarded_fall_minus_two" | "retarded_fall_minus_one" | "fall_unimpeded" => Harm::Fall,
-            "minor_burns" | "bad_burns" | "severe_burns" | "crippled_in_agony" => Harm::Burn,
-            "apparently_dead" => Harm::ApparentlyDead,
-            "definitely_dead" => Harm::DefinitelyDead,
+        let harm = match (system, id) {
+            (_, "retarded_fall_minus_two" | "retarded_fall_minus_one" | "fall_unimpeded") => Harm::Fall,
+            (_, "minor_burns" | "bad_burns" | "severe_burns" | "crippled_in_agony") => Harm::Burn,
+            (_, "apparently_dead") => Harm::ApparentlyDead,
+            (_, "definitely_dead") => Harm::DefinitelyDead,
+            // Rest (docs/injuries.md "Outcome ids"): a death after the fight.
+            ("injuries", "dead_as_first_thought" | "dead" | "died") => Harm::DefinitelyDead,
             _ => Harm::None,
         };
         let mark = match (system, event, id) {
@@ -396,12 +413,21 @@ mod tests {
         t.add("sleepers", "dressing", &[S::Dressed, S::Dressing]);
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
         t.add("noise", "noise_made", &Noise::ALL);
+        t.add("injuries", "location", &LocationOutcome::ALL);
+        t.add("injuries", "wound_recovery", &WoundRecovery::ALL);
+        t.add("injuries", "unconscious", &UnconsciousOutcome::ALL);
+        t.add("injuries", "apparently_dead", &Recoverability::ALL);
+        t.add("injuries", "apparently_dead", &SagaRecovery::ALL);
+        t.add("injuries", "healing_day", &DayOutcome::ALL);
+        t.add("injuries", "came_round", &[RestOutcome::CameRound]);
+        t.add("injuries", "condition_expired", &[RestOutcome::Expired]);
 
         t.covers(&MoveOutcome::ALL);
         t.covers(&TrapOutcome::ALL);
         t.covers(&HerdOutcome::ALL);
         t.covers(&FireOutcome::ALL);
         t.covers(&SleeperOutcome::ALL);
+        t.covers(&RestOutcome::ALL);
 
         let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();
         for (system, event, outcomes) in &t.rows {

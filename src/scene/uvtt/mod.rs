@@ -237,6 +237,8 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         ignitions: Vec::new(),
         fire_state: None,
         cattle_grids: Vec::new(),
+        location_tables: Vec::new(),
+        treatments: Vec::new(),
     };
     check_scene(&scene)?;
     Ok(Imported { scene, image })

@@ -123,6 +123,7 @@ pub(super) fn figures_cross_cattle_grids(
                     moves_left: r.lasts_moves.map(|m| m.saturating_add(1)),
                     immobile: false,
                     me_and_mo: 0,
+                    healing: None,
                 };
                 let hurt_name = hurt.name.clone();
                 // Never past the cap the scene check enforces: at it, a repeated hurt is merged.

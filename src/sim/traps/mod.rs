@@ -678,6 +678,7 @@ impl Pass {
             moves_left: moves.map(|m| m.saturating_add(1)),
             immobile,
             me_and_mo: 0,
+            healing: None,
         }
     }
 
