@@ -290,7 +290,7 @@ fn days_and_the_clock_are_bounded() {
     assert_eq!(rest(&scene, tabula::sim::MAX_REST_DAYS + 1, 1).err(), Some(RestError::Days(3651)));
     assert_eq!(rest_ok(&scene, tabula::sim::MAX_REST_DAYS, 1).end.clock.moves_played, 365_000);
     scene.clock.moves_played = 1_000_000 - 99;
-    let err = rest(&scene, 1, 1).err().expect("no room for a day");
+    let err = rest(&scene, 1, 1).expect_err("no room for a day");
     assert!(matches!(err, RestError::ClockFull(_)), "{err}");
     assert!(err.to_string().contains("the most moves a scene may play"), "{err}");
     scene.clock.moves_played = 1_000_000 - 100;
