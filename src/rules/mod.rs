@@ -58,6 +58,7 @@ pub mod lighting;
 pub mod morval_traps;
 pub mod movement;
 pub mod outcome;
+pub mod prisoners;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod stats;
@@ -90,6 +91,10 @@ mod tests {
     use super::morval_traps::{
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
         PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
+    };
+    use super::prisoners::{
+        BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
+        EscapeOutcome, MeanRounding, MixedEscort, PrisonerRank, RunnerChoice, StruggleOutcome, UndoOrder,
     };
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
     use crate::scene::{ConditionKind, Material};
@@ -180,6 +185,20 @@ mod tests {
             HealingStage,
             DayOutcome,
             OutOfAction,
+            PrisonerRank,
+            MixedEscort,
+            DiceAgain,
+            RunnerChoice,
+            UndoOrder,
+            MeanRounding,
+            BerserkWithoutEnemy,
+            EscapeOutcome,
+            Binding,
+            BondsOutcome,
+            ChaseOutcome,
+            StruggleOutcome,
+            BerserkState,
+            BerserkOutcome,
         );
     }
 }
