@@ -48,6 +48,7 @@ macro_rules! named_enum {
 pub(crate) use named_enum;
 
 pub mod character;
+pub mod decisions;
 pub mod dice;
 pub mod fire;
 pub mod herds;
@@ -71,6 +72,10 @@ mod tests {
     use serde::Serialize;
 
     use super::character::Armour;
+    use super::decisions::{
+        DecisionOutcome, FencingBands, GmFactor, LeaveOutcome, Lured, OutvoteOutcome, Quality, Relevance,
+        TemptationKind, TemptationOutcome, Weakness, WeaknessOutcome, WeaknessRoll,
+    };
     use super::fire::{
         BurnStacking, BurningBuilding, Fuel, HeldIgniter, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
         ThrownIgniter,
@@ -199,6 +204,19 @@ mod tests {
             StruggleOutcome,
             BerserkState,
             BerserkOutcome,
+            Quality,
+            Relevance,
+            DecisionOutcome,
+            TemptationKind,
+            Lured,
+            GmFactor,
+            FencingBands,
+            TemptationOutcome,
+            LeaveOutcome,
+            OutvoteOutcome,
+            Weakness,
+            WeaknessRoll,
+            WeaknessOutcome,
         );
     }
 }
