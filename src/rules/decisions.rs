@@ -1859,7 +1859,7 @@ mod tests {
             assert_eq!(result.chosen, chosen, "face {face}");
             assert_eq!(result.chosen_name(), name);
             assert_eq!(result.outcome, DecisionOutcome::Decided);
-            assert_eq!(result.rolls(), [result.roll.clone()]);
+            assert_eq!(result.rolls(), std::slice::from_ref(&result.roll));
         }
     }
 
@@ -2380,7 +2380,7 @@ mod tests {
             assert_eq!(at.roll.target, Some(i32::try_from(pass).unwrap()), "{}", kind.id());
             assert_eq!(at.outcome, passed, "{}", kind.id());
             assert_eq!(roll_weakness(kind, &mut faces(&[fail])).outcome, failed, "{}", kind.id());
-            assert_eq!(at.rolls(), [at.roll.clone()]);
+            assert_eq!(at.rolls(), std::slice::from_ref(&at.roll));
         }
         let pass_if = roll_weakness(WeaknessRoll::FriendInMelee, &mut faces(&[0])).roll.pass_if;
         assert_eq!(pass_if, Some(PassIf::AtMost), "\"D10 2- hit!\"");
