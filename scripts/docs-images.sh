@@ -19,6 +19,9 @@ shot farmstead-move-gm.png scenes/farmstead.ron --moves 6
 shot pasture-gm.png scenes/pasture.ron --moves 3
 shot night-camp-gm.png scenes/night-camp.ron --moves 3
 shot ambush-trail-gm.png scenes/ambush-trail.ron --moves 3
+rested="$(mktemp -d)/infirmary-rested.ron"
+"$bin" rest scenes/infirmary.ron --days 3 --final "$rested" 2>/dev/null
+shot roster-gm.png "$rested" --roster
 if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
     shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
 fi

@@ -66,6 +66,9 @@ pub enum Command {
         /// Start playing at this many moves a second (0.1 to 10): a hands-off demonstration.
         #[arg(long, value_name = "MOVES_PER_SEC", value_parser = parse_play_speed)]
         play: Option<f32>,
+        /// Open with the roster of figures' injuries shown (GM view).
+        #[arg(long)]
+        roster: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -177,8 +180,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play }) => {
-            open(&scene, screenshot, (moves, rounds), view, measure_frames, play)
+        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play, roster }) => {
+            open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster))
         }
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -546,7 +549,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    play: Option<f32>,
+    (play, roster): (Option<f32>, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -565,12 +568,12 @@ fn open(
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play };
+        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play, roster };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, document, measure_frames, play, rounds);
+        let _ = (screenshot, view, document, measure_frames, play, rounds, roster);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

@@ -285,6 +285,21 @@ pub fn rewind(world: &mut World, move_number: u32) -> bool {
     true
 }
 
+/// Rest the scene `days` days ([`crate::sim::rest`]): healing, infection and deaths rolled with
+/// the world's seed, every roll added to the dice log. The world before is kept in the history
+/// (rewinding to its next move undoes the rest). The reason, when the days cannot be rested.
+pub fn rest(world: &mut World, days: u32) -> Result<(), String> {
+    let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to rest".into()) };
+    let seed = world.resource::<SimDice>().seed;
+    let run = crate::sim::rest(&scene, days, seed).map_err(|e| e.to_string())?;
+    let mut log = world.remove_resource::<EventLog>().unwrap_or_default();
+    world.resource_mut::<History>().push(scene, log.events.len());
+    log.events.extend(run.log.events);
+    super::respawn(world, &run.end, seed, Some(log));
+    super::mark_dirty(world);
+    Ok(())
+}
+
 /// A new seed: it changes the moves still to come; what was rolled stays in the log.
 pub fn reseed(world: &mut World, seed: u64) {
     world.resource_mut::<SimDice>().seed = seed;
@@ -446,5 +461,26 @@ mod tests {
         assert!(world.resource::<History>().is_empty());
         let message = world.resource::<Document>().message.clone().unwrap_or_default();
         assert!(message.contains("most moves"), "{message}");
+    }
+
+    /// Resting from the GM view: the days' rolls join the dice log, the clock moves on by the
+    /// days, and a rewind to the move after the rest undoes it.
+    #[test]
+    fn resting_days_logs_the_rolls_and_can_be_rewound() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10),
+              figures: [(name: \"Hurt\", position: (2, 2), conditions: [(name: \"sore wound\", kind: sore_wounded)])])",
+        );
+        let mut app = crate::document::walker_app();
+        crate::document::respawn(app.world_mut(), &scene, 3, None);
+        let before = app.world().resource::<EventLog>().events.len();
+        rest(app.world_mut(), 2).expect("two days rest");
+        let world = app.world();
+        assert!(world.resource::<EventLog>().events.len() > before, "the rest's rolls are logged");
+        assert_eq!(world.resource::<MoveClock>().move_number, 2 * scene.rules.moves_per_day);
+        assert!(world.resource::<super::super::Document>().dirty);
+        assert!(rewind(app.world_mut(), 1));
+        assert_eq!(app.world().resource::<MoveClock>().move_number, 0);
+        assert!(rest(app.world_mut(), 0).is_err(), "a rest is 1 day or more");
     }
 }

@@ -17,6 +17,7 @@ mod measure;
 mod panels;
 mod patterns;
 mod playhead;
+mod roster;
 mod screenshot;
 mod settings;
 mod sleepers;
@@ -62,6 +63,8 @@ pub struct ViewOptions {
     pub play: Option<f32>,
     /// Which picture the window shows: the GM's or the players'.
     pub view: ViewKind,
+    /// Open with the roster of figures' injuries shown.
+    pub roster: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -102,6 +105,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     history::step_rounds(app.world_mut(), options.rounds, 0.0);
     // After the steps: a view opened after some moves has no unsaved changes.
     app.insert_resource(document);
+    if options.roster {
+        app.world_mut().resource_mut::<panels::PanelState>().show_roster = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -137,7 +143,7 @@ pub fn plugin(app: &mut App) {
         hover::plugin,
         measure::plugin,
     ));
-    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin));
+    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin, roster::plugin));
 }
 
 /// Table inches to world units.

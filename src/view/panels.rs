@@ -27,6 +27,8 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Debug, Default)]
 pub struct PanelState {
     pub show_help: bool,
+    /// The roster of figures' injuries is open.
+    pub show_roster: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -167,6 +169,9 @@ fn menu_bar(
                         ui.close();
                     }
                 });
+                if ui.button("Roster").on_hover_text("Every figure's injuries, and resting days").clicked() {
+                    panels.show_roster = !panels.show_roster;
+                }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
                 }

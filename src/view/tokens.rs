@@ -6,7 +6,7 @@ use super::playhead::{PlayheadSystems, Shown, ShownBeasts};
 use super::{PX_PER_INCH, to_world};
 use crate::rules::herds::Beast;
 use crate::sim::herds::Herd;
-use crate::sim::world::Figure;
+use crate::sim::world::{Conditions, Figure};
 use bevy::asset::RenderAssetUsages;
 use bevy::image::ImageSampler;
 use bevy::prelude::*;
@@ -158,17 +158,27 @@ fn spawn_beast_tokens(
     }
 }
 
+/// A figure down (unconscious, apparently dead, left for dead, dead: `roster::is_down`) is a
+/// greyed token, on the projector too: players see it lying there, not why.
+const DOWN_TINT: Color = Color::srgba(0.45, 0.45, 0.45, 0.85);
+
 fn move_figure_tokens(
     mut commands: Commands,
-    mut tokens: Query<(Entity, &FigureToken, &mut Transform, &mut Visibility)>,
-    shown: Query<Option<Ref<Shown>>, With<Figure>>,
+    mut tokens: Query<(Entity, &FigureToken, &mut Transform, &mut Visibility, &mut Sprite)>,
+    shown: Query<(Option<Ref<Shown>>, Ref<Conditions>), With<Figure>>,
 ) {
-    for (token, figure, mut transform, mut visibility) in &mut tokens {
-        let Ok(shown) = shown.get(figure.0) else {
+    for (token, figure, mut transform, mut visibility, mut sprite) in &mut tokens {
+        let Ok((shown, conditions)) = shown.get(figure.0) else {
             // Its figure is gone.
             commands.entity(token).despawn();
             continue;
         };
+        if conditions.is_changed() || *visibility == Visibility::Hidden {
+            let tint = if conditions.0.iter().any(super::roster::is_down) { DOWN_TINT } else { Color::WHITE };
+            if sprite.color != tint {
+                sprite.color = tint;
+            }
+        }
         // Placed once the figure's shown place is known.
         let Some(shown) = shown else { continue };
         if shown.is_changed() || *visibility == Visibility::Hidden {
