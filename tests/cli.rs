@@ -197,24 +197,43 @@ fn a_broken_map_names_the_field_and_exits_1() {
     assert!(!tmp("never.ron").exists());
 }
 
-/// Every subcommand that prints: `check`, `sim` and `rest` (their summary lines and `--events -`).
-fn printing_commands() -> Vec<Vec<String>> {
+/// The sample cave map beside the clone, or None (with a note) where it is not there.
+fn cave_map() -> Option<PathBuf> {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/uvtt/cave-20x20.dd2vtt");
+    if map.exists() {
+        Some(map)
+    } else {
+        eprintln!("skipping the map: {} is not here", map.display());
+        None
+    }
+}
+
+/// Every subcommand that prints to standard output: `check`, `sim` and `rest` (their summary
+/// lines and `--events -`), `playtest` (its report) and `import` (its summary line, after the
+/// scene is written to a file named for `test`, so tests running at once do not share it).
+fn printing_commands(test: &str) -> Vec<Vec<String>> {
     let tomb = scenes().join("tomb.ron").display().to_string();
     let farmstead = scenes().join("farmstead.ron").display().to_string();
     let infirmary = scenes().join("infirmary.ron").display().to_string();
-    vec![
+    let mut commands = vec![
         vec!["check".into(), tomb.clone(), farmstead.clone()],
         vec!["sim".into(), tomb.clone(), "--moves".into(), "2".into()],
         vec!["sim".into(), farmstead, "--moves".into(), "3".into(), "--events".into(), "-".into()],
         vec!["rest".into(), infirmary.clone(), "--days".into(), "2".into()],
         vec!["rest".into(), infirmary, "--days".into(), "2".into(), "--events".into(), "-".into()],
-    ]
+        vec!["playtest".into(), tomb, "--runs".into(), "5".into(), "--moves".into(), "2".into()],
+    ];
+    if let Some(map) = cave_map() {
+        let out = tmp(&format!("printed-{test}.ron")).display().to_string();
+        commands.push(vec!["import".into(), map.display().to_string(), "-o".into(), out]);
+    }
+    commands
 }
 
 #[test]
 fn a_closed_pipe_ends_a_command_quietly_with_exit_0() {
     // `tabula check scenes/*.ron | head -1`: the reader goes away before tabula writes.
-    for args in printing_commands() {
+    for args in printing_commands("closed-pipe") {
         let mut child = tabula()
             .args(&args)
             .stdout(std::process::Stdio::piped())
@@ -232,7 +251,7 @@ fn a_closed_pipe_ends_a_command_quietly_with_exit_0() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_device_is_a_write_error_with_exit_2() {
-    for args in printing_commands() {
+    for args in printing_commands("full-device") {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let out = tabula().args(&args).stdout(full).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -334,4 +353,29 @@ fn an_import_that_cannot_write_its_scene_leaves_no_image() {
     let run = tabula().arg("import").arg(&map).arg("-o").arg(&out).output().unwrap();
     assert_eq!(run.status.code(), Some(2));
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+/// `tabula import MAP -o MAP`: the map being read is not written over unless `--force`, however
+/// the path names it, and nothing else is written (no image beside it).
+#[test]
+fn import_refuses_to_write_its_scene_over_the_map_being_read_unless_forced() {
+    let Some(cave) = cave_map() else { return };
+    let dir = tmp("import-over-its-map");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("cave.dd2vtt");
+    std::fs::copy(&cave, &map).unwrap();
+    let original = std::fs::read(&map).unwrap();
+    for output in [map.clone(), dir.join(".").join("cave.dd2vtt")] {
+        let out = tabula().arg("import").arg(&map).arg("-o").arg(&output).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", output.display());
+        assert!(stderr.contains("is the file being read") && stderr.contains("--force"), "{stderr}");
+        assert_eq!(std::fs::read(&map).unwrap(), original, "{}: the map is untouched", output.display());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no image written beside it");
+    }
+    let out = tabula().arg("import").arg(&map).arg("-o").arg(&map).arg("--force").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let check = tabula().arg("check").arg(&map).output().unwrap();
+    assert!(check.status.success(), "the forced scene loads: {}", String::from_utf8_lossy(&check.stderr));
 }

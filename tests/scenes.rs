@@ -154,6 +154,69 @@ fn terrain_regions_and_polygon_points_are_capped() {
     assert!(msg.contains("terrain: 20003 polygon points in all, more than the 20000 allowed"), "{msg}");
 }
 
+/// Figures are capped below the other kinds (traps count every other figure as a bystander):
+/// exactly 2,000 load, one more is refused naming the field.
+#[test]
+fn figures_are_capped_at_exactly_2000() {
+    let scene = |n: usize| {
+        let figures: Vec<String> = (0..n).map(|i| format!("(name: \"f{i}\", position: (1, 1))")).collect();
+        format!("(version: 1, table: (width: 72, height: 48), figures: [{}])", figures.join(","))
+    };
+    let s = parse_scene(&scene(scene::load::MAX_FIGURES), Path::new("ok.ron")).expect("2,000 figures are allowed");
+    assert_eq!(s.figures.len(), 2000);
+    let msg = err(&scene(scene::load::MAX_FIGURES + 1)).to_string();
+    assert!(msg.contains("figures: 2001 entries, more than the 2000 allowed"), "{msg}");
+}
+
+/// Sleeping groups are capped at 500 and their members at 2,000 in all (every waking group's
+/// noises reach every other group): exactly at either cap loads, one more is refused naming
+/// the field.
+#[test]
+fn sleeping_groups_and_their_members_are_capped_exactly() {
+    // `sizes[g]` members in group g.
+    let scene = |sizes: Vec<usize>| {
+        let groups: Vec<String> = sizes
+            .iter()
+            .enumerate()
+            .map(|(g, &n)| {
+                let members: Vec<String> = (0..n).map(|m| format!("\"m{m}\"")).collect();
+                format!("(name: \"g{g}\", position: (1, 1), members: [{}])", members.join(","))
+            })
+            .collect();
+        format!("(version: 1, table: (width: 72, height: 48), sleepers: [{}])", groups.join(","))
+    };
+    let groups = scene::load::MAX_SLEEPING_GROUPS;
+    let s = parse_scene(&scene(vec![1; groups]), Path::new("ok.ron")).expect("500 groups are allowed");
+    assert_eq!(s.sleepers.len(), 500);
+    let msg = err(&scene(vec![1; groups + 1])).to_string();
+    assert!(msg.contains("sleepers: 501 groups, more than the 500 allowed"), "{msg}");
+
+    // Ten full groups of 200 are the 2,000 members allowed; one member more is refused.
+    let full = scene::load::MAX_SLEEPERS / scene::load::MAX_GROUP_SIZE;
+    let mut sizes = vec![scene::load::MAX_GROUP_SIZE; full];
+    let s = parse_scene(&scene(sizes.clone()), Path::new("ok.ron")).expect("2,000 sleepers are allowed");
+    assert_eq!(s.sleepers.iter().map(|g| g.members.len()).sum::<usize>(), 2000);
+    sizes.push(1);
+    let msg = err(&scene(sizes)).to_string();
+    assert!(msg.contains("sleepers: 2001 members in all, more than the 2000 allowed"), "{msg}");
+}
+
+/// Ignitions are replayed into the fire front when a scene loads: exactly 10,000 load, one more
+/// is refused naming the field.
+#[test]
+fn ignitions_are_capped_at_exactly_10000() {
+    let ignition = |i: usize| format!("(time: 0, position: (1, 1), source: \"i{i}\")");
+    let scene = |n: usize| {
+        let ignitions: Vec<String> = (0..n).map(ignition).collect();
+        format!("(version: 1, table: (width: 72, height: 48), ignitions: [{}])", ignitions.join(","))
+    };
+    let cap = scene::fires::MAX_IGNITIONS;
+    let s = parse_scene(&scene(cap), Path::new("ok.ron")).expect("10,000 ignitions are allowed");
+    assert_eq!(s.ignitions.len(), 10_000);
+    let msg = err(&scene(cap + 1)).to_string();
+    assert!(msg.contains("ignitions: 10001 entries, more than the 10000 allowed"), "{msg}");
+}
+
 #[test]
 fn deep_nesting_is_refused_without_overflow() {
     let text =

@@ -148,10 +148,7 @@ impl Document {
             }
             BackgroundSource::BesideFile => {
                 let path = self.folder().join(&bg.image);
-                let limit = scene::uvtt::MAX_IMAGE_BYTES as u64;
-                let bytes = scene::load::read_bounded(&path, limit)
-                    .map_err(|e| format!("{}: {e}", path.display()))?
-                    .map_err(|_| format!("{}: larger than {limit} bytes", path.display()))?;
+                let bytes = read_image(&path)?;
                 let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("png").to_ascii_lowercase();
                 Ok(Some((Cow::Owned(bytes), ext)))
             }
@@ -186,8 +183,7 @@ impl Document {
                     let from = self.folder().join(&bg.image);
                     let to = path.parent().map(Path::to_path_buf).unwrap_or_default().join(&bg.image);
                     if self.path.is_some() && !to.exists() && from.exists() {
-                        let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
-                        image = Some((to, Cow::Owned(bytes)));
+                        image = Some((to, Cow::Owned(read_image(&from)?)));
                     }
                 }
             }
@@ -206,6 +202,16 @@ impl Document {
         self.changed_on_disk = false;
         Ok(())
     }
+}
+
+/// Read a background image from beside a scene file: at most [`scene::uvtt::MAX_IMAGE_BYTES`]
+/// bytes, the limit a map's image has. The read stops one byte past it, so a huge file or a
+/// device named as the image never fills memory.
+fn read_image(path: &Path) -> Result<Vec<u8>, String> {
+    let limit = scene::uvtt::MAX_IMAGE_BYTES as u64;
+    scene::load::read_bounded(path, limit)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|_| format!("{}: the image is larger than the {limit}-byte limit for images", path.display()))
 }
 
 /// Save the world's scene to `path`, or to the document's own file.
@@ -424,6 +430,33 @@ mod tests {
         assert!(image_bytes(&document).is_some());
         document.save_as(&mut scene, &dir.join("saved.ron")).unwrap();
         assert_eq!(std::fs::read(dir.join("saved.png")).unwrap(), [1u8, 2, 3]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// An image beside the scene is read only up to the image limit, when shown and when
+    /// copied along by Save as into another folder: one over it is refused with a message
+    /// naming it, and nothing is written.
+    #[test]
+    fn a_background_image_over_the_limit_is_refused_not_read_whole() {
+        let dir = temp_dir("huge-image");
+        std::fs::remove_dir_all(&dir).ok();
+        let (from, to) = (dir.join("from"), dir.join("to"));
+        std::fs::create_dir_all(&from).unwrap();
+        std::fs::create_dir_all(&to).unwrap();
+        // A sparse file one byte over the limit: no disk used, but read whole it is 128 MiB.
+        let huge = std::fs::File::create(from.join("huge.png")).unwrap();
+        huge.set_len(scene::uvtt::MAX_IMAGE_BYTES as u64 + 1).unwrap();
+        drop(huge);
+        let mut scene = scene_from_str(
+            "(version: 1, table: (width: 10, height: 10), background: (image: \"huge.png\", size: (10, 10)))",
+        );
+        let mut document = Document { path: Some(from.join("map.ron")), ..default() };
+        let shown = document.background_bytes(&scene).expect_err("too large to show");
+        assert!(shown.contains("huge.png") && shown.contains("larger than the"), "{shown}");
+        let saved = document.save_as(&mut scene, &to.join("map.ron")).expect_err("too large to copy along");
+        assert!(saved.contains("huge.png") && saved.contains("limit for images"), "{saved}");
+        assert_eq!(std::fs::read_dir(&to).unwrap().count(), 0, "neither scene nor image written");
+        assert_eq!(document.path.as_deref(), Some(from.join("map.ron").as_path()), "still the old file");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

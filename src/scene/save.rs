@@ -288,6 +288,35 @@ mod tests {
         assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
     }
 
+    /// A FIFO is written into, never replaced: a reader on it gets the bytes, and it is still a
+    /// FIFO after, with no temporary file beside it.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_into_and_stays_a_fifo() {
+        use std::os::unix::fs::FileTypeExt;
+        let d = dir("fifo");
+        let fifo = d.join("pipe");
+        match std::process::Command::new("mkfifo").arg(&fifo).status() {
+            Ok(status) if status.success() => {}
+            other => {
+                eprintln!("skipping: mkfifo could not make a FIFO ({other:?})");
+                return;
+            }
+        }
+        // The reader first: opening a FIFO to write waits until a reader opens it. Its answer
+        // comes over a channel, so a FIFO replaced instead of written fails the test, not hangs it.
+        let (sender, answer) = std::sync::mpsc::channel();
+        let reader = fifo.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(std::fs::read(&reader));
+        });
+        write_atomic(&fifo, b"through the pipe").unwrap();
+        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+        let read = answer.recv_timeout(std::time::Duration::from_secs(30)).expect("the reader gets an answer");
+        assert_eq!(read.expect("the FIFO reads"), b"through the pipe");
+        assert_eq!(names(&d), ["pipe"], "no temporary file beside it");
+    }
+
     /// A scene too large to load again is not written, and what was there stays.
     #[test]
     fn a_scene_too_large_to_load_is_not_saved() {
