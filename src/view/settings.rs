@@ -38,7 +38,13 @@ impl ViewSettings {
     /// The saved settings, or defaults when there are none or they cannot be read.
     pub fn load() -> Self {
         let Some(p) = path() else { return Self::default() };
-        match std::fs::read_to_string(&p) {
+        // A settings file is a few lines; anything past 64 KiB (or a device) is not ours.
+        let text = match crate::scene::load::read_bounded(&p, 64 * 1024) {
+            Ok(Ok(bytes)) => String::from_utf8(bytes).map_err(|e| e.to_string()),
+            Ok(Err(size)) => Err(format!("{size} bytes, more than a settings file holds")),
+            Err(e) => Err(e.to_string()),
+        };
+        match text {
             Ok(text) => match ron::from_str::<ViewSettings>(&text) {
                 Ok(s) if s.projector_width_inches.is_finite() && s.projector_width_inches > 1.0 => s,
                 Ok(_) => Self::default(),
@@ -47,7 +53,12 @@ impl ViewSettings {
                     Self::default()
                 }
             },
-            Err(_) => Self::default(),
+            Err(e) => {
+                if p.exists() {
+                    warn!("{}: {e}; using default view settings", p.display());
+                }
+                Self::default()
+            }
         }
     }
 
