@@ -241,6 +241,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         treatments: Vec::new(),
     };
     check_scene(&scene)?;
+    check_saved_size(&scene)?;
     Ok(Imported { scene, image })
 }
 
@@ -281,6 +282,26 @@ fn check_scene(scene: &Scene) -> Result<(), Fail> {
     if !problems.is_empty() {
         let list = problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ");
         return Err(Fail::new("scene", format!("the imported scene fails the scene checks: {list}")));
+    }
+    Ok(())
+}
+
+/// The scene as `tabula import -o` and Save as write it must load again: no larger than a scene
+/// file may be. Many points with long coordinates can pass [`MAX_TOTAL_POINTS`] and still not.
+fn check_saved_size(scene: &Scene) -> Result<(), Fail> {
+    let limit = super::load::MAX_FILE_BYTES;
+    let text = super::save::scene_to_ron(scene)
+        .map_err(|e| Fail::new("scene", format!("the imported scene cannot be written: {e}")))?;
+    if text.len() as u64 > limit {
+        let points: usize = scene.walls.iter().map(|w| w.points.len()).sum();
+        return Err(Fail::new(
+            "line_of_sight",
+            format!(
+                "the imported scene would be {} bytes ({points} wall points), larger than the {limit}-byte \
+                 limit for scene files",
+                text.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -514,6 +535,36 @@ mod tests {
         assert_eq!(f, "lights");
         let (f, _) = error_for(|v| v["portals"] = Value::Array(vec![json!({}); MAX_ENTITIES_PER_KIND + 1]));
         assert_eq!(f, "portals");
+    }
+
+    /// Points within every cap whose scene would not load again (found by the fuzzer): refused.
+    #[test]
+    fn a_map_whose_scene_would_be_too_large_to_load_is_refused() {
+        let (f, m) = error_for(|v| {
+            let walls: Vec<Value> = (0..48)
+                .map(|w| {
+                    let points = (0..MAX_POINTS)
+                        .map(|i| {
+                            let t = (w * MAX_POINTS + i) as f64 * 1.234_567e-5;
+                            json!({"x": 3.0 + t % 5.0, "y": 2.0 + (t * 7.0) % 4.0})
+                        })
+                        .collect();
+                    Value::Array(points)
+                })
+                .collect();
+            v["line_of_sight"] = Value::Array(walls);
+        });
+        assert_eq!(f, "line_of_sight");
+        assert!(m.contains("larger than the 16777216-byte limit for scene files"), "{m}");
+        // The same map with a tenth of the walls imports.
+        let mut v = minimal();
+        v["line_of_sight"] = Value::Array(vec![
+            Value::Array(
+                (0..MAX_POINTS).map(|i| json!({"x": 3.0 + i as f64 * 1e-4, "y": 2.5})).collect()
+            );
+            4
+        ]);
+        assert!(import_value(&v).is_ok());
     }
 
     #[test]
