@@ -127,7 +127,6 @@ fn stop_at(walked: f32, position: &mut Vec2, waypoints: &mut VecDeque<Vec2>, swe
 }
 
 /// 000 "Temptations and Weaknesses": figures inside dice to leave; figures passing are tempted.
-#[allow(clippy::type_complexity)]
 fn tempt_figures(
     mut figures: Query<(
         &SceneOrder,
