@@ -17,8 +17,8 @@ use super::sleepers::nearest_along_path;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::decisions::{
-    KnownQualities, LeaveOutcome, Qualities, TemptationReadings, Tempted, Weakness, decide, roll_leave,
-    roll_temptation, spend_money,
+    DecisionError, DecisionResult, KnownQualities, LeaveOutcome, Qualities, TemptationReadings, Tempted, Weakness,
+    decide, roll_leave, roll_temptation, spend_money,
 };
 use crate::rules::dice::Rolls;
 use crate::scene::{self, Scene};
@@ -59,8 +59,9 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
 }
 
 /// The figure's qualities: those not given are diced now (logged as `qualities_diced`, `why`
-/// naming what needed them) and kept on the figure from then on.
-fn qualities_of(
+/// naming what needed them) and kept on the figure from then on. The GM view's Decide panel
+/// (through `document::decide`) dices them the same way.
+pub(crate) fn qualities_of(
     figure: &mut scene::Figure,
     why: &str,
     dice: &mut SimDice,
@@ -318,16 +319,27 @@ fn decide_orders(
         };
         let sheet = &mut figure.0;
         let qualities = qualities_of(sheet, "decision", &mut dice, &clock, &mut log);
-        let event = LogEvent::new("decisions", "decision", sheet.name.as_str()).field("decision", &order.name);
-        let event = match decide(&qualities, &order.options, &mut *dice) {
-            Ok(result) => event
-                .roll(result.roll.clone())
-                .outcome(result.outcome)
-                .field("options", &result.scores)
-                .field("chosen", result.chosen_name()),
-            Err(e) => event.outcome(TemptationEventOutcome::Refused).field("error", e.to_string()),
-        };
-        log.push(&clock, event);
+        let result = decide(&qualities, &order.options, &mut *dice);
+        log.push(&clock, decision_event(sheet.name.as_str(), &order.name, &result));
+    }
+}
+
+/// The log's `decision` event for `decider`'s decision `decision`: the D10, every option's
+/// score and the choice, or why it was refused. A `decide` order and the GM view's Decide panel
+/// log the same event.
+pub(crate) fn decision_event(
+    decider: &str,
+    decision: &str,
+    result: &Result<DecisionResult, DecisionError>,
+) -> LogEvent {
+    let event = LogEvent::new("decisions", "decision", decider).field("decision", decision);
+    match result {
+        Ok(result) => event
+            .roll(result.roll.clone())
+            .outcome(result.outcome)
+            .field("options", &result.scores)
+            .field("chosen", result.chosen_name()),
+        Err(e) => event.outcome(TemptationEventOutcome::Refused).field("error", e.to_string()),
     }
 }
 
