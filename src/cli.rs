@@ -69,6 +69,9 @@ pub enum Command {
         /// Open with the roster of figures' injuries shown (GM view).
         #[arg(long)]
         roster: bool,
+        /// Open with the temptations panel shown (GM view).
+        #[arg(long)]
+        temptations: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -180,8 +183,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play, roster }) => {
-            open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster))
+        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play, roster, temptations }) => {
+            open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations))
         }
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -549,7 +552,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster): (Option<f32>, bool),
+    (play, roster, temptations): (Option<f32>, bool, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -568,12 +571,13 @@ fn open(
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options = crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play, roster };
+        let options =
+            crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play, roster, temptations };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, document, measure_frames, play, rounds, roster);
+        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

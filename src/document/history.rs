@@ -6,8 +6,12 @@
 //! [`Reveal`] is the bookkeeping of how much of the last move is revealed (and so which of its
 //! log events are shown); how the picture catches up is the view's business.
 
+use crate::rules::decisions::{
+    DecisionError, DecisionOption, DecisionResult, Qualities, decide as rules_decide, score_options,
+};
 use crate::scene::Scene;
-use crate::sim::world::snapshot_scene;
+use crate::sim::temptations::{decision_event, qualities_of};
+use crate::sim::world::{Figure, snapshot_scene};
 use crate::sim::{EventLog, LogEvent, MoveClock, SimDice};
 use bevy::prelude::*;
 use std::collections::VecDeque;
@@ -300,6 +304,62 @@ pub fn rest(world: &mut World, days: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// The GM's decision between moves (the Decide panel): `decider` dices `decision` between
+/// `options` as a scene's `decide` order would (000 "To arrive at a decision using card
+/// characters"): qualities not given are diced and kept on the figure, and the same `decision`
+/// event goes to the dice log. The world before is kept in the history (rewinding to its next
+/// move undoes it). Dice come from the sim's dice where the last move left them. The reason,
+/// when the decision cannot be diced; nothing is rolled then.
+pub fn decide(
+    world: &mut World,
+    decider: &str,
+    decision: &str,
+    options: &[DecisionOption],
+) -> Result<DecisionResult, String> {
+    if decision.trim().is_empty() {
+        return Err("the decision needs a name".into());
+    }
+    if options.len() > crate::scene::temptations::MAX_DECISION_OPTIONS {
+        return Err(format!(
+            "{} options: a decision weighs at most {}",
+            options.len(),
+            crate::scene::temptations::MAX_DECISION_OPTIONS
+        ));
+    }
+    if let Some(i) = options.iter().position(|o| o.name.trim().is_empty()) {
+        return Err(format!("option {} needs a name", i + 1));
+    }
+    // The options' structure (causation 0-5, one quality doubled, none repeated) is checked
+    // before any quality is diced, as a scene's orders are on load.
+    score_options(&Qualities::NORM, options).map_err(|e| e.to_string())?;
+    let entity = world
+        .query::<(Entity, &Figure)>()
+        .iter(world)
+        .find(|(_, f)| f.0.name == decider)
+        .map(|(e, _)| e)
+        .ok_or_else(|| format!("no figure is named \"{decider}\""))?;
+    let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to decide in".into()) };
+    let log_len = world.resource::<EventLog>().events.len();
+    world.resource_mut::<History>().push(scene, log_len);
+    let clock = *world.resource::<MoveClock>();
+    let result = world.resource_scope(|world, mut dice: Mut<SimDice>| {
+        world.resource_scope(|world, mut log: Mut<EventLog>| -> Option<Result<DecisionResult, DecisionError>> {
+            let mut figure = world.get_mut::<Figure>(entity)?;
+            let sheet = &mut figure.0;
+            let qualities = qualities_of(sheet, "decision", &mut dice, &clock, &mut log);
+            let result = rules_decide(&qualities, options, &mut *dice);
+            log.push(&clock, decision_event(sheet.name.as_str(), decision, &result));
+            Some(result)
+        })
+    });
+    super::mark_dirty(world);
+    match result {
+        Some(Ok(result)) => Ok(result),
+        Some(Err(e)) => Err(e.to_string()),
+        None => Err(format!("no figure is named \"{decider}\"")),
+    }
+}
+
 /// A new seed: it changes the moves still to come; what was rolled stays in the log.
 pub fn reseed(world: &mut World, seed: u64) {
     world.resource_mut::<SimDice>().seed = seed;
@@ -482,5 +542,50 @@ mod tests {
         assert!(rewind(app.world_mut(), 1));
         assert_eq!(app.world().resource::<MoveClock>().move_number, 0);
         assert!(rest(app.world_mut(), 0).is_err(), "a rest is 1 day or more");
+    }
+
+    /// A decision from the GM view's Decide panel: the decider's unknown qualities are diced and
+    /// kept, the same `decision` event as a `decide` order's is logged, and a rewind undoes it.
+    /// A decision the dice cannot take is refused before anything is rolled.
+    #[test]
+    fn a_decision_from_the_gm_is_logged_kept_and_can_be_rewound() {
+        use crate::rules::decisions::{Quality, QualityWeight, Relevance};
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10),
+              figures: [(name: \"Ann\", position: (2, 2), qualities: (loyalty: 5))])",
+        );
+        let mut app = crate::document::walker_app();
+        crate::document::respawn(app.world_mut(), &scene, 3, None);
+        let options = vec![
+            DecisionOption {
+                name: "wait".into(),
+                causation: 2,
+                charmer_rating: 0,
+                qualities: vec![QualityWeight { quality: Quality::Loyalty, relevance: Relevance::Doubled }],
+            },
+            DecisionOption { name: "go".into(), causation: 3, charmer_rating: 0, qualities: vec![] },
+        ];
+        let world = app.world_mut();
+        let before = world.resource::<EventLog>().events.len();
+        assert!(decide(world, "Ann", "Wait?", &options[1..]).is_err(), "no quality doubled");
+        assert!(decide(world, "Nobody", "Wait?", &options).is_err(), "no such figure");
+        assert_eq!(world.resource::<EventLog>().events.len(), before, "nothing rolled when refused");
+        assert!(world.resource::<History>().is_empty());
+        let result = decide(world, "Ann", "Wait?", &options).expect("diced");
+        assert_eq!(result.scores.len(), 2);
+        let events = &world.resource::<EventLog>().events;
+        assert_eq!(events.len(), before + 2, "the qualities diced, then the decision");
+        let event = &events[events.len() - 1];
+        assert_eq!((event.system, event.event, event.subject.as_str()), ("decisions", "decision", "Ann"));
+        assert_eq!(event.fields["decision"], "Wait?");
+        assert_eq!(event.fields["chosen"], result.chosen_name());
+        assert!(world.resource::<Document>().dirty);
+        let known = world.query::<&Figure>().single(world).unwrap().0.qualities;
+        assert!(Quality::ALL.iter().all(|&q| known.get(q).is_some()), "the diced qualities are kept");
+        assert_eq!(known.loyalty, Some(5));
+        assert!(rewind(world, 1), "the decision can be rewound");
+        assert_eq!(world.resource::<EventLog>().events.len(), before);
+        let known = world.query::<&Figure>().single(world).unwrap().0.qualities;
+        assert_eq!(known.energy, None);
     }
 }

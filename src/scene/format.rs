@@ -87,6 +87,12 @@ pub struct Scene {
     /// ([`super::injuries::Treatment`], `tabula rest`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub treatments: Vec<super::injuries::Treatment>,
+    /// Temptation sites: taverns, bakeries, dicing games, mirrors, ... ([`super::temptations`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub temptations: Vec<super::temptations::TemptationSite>,
+    /// The GM's `decide` orders: a figure dices between options at a move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<super::temptations::DecisionOrder>,
 }
 
 /// The table, in inches.
@@ -775,6 +781,45 @@ pub struct Figure {
     /// Weight for treadles and falling floors; none: `rules.traps.table.figure_weight`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f32>,
+    /// The EIMGILD qualities the GM has given (each 1 to 7); the others are diced when first
+    /// needed, logged, and kept from then on.
+    #[serde(default, skip_serializing_if = "super::temptations::is_unknown")]
+    pub qualities: crate::rules::decisions::KnownQualities,
+    /// 000 "Weaknesses": alcohol, gambling, vanity, ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weaknesses: Vec<crate::rules::decisions::Weakness>,
+    /// Officer, independent, follower or nidderling: who can outvote whom.
+    #[serde(default, skip_serializing_if = "is_independent")]
+    pub rank: crate::rules::sleepers::Rank,
+    /// The money the figure carries, in the scene's coin; sites with a `cost_per_move` take from
+    /// it. None: not counted (nothing is charged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub money: Option<u32>,
+    /// Can read: the enthralling book tempts readers only.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub reader: bool,
+    /// Not a fighter: the fencing school's "non-fighter +3".
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub non_fighter: bool,
+    /// Does not smoke: the smoking den's "non-smokers +2".
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub non_smoker: bool,
+    /// Where the figure stands with the temptations: inside a site, passing, reminded (written
+    /// by the simulation).
+    #[serde(default, skip_serializing_if = "super::temptations::TemptationState::is_empty")]
+    pub temptation: super::temptations::TemptationState,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn is_independent(r: &crate::rules::sleepers::Rank) -> bool {
+    *r == crate::rules::sleepers::Rank::Independent
 }
 
 fn default_side() -> String {
@@ -785,6 +830,7 @@ pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
 pub use super::sleepers::{Shelter, SleepingGroup};
+pub use super::temptations::{DecisionOrder, Inside, TemptationSite, TemptationState};
 pub use super::traps::{Concealment, Trap, TrapKind};
 
 #[cfg(test)]

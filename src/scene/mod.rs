@@ -12,6 +12,7 @@ pub mod load;
 pub mod save;
 pub mod sleepers;
 pub mod stress;
+pub mod temptations;
 pub mod traps;
 pub mod uvtt;
 

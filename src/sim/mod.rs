@@ -18,6 +18,7 @@ pub mod referee;
 pub mod rest;
 pub mod run;
 pub mod sleepers;
+pub mod temptations;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod traps;
@@ -32,7 +33,7 @@ pub use referee::Referee;
 pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
-/// One move: figure movement, traps, fire (per round), herds, sleepers, bookkeeping.
+/// One move: figure movement, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move;
 
@@ -47,6 +48,11 @@ pub enum MoveSystems {
     Movement,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
+    /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
+    /// `decide` orders are diced. After Traps, which cut a path short first (a figure in a pit
+    /// passes no tavern), and before Fire, Herds and Sleepers, which so see where a figure that
+    /// went in really stopped (its move is cut short there, as a trap cuts it).
+    Temptations,
     /// Fire: the move's rounds run, fires catch and spread.
     Fire,
     /// Herds wander, stampede and are herded.
@@ -72,6 +78,7 @@ pub fn plugin(app: &mut App) {
         (
             MoveSystems::Movement,
             MoveSystems::Traps,
+            MoveSystems::Temptations,
             MoveSystems::Fire,
             MoveSystems::Herds,
             MoveSystems::Sleepers,
@@ -86,6 +93,7 @@ pub fn plugin(app: &mut App) {
         noise::plugin,
         movement::plugin,
         traps::plugin,
+        temptations::plugin,
         fire::plugin,
         herds::plugin,
         sleepers::plugin,

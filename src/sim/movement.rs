@@ -5,6 +5,7 @@ use super::clock::MoveClock;
 use super::geometry::{SegmentGrid, first_in_disc};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::outcome::MoveOutcome;
+use super::temptations::Tempting;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
 use super::world::{
     Conditions, Facing, Figure, LoadedScene, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point,
@@ -249,6 +250,7 @@ fn move_figures(
         &mut Facing,
         &mut Waypoints,
         &mut Swept,
+        Option<&Tempting>,
     )>,
     traps: Query<(&SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition), Without<Figure>>,
     scene: Option<Res<LoadedScene>>,
@@ -267,10 +269,14 @@ fn move_figures(
         None => Vec::new(),
     });
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept) in figures {
+    for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept, tempting) in figures {
         swept.segments.clear();
         swept.speed = 0.0;
         swept.popped = 0;
+        // Inside a temptation its path waits; the Temptations set dices it out.
+        if tempting.is_some_and(|t| t.inside().is_some()) {
+            continue;
+        }
         if waypoints.0.is_empty() {
             continue;
         }

@@ -177,6 +177,23 @@ named_enum! {
 }
 
 named_enum! {
+    /// Temptation and decision events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum TemptationEventOutcome {
+        /// `qualities_diced`: the qualities not given were diced (and are kept).
+        QualitiesDiced => "qualities_diced",
+        /// `weakness_reminder`: a weakness without dice shown to the GM at a site.
+        Reminder => "reminder",
+        /// `time_inside`: a timed site holds the figure another move.
+        StillInside => "still_inside",
+        /// `time_inside`: its time is up; it walks on next move.
+        TimeUp => "time_up",
+        /// `decision`: the order could not be diced.
+        Refused => "refused",
+    }
+}
+
+named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
@@ -245,6 +262,7 @@ impl_outcome! {
     HerdOutcome => |o| Meaning::NONE;
     FireOutcome => |o| Meaning::NONE;
     SleeperOutcome => |o| Meaning::NONE;
+    TemptationEventOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
 }
@@ -252,6 +270,7 @@ impl_outcome! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::decisions::{DecisionOutcome, LeaveOutcome, TemptationOutcome};
     use crate::rules::fire::{IgnitionOutcome, PersonInFireOutcome};
     use crate::rules::herds::{
         CatchOutcome, GridEscapeOutcome, RunningGridOutcome, StampedeGridOutcome, WanderStep, ZoneResponse,
@@ -411,6 +430,14 @@ mod tests {
         t.add("sleepers", "response", &ResponseOutcome::ALL);
         t.add("sleepers", "listening_ended", &[S::BackToSleep]);
         t.add("sleepers", "dressing", &[S::Dressed, S::Dressing]);
+        use TemptationEventOutcome as E;
+        t.add("temptations", "qualities_diced", &[E::QualitiesDiced]);
+        t.add("temptations", "weakness_reminder", &[E::Reminder]);
+        t.add("temptations", "temptation", &TemptationOutcome::ALL);
+        t.add("temptations", "leave_roll", &LeaveOutcome::ALL);
+        t.add("temptations", "time_inside", &[E::StillInside, E::TimeUp]);
+        t.add("decisions", "decision", &[E::Refused]);
+        t.add("decisions", "decision", &DecisionOutcome::ALL);
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
@@ -427,6 +454,7 @@ mod tests {
         t.covers(&HerdOutcome::ALL);
         t.covers(&FireOutcome::ALL);
         t.covers(&SleeperOutcome::ALL);
+        t.covers(&TemptationEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
 
         let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();

@@ -163,6 +163,7 @@ fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
         Facing(f.facing),
         Waypoints(f.path.iter().copied().map(vec2).collect()),
         Conditions(f.conditions.clone()),
+        super::temptations::Tempting(f.temptation.clone()),
         Figure(f.clone()),
     )
 }
@@ -199,6 +200,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::fire::spawn(world, scene);
     super::herds::spawn(world, scene);
     super::sleepers::spawn(world, scene);
+    super::temptations::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -244,6 +246,9 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
             }
             if let Some(c) = entity.get::<Conditions>() {
                 f.conditions = c.0.clone();
+            }
+            if let Some(t) = entity.get::<super::temptations::Tempting>() {
+                f.temptation = t.0.clone();
             }
             f
         })

@@ -21,6 +21,7 @@ mod roster;
 mod screenshot;
 mod settings;
 mod sleepers;
+mod temptations;
 mod tokens;
 mod traps;
 
@@ -65,6 +66,8 @@ pub struct ViewOptions {
     pub view: ViewKind,
     /// Open with the roster of figures' injuries shown.
     pub roster: bool,
+    /// Open with the temptations panel shown (sites, who is inside, figures' qualities).
+    pub temptations: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -108,6 +111,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.roster {
         app.world_mut().resource_mut::<panels::PanelState>().show_roster = true;
     }
+    if options.temptations {
+        app.world_mut().resource_mut::<panels::PanelState>().show_temptations = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -143,7 +149,7 @@ pub fn plugin(app: &mut App) {
         hover::plugin,
         measure::plugin,
     ));
-    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin, roster::plugin));
+    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin, roster::plugin, temptations::plugin));
 }
 
 /// Table inches to world units.

@@ -29,6 +29,10 @@ pub struct PanelState {
     pub show_help: bool,
     /// The roster of figures' injuries is open.
     pub show_roster: bool,
+    /// The temptations panel (sites, who is inside, figures' qualities) is open.
+    pub show_temptations: bool,
+    /// The Decide panel (a decision diced for a figure) is open.
+    pub show_decide: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -171,6 +175,18 @@ fn menu_bar(
                 });
                 if ui.button("Roster").on_hover_text("Every figure's injuries, and resting days").clicked() {
                     panels.show_roster = !panels.show_roster;
+                }
+                if ui
+                    .button("Temptations")
+                    .on_hover_text(
+                        "Temptation sites, who is inside, and every figure's qualities, weaknesses and money",
+                    )
+                    .clicked()
+                {
+                    panels.show_temptations = !panels.show_temptations;
+                }
+                if ui.button("Decide").on_hover_text("Dice a decision for a figure between its options").clicked() {
+                    panels.show_decide = !panels.show_decide;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
@@ -358,7 +374,17 @@ fn dice_log(
                     .selected_text(if panels.log_system.is_empty() { "all" } else { &panels.log_system })
                     .show_ui(ui, |ui| {
                         ui.selectable_value(&mut panels.log_system, String::new(), "all");
-                        for s in ["movement", "traps", "fire", "herds", "sleepers", "noise", "bookkeeping"] {
+                        for s in [
+                            "movement",
+                            "traps",
+                            "fire",
+                            "herds",
+                            "sleepers",
+                            "noise",
+                            "temptations",
+                            "decisions",
+                            "bookkeeping",
+                        ] {
                             ui.selectable_value(&mut panels.log_system, s.to_string(), s);
                         }
                     });

@@ -239,6 +239,8 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         cattle_grids: Vec::new(),
         location_tables: Vec::new(),
         treatments: Vec::new(),
+        temptations: Vec::new(),
+        decisions: Vec::new(),
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;

@@ -1,0 +1,369 @@
+//! Temptations pull at the figures passing them, and the GM's `decide` orders are diced (000
+//! "Temptations and Weaknesses", "Weaknesses", "To arrive at a decision using card
+//! characters"). The readings are in docs/decisions.md "In a scene".
+//!
+//! Order within the Temptations set, each step visiting figures in scene order:
+//! 1. `tempt_figures`: a figure inside a site dices to leave (or counts down its timed stay);
+//!    any other figure not held by an immobile condition meets the sites whose reach its swept
+//!    path (or, standing, its position) came within, in the order it came to them, each once a
+//!    passing: weaknesses without dice are shown to the GM once a site, a site that lures it is
+//!    diced, and one it succumbs to takes it in, cutting its move short where it came nearest;
+//! 2. `decide_orders`: the orders for this move, in scene order.
+
+use super::clock::{MoveClock, SimDice};
+use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::outcome::TemptationEventOutcome;
+use super::sleepers::nearest_along_path;
+use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
+use super::{Move, MoveSystems};
+use crate::rules::decisions::{
+    DecisionError, DecisionResult, KnownQualities, LeaveOutcome, Qualities, TemptationReadings, Tempted, Weakness,
+    decide, roll_leave, roll_temptation, spend_money,
+};
+use crate::rules::dice::Rolls;
+use crate::scene::{self, Scene};
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DecisionOrders>();
+    app.add_systems(Move, (tempt_figures, decide_orders).chain().in_set(MoveSystems::Temptations));
+}
+
+/// A temptation site on the table: the scene's entry (sites do not change in play).
+#[derive(Component, Debug, Clone)]
+pub struct TemptationSite(pub scene::TemptationSite);
+
+/// Where a figure stands with the temptations: inside a site, the sites it is passing, the
+/// sites it has been reminded at. Every figure has one; saved on the figure as `temptation`.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Tempting(pub scene::TemptationState);
+
+impl Tempting {
+    /// The site the figure is inside, if any: its path waits.
+    pub fn inside(&self) -> Option<&scene::Inside> {
+        self.0.inside.as_ref()
+    }
+}
+
+/// The scene's `decide` orders.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct DecisionOrders(pub Vec<scene::DecisionOrder>);
+
+/// Spawn the scene's temptation sites and keep its orders.
+pub(super) fn spawn(world: &mut World, scene: &Scene) {
+    world.insert_resource(DecisionOrders(scene.decisions.clone()));
+    for (i, s) in scene.temptations.iter().enumerate() {
+        world.spawn((placed_bundle(i as u32, &s.name, s.position), TemptationSite(s.clone())));
+    }
+}
+
+/// The figure's qualities: those not given are diced now (logged as `qualities_diced`, `why`
+/// naming what needed them) and kept on the figure from then on. The GM view's Decide panel
+/// (through `document::decide`) dices them the same way.
+pub(crate) fn qualities_of(
+    figure: &mut scene::Figure,
+    why: &str,
+    dice: &mut SimDice,
+    clock: &MoveClock,
+    log: &mut EventLog,
+) -> Qualities {
+    let diced = figure.qualities.complete(dice);
+    if !diced.rolls.is_empty() {
+        let mut event = LogEvent::new("temptations", "qualities_diced", figure.name.as_str())
+            .outcome(TemptationEventOutcome::QualitiesDiced)
+            .field("for", why)
+            .field("diced", diced.rolls.iter().map(|r| r.quality.id()).collect::<Vec<_>>())
+            .field("qualities", diced.qualities);
+        for r in diced.rolls() {
+            event = event.roll(r);
+        }
+        log.push(clock, event);
+        figure.qualities = KnownQualities::from(diced.qualities);
+    }
+    diced.qualities
+}
+
+/// Pay a site's cost for a move from the figure's money, where it is counted and the site
+/// charges: the event gets `spent`, `money_left` and `ran_out`.
+fn pay(figure: &mut scene::Figure, site: &scene::TemptationSite, event: LogEvent) -> LogEvent {
+    let Some(purse) = figure.money else { return event };
+    if site.cost_per_move == 0 {
+        return event;
+    }
+    let paid = spend_money(purse, site.cost_per_move);
+    figure.money = Some(paid.left);
+    event.field("spent", paid.spent).field("money_left", paid.left).field("ran_out", paid.ran_out)
+}
+
+/// Cut the figure's move at `walked` inches along its swept path, as a trap that stops it
+/// does: it stands there, and the waypoints it had reached beyond go back on its path.
+fn stop_at(walked: f32, position: &mut Vec2, waypoints: &mut VecDeque<Vec2>, swept: &mut Swept) {
+    let total: f32 = swept.segments.iter().map(|(a, b)| a.distance(*b)).sum();
+    if swept.segments.is_empty() || walked >= total - 1e-4 {
+        return;
+    }
+    let mut start = 0.0f32;
+    let mut cut = swept.segments.len() - 1;
+    for (i, (a, b)) in swept.segments.iter().enumerate() {
+        let len = a.distance(*b);
+        if walked < start + len {
+            cut = i;
+            break;
+        }
+        start += len;
+    }
+    let (a, b) = swept.segments[cut];
+    let len = a.distance(b);
+    let at = if len > 0.0 { a + (b - a) * ((walked - start) / len).clamp(0.0, 1.0) } else { a };
+    for j in (cut..swept.popped.min(swept.segments.len())).rev() {
+        waypoints.push_front(swept.segments[j].1);
+    }
+    swept.segments.truncate(cut + 1);
+    if let Some(last) = swept.segments.last_mut() {
+        last.1 = at;
+    }
+    swept.popped = swept.popped.min(cut);
+    *position = at;
+}
+
+/// 000 "Temptations and Weaknesses": figures inside dice to leave; figures passing are tempted.
+fn tempt_figures(
+    mut figures: Query<(
+        &SceneOrder,
+        &mut Figure,
+        &Conditions,
+        &mut TablePosition,
+        &mut Waypoints,
+        &mut Swept,
+        &mut Tempting,
+    )>,
+    sites: Query<(&SceneOrder, &TemptationSite)>,
+    clock: Res<MoveClock>,
+    mut dice: ResMut<SimDice>,
+    mut log: ResMut<EventLog>,
+) {
+    let sites: Vec<&scene::TemptationSite> = sites.iter().sort::<&SceneOrder>().map(|(_, s)| &s.0).collect();
+    if sites.is_empty() {
+        return;
+    }
+    let readings = TemptationReadings::default();
+    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    for (_, mut figure, conditions, mut position, mut waypoints, mut swept, mut tempting) in figures {
+        let sheet = &mut figure.0;
+        let state = &mut tempting.0;
+        if let Some(inside) = state.inside.clone() {
+            let Some(site) = sites.iter().copied().find(|s| s.name == inside.site) else {
+                // Checked on load: a site of another name cannot hold it.
+                state.inside = None;
+                continue;
+            };
+            let moves = inside.moves.saturating_add(1);
+            match inside.moves_left {
+                Some(left) => {
+                    // A timed row: the moves it rolled, then it walks on.
+                    let left = left.saturating_sub(1);
+                    let outcome =
+                        if left == 0 { TemptationEventOutcome::TimeUp } else { TemptationEventOutcome::StillInside };
+                    let event = LogEvent::new("temptations", "time_inside", sheet.name.as_str())
+                        .outcome(outcome)
+                        .field("site", &site.name)
+                        .field("kind", site.kind.id())
+                        .field("moves_inside", moves)
+                        .field("moves_left", left);
+                    let event = pay(sheet, site, event);
+                    log.push(&clock, event);
+                    state.inside =
+                        (left > 0).then(|| scene::Inside { site: site.name.clone(), moves_left: Some(left), moves });
+                }
+                None => {
+                    let out_of_money = sheet.money == Some(0);
+                    let Ok(result) = roll_leave(site.kind, &sheet.weaknesses, out_of_money, &readings, &mut *dice)
+                    else {
+                        // A timed row has no roll to leave (checked on load): it walks on.
+                        state.inside = None;
+                        continue;
+                    };
+                    let mut event = LogEvent::new("temptations", "leave_roll", sheet.name.as_str())
+                        .outcome(result.outcome)
+                        .field("site", &site.name)
+                        .field("kind", site.kind.id())
+                        .field("moves_inside", moves);
+                    for r in result.rolls() {
+                        event = event.roll(r);
+                    }
+                    if result.outcome == LeaveOutcome::Stays {
+                        event = pay(sheet, site, event);
+                        state.inside = Some(scene::Inside { site: site.name.clone(), moves_left: None, moves });
+                    } else {
+                        state.inside = None;
+                    }
+                    log.push(&clock, event);
+                }
+            }
+            continue;
+        }
+        if conditions.0.iter().any(|c| c.immobile) {
+            continue;
+        }
+        // The sites it came within reach of: (inches walked to the nearest point, site, distance).
+        let mut near: Vec<(f32, usize, f32)> = Vec::new();
+        for (i, site) in sites.iter().enumerate() {
+            let centre = vec2(site.position);
+            let (p, walked) = nearest_along_path(centre, &swept.segments).unwrap_or((position.0, 0.0));
+            let distance = p.distance(centre);
+            if distance <= site.reach {
+                near.push((walked, i, distance));
+            }
+        }
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (walked, i, distance) in near {
+            let site = sites[i];
+            if state.passing.contains(&site.name) {
+                continue;
+            }
+            state.passing.push(site.name.clone());
+            // Weaknesses without dice: shown to the GM once a site.
+            if !state.reminded.contains(&site.name) {
+                let reminders: Vec<(Weakness, &str)> = Weakness::ALL
+                    .into_iter()
+                    .filter(|w| sheet.weaknesses.contains(w))
+                    .filter_map(|w| w.reminder().map(|r| (w, r)))
+                    .collect();
+                for &(weakness, reminder) in &reminders {
+                    log.push(
+                        &clock,
+                        LogEvent::new("temptations", "weakness_reminder", sheet.name.as_str())
+                            .outcome(TemptationEventOutcome::Reminder)
+                            .field("site", &site.name)
+                            .field("weakness", weakness.id())
+                            .field("reminder", reminder),
+                    );
+                }
+                if !reminders.is_empty() {
+                    state.reminded.push(site.name.clone());
+                }
+            }
+            let row = site.kind.row();
+            let mut event = LogEvent::new("temptations", "temptation", sheet.name.as_str())
+                .field("site", &site.name)
+                .field("kind", site.kind.id())
+                .field("distance", round_to_thousandths_f32(distance))
+                .field("reach", site.reach);
+            if !row.lured.lures(sheet.sex, sheet.reader) {
+                // "Males only", "Readers only": no roll.
+                event = event
+                    .outcome(crate::rules::decisions::TemptationOutcome::NotTempted)
+                    .field("lured", row.lured.id());
+                log.push(&clock, event);
+                continue;
+            }
+            let qualities = qualities_of(sheet, "temptation", &mut dice, &clock, &mut log);
+            let weaknesses = sheet.weaknesses.clone();
+            let tempted = Tempted {
+                qualities,
+                sex: sheet.sex,
+                reader: sheet.reader,
+                non_fighter: sheet.non_fighter,
+                non_smoker: sheet.non_smoker,
+                weaknesses: &weaknesses,
+            };
+            let Ok(result) = roll_temptation(site.kind, site.gm_factor, &tempted, &readings, &mut *dice) else {
+                // The GM factor is checked on load.
+                continue;
+            };
+            let stay = result.stay.as_ref().map(|s| s.moves);
+            // A glance in the mirror (D6 − 2 below 1) costs no move: the figure walks on.
+            let goes_in = result.outcome.drawn_in() && stay != Some(0);
+            event = event.outcome(result.outcome).field("goes_in", goes_in);
+            if let Some(moves) = stay {
+                event = event.field("stay_moves", moves);
+            }
+            for r in result.rolls() {
+                event = event.roll(r);
+            }
+            if !goes_in {
+                log.push(&clock, event);
+                continue;
+            }
+            stop_at(walked, &mut position.0, &mut waypoints.0, &mut swept);
+            event = event.field("stopped_at", point(position.0)).field("waypoints_left", waypoints.0.len());
+            event = pay(sheet, site, event);
+            log.push(&clock, event);
+            state.inside = Some(scene::Inside { site: site.name.clone(), moves_left: stay, moves: 0 });
+            break;
+        }
+        // A passing ends when the figure ends a move out of the site's reach.
+        let at = position.0;
+        state.passing.retain(|n| sites.iter().any(|s| s.name == *n && vec2(s.position).distance(at) <= s.reach));
+    }
+}
+
+/// 000 "To arrive at a decision using card characters": each order for this move, the decider's
+/// qualities (diced where not given) against the options, one D10.
+fn decide_orders(
+    mut figures: Query<(&SceneOrder, &mut Figure)>,
+    orders: Res<DecisionOrders>,
+    clock: Res<MoveClock>,
+    mut dice: ResMut<SimDice>,
+    mut log: ResMut<EventLog>,
+) {
+    if !orders.0.iter().any(|o| o.at_move == clock.move_number) {
+        return;
+    }
+    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    for order in orders.0.iter().filter(|o| o.at_move == clock.move_number) {
+        let Some((_, figure)) = figures.iter_mut().find(|(_, f)| f.0.name == order.decider) else {
+            // Checked on load: the decider is a figure.
+            continue;
+        };
+        let sheet = &mut figure.0;
+        let qualities = qualities_of(sheet, "decision", &mut dice, &clock, &mut log);
+        let result = decide(&qualities, &order.options, &mut *dice);
+        log.push(&clock, decision_event(sheet.name.as_str(), &order.name, &result));
+    }
+}
+
+/// The log's `decision` event for `decider`'s decision `decision`: the D10, every option's
+/// score and the choice, or why it was refused. A `decide` order and the GM view's Decide panel
+/// log the same event.
+pub(crate) fn decision_event(
+    decider: &str,
+    decision: &str,
+    result: &Result<DecisionResult, DecisionError>,
+) -> LogEvent {
+    let event = LogEvent::new("decisions", "decision", decider).field("decision", decision);
+    match result {
+        Ok(result) => event
+            .roll(result.roll.clone())
+            .outcome(result.outcome)
+            .field("options", &result.scores)
+            .field("chosen", result.chosen_name()),
+        Err(e) => event.outcome(TemptationEventOutcome::Refused).field("error", e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_cut_short_puts_back_the_waypoints_beyond() {
+        let mut swept = Swept {
+            segments: vec![(Vec2::ZERO, Vec2::new(2.0, 0.0)), (Vec2::new(2.0, 0.0), Vec2::new(2.0, 4.0))],
+            speed: 6.0,
+            popped: 1,
+        };
+        let mut waypoints = VecDeque::from([Vec2::new(2.0, 10.0)]);
+        let mut position = Vec2::new(2.0, 4.0);
+        stop_at(1.0, &mut position, &mut waypoints, &mut swept);
+        assert_eq!(position, Vec2::new(1.0, 0.0));
+        assert_eq!(waypoints, VecDeque::from([Vec2::new(2.0, 0.0), Vec2::new(2.0, 10.0)]));
+        assert_eq!(swept.segments, vec![(Vec2::ZERO, Vec2::new(1.0, 0.0))]);
+        assert_eq!(swept.popped, 0);
+        // At the end of the walk: nothing changes.
+        let before = swept.clone();
+        stop_at(5.0, &mut position, &mut waypoints, &mut swept);
+        assert_eq!(swept.segments, before.segments);
+    }
+}

@@ -1,0 +1,288 @@
+//! Temptations and decisions through the simulation (000 "Temptations and Weaknesses",
+//! "Weaknesses", "To arrive at a decision using card characters"): who is tempted and when, going
+//! in and leaving, the `decide` order, saving and continuing, and the market town.
+
+mod common;
+
+use common::scene_from_str;
+use std::path::Path;
+use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
+use tabula::sim::log::LogEvent;
+use tabula::sim::{EventLog, Run, run};
+
+// ---- helpers ----
+
+/// A 40x20 table with one walker going east along y = 10 (6" a move: (7, 10) after move 1,
+/// (13, 10) after move 2) and the sites given.
+fn street(walker: &str, sites: &str, decisions: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Walker\", position: (1, 10), path: [(39, 10)]{walker})],
+          temptations: [{sites}], decisions: [{decisions}])"
+    ))
+}
+
+fn events<'a>(log: &'a EventLog, event: &str) -> Vec<&'a LogEvent> {
+    log.events.iter().filter(|e| e.event == event).collect()
+}
+
+fn text<'a>(e: &'a LogEvent, key: &str) -> Option<&'a str> {
+    e.fields.get(key).and_then(|v| v.as_str())
+}
+
+fn market_town() -> Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/market-town.ron")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+// ---- who is tempted ----
+
+#[test]
+fn a_walker_passing_a_tavern_within_reach_rolls_once() {
+    let scene =
+        street(", qualities: (integrity: 7)", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12))", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    let tempted = events(&log, "temptation");
+    assert_eq!(tempted.len(), 1, "{tempted:?}");
+    let e = tempted[0];
+    assert_eq!((e.move_number, e.subject.as_str(), text(e, "site")), (2, "Walker", Some("Inn")));
+    // D10 + Iy 7 always reaches 7: it ignores the tavern, with the quality on the roll.
+    assert_eq!(e.outcome, "resisted");
+    assert_eq!(e.rolls.len(), 1);
+    assert!(e.rolls[0].modifiers.iter().any(|m| m.reason == "integrity (Iy)" && m.value == 7), "{:?}", e.rolls);
+    assert_eq!(e.rolls[0].target, Some(7));
+    // Its qualities were all given except six, diced once and then kept.
+    assert_eq!(events(&log, "qualities_diced").len(), 1);
+}
+
+#[test]
+fn a_site_out_of_reach_tempts_no_one() {
+    let scene = street("", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 16))", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    assert!(events(&log, "temptation").is_empty());
+    assert!(events(&log, "qualities_diced").is_empty(), "nothing needed the qualities");
+    // A wider reach takes it in.
+    let scene = street("", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 16), reach: 6.5)", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    assert_eq!(events(&log, "temptation").len(), 1);
+}
+
+#[test]
+fn a_site_that_does_not_lure_a_figure_rolls_nothing() {
+    let scene = street(", sex: female", "(name: \"Rosa\", kind: street_harlot, position: (10, 12), gm_factor: 2)", "");
+    let Run { log, end } = run(&scene, 3, 10);
+    let tempted = events(&log, "temptation");
+    assert_eq!(tempted.len(), 1);
+    assert_eq!(tempted[0].outcome, "not_tempted");
+    assert!(tempted[0].rolls.is_empty());
+    assert!(events(&log, "qualities_diced").is_empty());
+    assert_eq!(end.figures[0].position, (39.0, 10.0), "she walked on");
+    // Nor does a book tempt one who cannot read.
+    let scene = street(", reader: false", "(name: \"Book\", kind: enthralling_book, position: (10, 12))", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    assert!(events(&log, "temptation").iter().all(|e| e.outcome == "not_tempted" && e.rolls.is_empty()));
+}
+
+// ---- going in and leaving ----
+
+#[test]
+fn a_figure_that_succumbs_stops_stays_its_time_and_walks_on() {
+    // Filthy (dirtiness −20): D10 − Dy − 20 never reaches −2, so it always takes a bath,
+    // D6 + 2 moves.
+    let scene = street(
+        ", money: 10",
+        "(name: \"Baths\", kind: public_baths, position: (10, 12), gm_factor: -20, cost_per_move: 3)",
+        "",
+    );
+    for seed in [1, 2, 3, 4] {
+        let Run { log, end } = run(&scene, seed, 25);
+        let tempted = events(&log, "temptation");
+        assert_eq!(tempted.len(), 1, "seed {seed}: once a passing");
+        let e = tempted[0];
+        assert_eq!((e.move_number, e.outcome.as_str()), (2, "succumbed"));
+        // It stops where its path came nearest the baths, and pays.
+        let stopped = e.fields.get("stopped_at").and_then(|v| v.as_array()).expect("stopped_at");
+        assert_eq!((stopped[0].as_f64(), stopped[1].as_f64()), (Some(10.0), Some(10.0)));
+        assert_eq!(e.fields.get("spent").and_then(|v| v.as_u64()), Some(3));
+        let stay = e.fields.get("stay_moves").and_then(|v| v.as_u64()).expect("stay_moves") as u32;
+        assert!((3..=8).contains(&stay), "D6 + 2: {stay}");
+        assert_eq!(e.rolls.len(), 2, "the temptation and the time");
+        // Each move of its stay is logged; the last says its time is up.
+        let inside = events(&log, "time_inside");
+        assert_eq!(inside.len() as u32, stay, "seed {seed}");
+        assert!(inside.iter().enumerate().all(|(i, t)| t.move_number == 3 + i as u32));
+        assert_eq!(inside.last().map(|t| t.outcome.as_str()), Some("time_up"));
+        // It did not walk while inside, then walked on from the baths to the end of its path.
+        let walks: Vec<u32> =
+            events(&log, "moved").iter().filter(|m| m.subject == "Walker").map(|m| m.move_number).collect();
+        assert!(walks.iter().all(|&m| m <= 2 || m > 2 + stay), "seed {seed}: {walks:?}");
+        assert!(walks.contains(&(3 + stay)));
+        assert_eq!(end.figures[0].position, (39.0, 10.0));
+        assert!(end.figures[0].temptation.inside.is_none());
+        // 10 coins: 3 going in, then 3 a move until they run out.
+        let spent: u64 = log.events.iter().filter_map(|e| e.fields.get("spent").and_then(|v| v.as_u64())).sum();
+        assert_eq!(spent, 10);
+        assert_eq!(end.figures[0].money, Some(0));
+    }
+}
+
+#[test]
+fn a_drinker_inside_dices_each_move_to_leave_with_weakness_factors_only() {
+    // Thirst −20: always goes in; then D10 − 2 (alcohol) against 8+: never leaves by the dice.
+    let scene = street(
+        ", weaknesses: [alcohol]",
+        "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12), gm_factor: -20)",
+        "",
+    );
+    let Run { log, end } = run(&scene, 7, 12);
+    let leaves = events(&log, "leave_roll");
+    assert_eq!(leaves.len(), 10, "moves 3 to 12");
+    for e in &leaves {
+        assert_eq!(e.outcome, "stays");
+        let reasons: Vec<&str> = e.rolls[0].modifiers.iter().map(|m| &*m.reason).collect();
+        assert_eq!(reasons, ["alcohol"], "weakness factors only");
+        assert_eq!(e.rolls[0].target, Some(8));
+    }
+    assert_eq!(end.figures[0].position, (10.0, 10.0));
+    assert_eq!(end.figures[0].temptation.inside.as_ref().map(|i| i.moves), Some(10));
+}
+
+#[test]
+fn weaknesses_without_dice_are_shown_once_a_site() {
+    let scene = street(
+        ", weaknesses: [idleness, pyromania], qualities: (integrity: 7)",
+        "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12)),
+         (name: \"Bakery\", kind: bakery, position: (20, 8), gm_factor: 20)",
+        "",
+    );
+    let Run { log, end } = run(&scene, 1, 10);
+    let reminders = events(&log, "weakness_reminder");
+    let seen: Vec<(Option<&str>, Option<&str>)> =
+        reminders.iter().map(|e| (text(e, "site"), text(e, "weakness"))).collect();
+    assert_eq!(
+        seen,
+        [
+            (Some("Inn"), Some("idleness")),
+            (Some("Inn"), Some("pyromania")),
+            (Some("Bakery"), Some("idleness")),
+            (Some("Bakery"), Some("pyromania"))
+        ]
+    );
+    assert_eq!(end.figures[0].temptation.reminded, ["Inn", "Bakery"]);
+}
+
+// ---- decisions ----
+
+#[test]
+fn a_decide_order_is_diced_at_its_move() {
+    let scene = street(
+        "",
+        "",
+        "(name: \"Which way?\", decider: \"Walker\", at_move: 3, options: [
+            (name: \"left\", causation: 2, qualities: [(quality: loyalty, relevance: doubled)]),
+            (name: \"right\", causation: 3, qualities: [(quality: energy, relevance: halved)])])",
+    );
+    let Run { log, end } = run(&scene, 11, 6);
+    let decided = events(&log, "decision");
+    assert_eq!(decided.len(), 1);
+    let e = decided[0];
+    assert_eq!((e.move_number, e.subject.as_str(), e.outcome.as_str()), (3, "Walker", "decided"));
+    assert_eq!(e.rolls.len(), 1);
+    assert!(matches!(text(e, "chosen"), Some("left" | "right")), "{e:?}");
+    assert_eq!(text(e, "decision"), Some("Which way?"));
+    // Its qualities were diced for it, the move it decided, and kept.
+    let diced = events(&log, "qualities_diced");
+    assert_eq!(diced.len(), 1);
+    assert_eq!(diced[0].move_number, 3);
+    assert_eq!(diced[0].rolls.len(), 7);
+    assert!(end.figures[0].qualities.loyalty.is_some());
+}
+
+// ---- determinism, saving, the market town ----
+
+#[test]
+fn the_same_seed_gives_the_same_log() {
+    let scene = market_town();
+    let a = run(&scene, 42, 30).log.to_json_lines();
+    let b = run(&scene, 42, 30).log.to_json_lines();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_market_town_runs_thirty_moves() {
+    let scene = market_town();
+    assert_eq!(scene.figures.len(), 5);
+    assert!(scene.temptations.len() >= 5);
+    for seed in [1, 2, 3] {
+        let Run { log, end } = run(&scene, seed, 30);
+        assert_eq!(end.clock.moves_played, 30);
+        assert!(!events(&log, "temptation").is_empty(), "seed {seed}");
+        // Sister Ilse's qualities are not given: the tavern, the first site, needed them.
+        assert!(events(&log, "qualities_diced").iter().any(|e| e.subject == "Sister Ilse"), "seed {seed}");
+        let decided = events(&log, "decision");
+        assert_eq!(decided.len(), 1);
+        assert_eq!((decided[0].move_number, decided[0].subject.as_str()), (12, "Captain Aldo"));
+        assert!(tabula::scene::load::validate(&end).is_empty(), "the end state loads");
+    }
+}
+
+#[test]
+fn a_saved_street_continues_as_an_unbroken_run() {
+    let scene = market_town();
+    for seed in [1, 2, 3] {
+        let Run { log: whole, .. } = run(&scene, seed, 30);
+        let Run { end: halfway, .. } = run(&scene, seed, 15);
+        let saved =
+            parse_scene(&scene_to_ron(&halfway).unwrap(), Path::new("saved.ron")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(saved, halfway, "the saved scene reads back the same");
+        let Run { log: rest, .. } = run(&saved, seed, 15);
+        let after: Vec<String> =
+            whole.events.iter().filter(|e| e.move_number > 15).map(LogEvent::to_json_line).collect();
+        let resumed: Vec<String> = rest.events.iter().map(LogEvent::to_json_line).collect();
+        assert_eq!(after, resumed, "seed {seed}");
+    }
+}
+
+#[test]
+fn scene_errors_name_the_site_and_field() {
+    let e = match parse_scene(
+        "(version: 1, table: (width: 40, height: 20),
+          temptations: [(name: \"Inn\", kind: low_drinking_tavern, position: (50, 12)),
+                        (name: \"Rosa\", kind: street_harlot, position: (5, 5), gm_factor: 5)])",
+        Path::new("t.ron"),
+    ) {
+        Ok(_) => panic!("accepted a site off the table"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("temptation \"Inn\": position"), "{e}");
+    assert!(e.contains("temptation \"Rosa\": gm_factor"), "{e}");
+    // An unknown kind is a located syntax error.
+    let e = match parse_scene(
+        "(version: 1, table: (width: 40, height: 20),\n temptations: [(name: \"X\", kind: opium, position: (5, 5))])",
+        Path::new("t.ron"),
+    ) {
+        Ok(_) => panic!("accepted an unknown kind"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.starts_with("t.ron:2:"), "{e}");
+}
+
+#[test]
+fn every_new_field_saves_and_loads() {
+    let scene = street(
+        ", qualities: (integrity: 3, loyalty: 6), weaknesses: [gambling, vanity], rank: officer, money: 7,
+           reader: false, non_fighter: true, non_smoker: true,
+           temptation: (inside: (site: \"Casino\", moves: 2), passing: [\"Casino\"], reminded: [\"Casino\"])",
+        "(name: \"Casino\", kind: gambling_casino, position: (1, 12), reach: 4.5, cost_per_move: 2),
+         (name: \"Baths\", kind: public_baths, position: (20, 12), gm_factor: 1)",
+        "(name: \"Stay?\", decider: \"Walker\", at_move: 9, options: [
+            (name: \"stay\", causation: 4, charmer_rating: 2, qualities: [(quality: integrity, relevance: doubled)]),
+            (name: \"go\", causation: 1)])",
+    );
+    let text = scene_to_ron(&scene).unwrap();
+    let back = parse_scene(&text, Path::new("back.ron")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back, scene);
+    // The gambler inside dices to leave from the first move, path waiting.
+    let Run { log, .. } = run(&scene, 5, 1);
+    assert_eq!(events(&log, "leave_roll").len(), 1);
+    assert!(events(&log, "moved").is_empty());
+}
