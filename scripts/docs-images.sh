@@ -22,6 +22,7 @@ shot ambush-trail-gm.png scenes/ambush-trail.ron --moves 3
 rested="$(mktemp -d)/infirmary-rested.ron"
 "$bin" rest scenes/infirmary.ron --days 3 --final "$rested" 2>/dev/null
 shot roster-gm.png "$rested" --roster
+shot market-town-gm.png scenes/market-town.ron --moves 6 --temptations
 if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
     shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
 fi
