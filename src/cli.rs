@@ -430,18 +430,25 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
     }
     let seed = seed.unwrap_or(scene.seed);
     let sim::Run { log, end } = sim::run(&scene, seed, moves);
-    let to_stdout = match write_outputs(&log, &end, events, final_path) {
+    finish_run(path, (moves, "moves"), seed, (&log, &end), (events, final_path))
+}
+
+/// Write a run's outputs and say what was run, on standard error when the log went to
+/// standard output: `PATH: N moves with seed S, E events, R rolls`.
+fn finish_run(
+    path: &Path,
+    (count, unit): (u32, &str),
+    seed: u64,
+    (log, end): (&sim::EventLog, &Scene),
+    (events, final_path): (Option<&str>, Option<&Path>),
+) -> ExitCode {
+    let to_stdout = match write_outputs(log, end, events, final_path) {
         Ok(to_stdout) => to_stdout,
         Err(code) => return code,
     };
-    let line = format!(
-        "{}: {} moves with seed {}, {} events, {} rolls",
-        path.display(),
-        moves,
-        seed,
-        log.events.len(),
-        log.events.iter().map(|e| e.rolls.len()).sum::<usize>()
-    );
+    let rolls: usize = log.events.iter().map(|e| e.rolls.len()).sum();
+    let line =
+        format!("{}: {count} {unit} with seed {seed}, {} events, {rolls} rolls", path.display(), log.events.len());
     if to_stdout {
         eprintln!("{line}")
     } else {
@@ -497,24 +504,7 @@ fn run_rest(path: &Path, days: u32, seed: Option<u64>, events: Option<&str>, fin
             return ExitCode::from(2);
         }
     };
-    let to_stdout = match write_outputs(&log, &end, events, final_path) {
-        Ok(to_stdout) => to_stdout,
-        Err(code) => return code,
-    };
-    let line = format!(
-        "{}: {} days with seed {}, {} events, {} rolls",
-        path.display(),
-        days,
-        seed,
-        log.events.len(),
-        log.events.iter().map(|e| e.rolls.len()).sum::<usize>()
-    );
-    if to_stdout {
-        eprintln!("{line}")
-    } else {
-        say!("{line}")
-    }
-    ExitCode::SUCCESS
+    finish_run(path, (days, "days"), seed, (&log, &end), (events, final_path))
 }
 
 fn demo_scene() -> Option<Scene> {

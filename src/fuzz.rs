@@ -20,6 +20,7 @@
 //! pass under `cargo test`; `examples/fuzz.rs` runs for as long as it is asked to. See
 //! `docs/fuzzing.md`.
 
+use crate::scene::base64::encode_base64;
 use crate::scene::fires::{FireIgnition, Igniter, MAX_IGNITIONS};
 use crate::scene::format::{
     CattleGrid, Condition, ConditionKind, Door, DoorKind, Material, Point, Region, Scene, Shape, Skill, Table, Wall,
@@ -2228,24 +2229,6 @@ fn point_near_edge(v: &mut Value, rng: &mut Mix, paths: &[String]) {
     if let Some(node) = v.pointer_mut(&at) {
         *node = serde_json::json!({"x": x, "y": y});
     }
-}
-
-/// Base64 with padding, as map exporters write images.
-fn encode_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// The first 33 bytes of a PNG, signature and IHDR: all the importer reads of an image.

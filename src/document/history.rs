@@ -289,7 +289,7 @@ pub fn rewind(world: &mut World, move_number: u32) -> bool {
     true
 }
 
-/// Rest the scene `days` days ([`crate::sim::rest`]): healing, infection and deaths rolled with
+/// Rest the scene `days` days ([`crate::sim::rest()`]): healing, infection and deaths rolled with
 /// the world's seed, every roll added to the dice log. The world before is kept in the history
 /// (rewinding to its next move undoes the rest). The reason, when the days cannot be rested.
 pub fn rest(world: &mut World, days: u32) -> Result<(), String> {

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::scene::base64::encode_base64;
 use crate::sim::fire_front::MAX_SCENE_CELLS;
 
 /// Longest `arrivals` text: base64 of the bitmap and one time for each of [`MAX_SCENE_CELLS`] cells.
@@ -91,7 +92,7 @@ impl FireState {
             }
         }
         bitmap.extend_from_slice(&times);
-        FireState { width, height, cell_size, settled_until, arrivals: base64_encode(&bitmap) }
+        FireState { width, height, cell_size, settled_until, arrivals: encode_base64(&bitmap) }
     }
 
     /// The reached cells and their arrival times, ascending by cell.
@@ -132,24 +133,6 @@ impl FireState {
         }
         Ok(out)
     }
-}
-
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-fn base64_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * k)) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 fn base64_decode(text: &str) -> Result<Vec<u8>, FireStateError> {
@@ -200,7 +183,7 @@ mod tests {
             ("fooba", "Zm9vYmE="),
             ("foobar", "Zm9vYmFy"),
         ] {
-            assert_eq!(base64_encode(plain.as_bytes()), encoded);
+            assert_eq!(encode_base64(plain.as_bytes()), encoded);
             assert_eq!(base64_decode(encoded).as_deref(), Ok(plain.as_bytes()));
         }
         assert!(base64_decode("Zm9").is_err());

@@ -3,6 +3,7 @@
 //! `format` holds the frame (table, rules, terrain, walls, figures); each domain's entities
 //! have a file of their own.
 
+pub(crate) mod base64;
 pub mod fire_state;
 pub mod fires;
 pub mod format;

@@ -203,7 +203,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// Rest events that are not a rule's own outcome (`tabula rest`, [`super::rest`]).
+    /// Rest events that are not a rule's own outcome (`tabula rest`, [`super::rest()`]).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum RestOutcome {
         /// `came_round`: an unconscious figure's moves ran out during the days of rest.

@@ -2,24 +2,8 @@
 //! headers and base64 to build one.
 
 use super::{ImportSettings, Imported, UvttError, import_uvtt};
+pub(super) use crate::scene::base64::encode_base64;
 use serde_json::{Value, json};
-
-pub(super) fn encode_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = ((b[0] as u32) << 16) | ((b[1] as u32) << 8) | b[2] as u32;
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
 
 /// The first 33 bytes of a PNG: signature and IHDR. Only the header is ever read.
 pub(super) fn png_header(width: u32, height: u32) -> Vec<u8> {

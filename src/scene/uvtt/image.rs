@@ -1,9 +1,9 @@
 //! The map image: reading the embedded PNG or WebP's format and pixel size from its header (it
 //! is never decoded), and the scene background that names it.
 
-use super::base64::decode_base64;
 use super::json::{At, Entries, fail, optional, string};
 use super::{Fail, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MapImage, shown};
+use crate::scene::base64::decode_base64;
 use crate::scene::format::{Background, Table};
 
 /// The `image` field, if the file has one that is not empty.

@@ -49,7 +49,6 @@
 //! (`portals`), lights (`lights`), the ambient lighting (`environment`), the image (`image`,
 //! its base64 in `base64`), and last the checks every scene passes.
 
-mod base64;
 mod environment;
 #[cfg(test)]
 mod fixtures;

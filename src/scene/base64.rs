@@ -1,8 +1,28 @@
-//! Base64, as map exporters write the embedded image.
+//! Base64: map exporters' embedded images are read with it, a saved fire's state is written
+//! with it.
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with `=` padding.
+pub(crate) fn encode_base64(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
 
 /// Standard base64 (the URL-safe `-` and `_` accepted too), whitespace ignored, `=` padding
 /// optional but, when present, exactly what the last group needs. At most `max_bytes` decoded.
-pub(super) fn decode_base64(text: &str, max_bytes: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn decode_base64(text: &str, max_bytes: usize) -> Result<Vec<u8>, String> {
     let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
     let digits = text.bytes().filter(|&c| !is_space(c) && c != b'=').count();
     let decoded = digits / 4 * 3 + (digits % 4).saturating_sub(1);
@@ -55,8 +75,8 @@ pub(super) fn decode_base64(text: &str, max_bytes: usize) -> Result<Vec<u8>, Str
 
 #[cfg(test)]
 mod tests {
+    use super::encode_base64;
     use super::*;
-    use crate::scene::uvtt::fixtures::encode_base64;
 
     #[test]
     fn base64_decodes_with_and_without_padding() {
