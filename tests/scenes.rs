@@ -305,6 +305,21 @@ fn save_and_load_round_trip() {
 
 /// A name of any length quoted back in an error keeps the line readable (found by the fuzzer:
 /// a herder's name of 100,000 characters made a 100,059-character error line).
+/// A misspelt field of any length is quoted cut short in the syntax error (found by the fuzzer:
+/// a 36,169-character line), and the error stays located.
+#[test]
+fn a_long_unknown_field_is_cut_in_the_syntax_error() {
+    let long = format!("settled_unti{}", "A".repeat(100_000));
+    let text = format!("(version: 1, table: (width: 72, height: 48), {long}: 3)");
+    let msg = err(&text).to_string();
+    assert!(msg.chars().count() < 1500, "{} characters: {}", msg.len(), msg.chars().take(3000).collect::<String>());
+    assert!(msg.contains(":1:"), "{msg}");
+    assert!(msg.contains("`settled_untiAAAA") && msg.contains("A…`"), "{msg}");
+    // A short misspelling is quoted whole, with the fields the table has.
+    let msg = err("(version: 1, table: (width: 72, heigth: 48))").to_string();
+    assert!(msg.contains("`heigth`") && msg.contains("`height`"), "{msg}");
+}
+
 #[test]
 fn long_names_quoted_in_errors_are_cut() {
     let long = "n".repeat(100_000);

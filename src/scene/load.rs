@@ -167,7 +167,7 @@ pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
         path: path.to_path_buf(),
         line: e.span.start.line,
         col: e.span.start.col,
-        message: e.code.to_string(),
+        message: syntax_message(&e.code.to_string()),
     })?;
     let problems = validate(&scene);
     if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
@@ -180,6 +180,24 @@ fn cut(text: &str) -> String {
     match text.char_indices().nth(MAX_PROBLEM_CHARS) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
+    }
+}
+
+/// A syntax error's message with each `quoted` run cut to [`MAX_NAME_CHARS`] characters (the
+/// parser quotes a misspelt field whole, and a hostile one can be megabytes), and the whole
+/// cut at four times [`MAX_PROBLEM_CHARS`] (it may list every field a struct has).
+fn syntax_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * MAX_PROBLEM_CHARS));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd parts are inside backticks.
+        if i % 2 == 1 { out.push_str(&shown(part)) } else { out.push_str(part) }
+    }
+    match out.char_indices().nth(4 * MAX_PROBLEM_CHARS) {
+        Some((at, _)) => format!("{}…", &out[..at]),
+        None => out,
     }
 }
 
