@@ -15,10 +15,18 @@
 //! - a figure *reached its goal* when it arrived at its last waypoint; *moves lost* counts a
 //!   move held as 1 and a move cut short as the share of it not walked;
 //! - the alarm is raised by the noise a sleeper was answering when it chose to raise it.
+//!
+//! Objectives (the scene's `objectives`) are not read from the log: a figure's position is
+//! changed by movement, temptations, traps and cattle grids, not all of which log where it ends
+//! up. [`run_all`] stops each run at the end of every move an objective is judged at and reads
+//! where the figures stand from the world ([`Simulation::figure_positions`]); stepping in parts
+//! plays exactly the moves one stretch would. An objective is *met* when every figure of its
+//! side stands inside its area then; a run that does not play its move leaves it *not reached*,
+//! counted apart from the runs that did.
 
 use crate::rules::outcome::{Harm, Mark, Sprung};
-use crate::scene::{Material, Scene};
-use crate::sim::{EventLog, LogEvent};
+use crate::scene::{Material, Point, Scene};
+use crate::sim::{EventLog, LogEvent, Simulation};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,7 +55,25 @@ pub struct RunSummary {
     pub hurt_at: Vec<(f32, f32)>,
     /// Harm done in the run: 1 per injury or wound, 10 per death; orders worst and best runs.
     pub harm: u32,
+    /// Each objective, in scene order: filled by [`run_all`] and [`run_one`] from where the
+    /// figures stood; left empty by [`summarize`], which has only the log.
+    pub objectives: Vec<ObjectiveRun>,
 }
+
+/// One objective in one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObjectiveRun {
+    /// The objective's name.
+    pub name: String,
+    /// The move at whose end it is judged.
+    pub by_move: u32,
+    /// Met or not at the end of that move; `None` when the run did not play it (the run ended
+    /// sooner, or the scene's clock was already past it).
+    pub met: Option<bool>,
+}
+
+/// Where each figure stood at the end of a move, by name.
+pub type Standing = BTreeMap<String, Point>;
 
 /// What one trap did in one run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -201,6 +227,60 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
     s
 }
 
+/// Each objective of `scene`, judged by where the figures stood at the end of its move
+/// (`standings`, by move); `None` for a move not in `standings`.
+pub fn judge_objectives(scene: &Scene, standings: &BTreeMap<u32, Standing>) -> Vec<ObjectiveRun> {
+    scene
+        .objectives
+        .iter()
+        .map(|o| ObjectiveRun {
+            name: o.name.clone(),
+            by_move: o.by_move,
+            met: standings.get(&o.by_move).map(|at| o.met_by(&scene.figures, at)),
+        })
+        .collect()
+}
+
+/// Play `moves` moves, noting where the figures stand at the end of each move an objective is
+/// judged at that the run plays (a clock already at that move counts: the start is its end).
+/// The moves are the same as one `step_moves(moves)`: only the reading stops in between.
+fn play(sim: &mut Simulation, scene: &Scene, moves: u32) -> BTreeMap<u32, Standing> {
+    let start = sim.moves_played();
+    let last = start.saturating_add(moves);
+    let judged: BTreeSet<u32> =
+        scene.objectives.iter().map(|o| o.by_move).filter(|m| (start..=last).contains(m)).collect();
+    let mut standings = BTreeMap::new();
+    for m in judged {
+        let to_go = m.saturating_sub(sim.moves_played());
+        sim.step_moves(to_go);
+        if sim.moves_played() != m {
+            // The clock is full: the run ends short of this move.
+            break;
+        }
+        standings.insert(m, sim.figure_positions());
+    }
+    let played = sim.moves_played().saturating_sub(start);
+    sim.step_moves(moves.saturating_sub(played));
+    standings
+}
+
+/// Play one run on `sim` (already holding the scene, seeded `seed`) and summarize it, with its
+/// objectives.
+fn play_and_summarize(sim: &mut Simulation, scene: &Scene, seed: u64, moves: u32) -> RunSummary {
+    let standings = play(sim, scene, moves);
+    let log = sim.take_log();
+    let mut summary = summarize(seed, scene, &log);
+    summary.objectives = judge_objectives(scene, &standings);
+    summary
+}
+
+/// One run exactly as [`run_all`] makes it: `moves` moves from `seed`, summarized with its
+/// objectives. Replays any run of a play-test.
+pub fn run_one(scene: &Scene, seed: u64, moves: u32) -> RunSummary {
+    let mut sim = Simulation::new(scene, seed);
+    play_and_summarize(&mut sim, scene, seed, moves)
+}
+
 /// Run every run, on `threads` threads, calling `progress(done)` as runs finish.
 pub fn run_all(
     scene: &Scene,
@@ -217,7 +297,7 @@ pub fn run_all(
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 // One simulation a thread, restarted for each run: its schedules are built once.
-                let mut sim: Option<crate::sim::Simulation> = None;
+                let mut sim: Option<Simulation> = None;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= runs as usize {
@@ -229,11 +309,9 @@ pub fn run_all(
                             s.restart(scene, run_seed);
                             s
                         }
-                        None => sim.insert(crate::sim::Simulation::new(scene, run_seed)),
+                        None => sim.insert(Simulation::new(scene, run_seed)),
                     };
-                    sim.step_moves(moves);
-                    let log = sim.take_log();
-                    let summary = summarize(run_seed, scene, &log);
+                    let summary = play_and_summarize(sim, scene, run_seed, moves);
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(summary);
                     }
@@ -331,6 +409,19 @@ pub struct FigureReport {
     pub apparently_dead: Share,
 }
 
+/// One objective over all runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ObjectiveReport {
+    /// The objective's name.
+    pub name: String,
+    /// The move at whose end it is judged.
+    pub by_move: u32,
+    /// Share of all runs that played that move.
+    pub reached: Share,
+    /// Share of the runs that played that move in which it was met.
+    pub met: Share,
+}
+
 /// Area burnt of one material over all runs, in square inches.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaReport {
@@ -361,6 +452,8 @@ pub struct Report {
     pub traps: Vec<TrapReport>,
     /// Each figure, in name order.
     pub figures: Vec<FigureReport>,
+    /// Each objective, in scene order.
+    pub objectives: Vec<ObjectiveReport>,
     /// Area burnt per material, in material order.
     pub burnt_area: Vec<AreaReport>,
     /// Share of runs in which a building burnt.
@@ -450,6 +543,26 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
             }
         })
         .collect();
+    let objectives: Vec<ObjectiveReport> = runs
+        .first()
+        .map(|first| {
+            first
+                .objectives
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let met = |r: &RunSummary| r.objectives.get(i).and_then(|x| x.met);
+                    let reached = count(&|r| met(r).is_some());
+                    ObjectiveReport {
+                        name: o.name.clone(),
+                        by_move: o.by_move,
+                        reached: wilson(reached, n),
+                        met: wilson(count(&|r| met(r) == Some(true)), reached),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let materials: BTreeSet<String> = runs.iter().flat_map(|r| r.burnt_area.keys().cloned()).collect();
     let burnt_area = materials
         .into_iter()
@@ -476,6 +589,7 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
         first_seed,
         traps,
         figures,
+        objectives,
         burnt_area,
         building_burnt: wilson(count(&|r| r.building_burnt), n),
         alarm_raised: wilson(count(&|r| r.alarm.is_some()), n),
@@ -542,6 +656,25 @@ pub fn to_text(r: &Report) -> String {
             }
         }
     }
+    if !r.objectives.is_empty() {
+        out.push_str(&format!(
+            "\n{:<22} {:>7} {:>22} {:>8} {:>12}\n",
+            "objective", "by move", "met", "of runs", "not reached"
+        ));
+        for o in &r.objectives {
+            out.push_str(&format!(
+                "{:<22} {:>7} {:>22} {:>8} {:>12}\n",
+                o.name,
+                o.by_move,
+                pct(&o.met),
+                o.met.of,
+                o.reached.of - o.reached.count
+            ));
+        }
+        if r.objectives.iter().any(|o| o.reached.count < o.reached.of) {
+            out.push_str("    not reached: runs that ended before the move (more --moves), left out of met\n");
+        }
+    }
     if !r.burnt_area.is_empty() {
         out.push_str(&format!(
             "\n{:<22} {:>10} {:>10} {:>10} {:>10}   (square inches burnt)\n",
@@ -602,6 +735,10 @@ pub fn to_csv(r: &Report) -> String {
         for (o, s) in &f.hurt_by {
             row("figure_hurt_by", &f.name, o, s);
         }
+    }
+    for o in &r.objectives {
+        row("objective", &o.name, "reached", &o.reached);
+        row("objective", &o.name, "met", &o.met);
     }
     row("fire", "", "building_burnt", &r.building_burnt);
     row("sleepers", "", "alarm_raised", &r.alarm_raised);
@@ -712,6 +849,72 @@ mod tests {
         assert_eq!(s.low, 0.0);
         assert!((s.high - 0.1611).abs() < 1e-3, "{s:?}");
         assert_eq!(wilson(0, 0).share, 0.0);
+    }
+
+    /// A walker at 4" a move from (1, 3) east: (5, 3) after move 1, (9, 3) after 2, (13, 3)
+    /// after 3; a watcher of another side stands still at (1, 1).
+    fn walk(objectives: &str) -> Scene {
+        crate::sim::testing::scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 6),
+              figures: [(name: \"Walker\", position: (1, 3), move_rate: 4, path: [(19, 3)]),
+                        (name: \"Watcher\", side: \"bandits\", position: (1, 1))],
+              objectives: [{objectives}])"
+        ))
+    }
+
+    #[test]
+    fn an_objective_is_met_when_the_whole_side_is_inside_at_the_end_of_its_move() {
+        let scene = walk(
+            "(name: \"over by 3\", side: \"party\", area: Rect(min: (12, 0), max: (20, 6)), by_move: 3),
+             (name: \"over by 2\", side: \"party\", area: Rect(min: (12, 0), max: (20, 6)), by_move: 2),
+             (name: \"by 6\", side: \"party\", area: Rect(min: (12, 0), max: (20, 6)), by_move: 6),
+             (name: \"hold the corner\", side: \"bandits\", area: Circle(center: (1, 1), radius: 1), by_move: 1)",
+        );
+        let r = run_one(&scene, 1, 4);
+        let met: Vec<(&str, u32, Option<bool>)> =
+            r.objectives.iter().map(|o| (o.name.as_str(), o.by_move, o.met)).collect();
+        assert_eq!(
+            met,
+            [
+                ("over by 3", 3, Some(true)),
+                ("over by 2", 2, Some(false)),
+                ("by 6", 6, None),
+                ("hold the corner", 1, Some(true))
+            ]
+        );
+        // Stepping in parts plays the same moves as one stretch: the log is the same.
+        let whole = crate::sim::run_log(&scene, 1, 4);
+        let mut summary = summarize(1, &scene, &whole);
+        summary.objectives = r.objectives.clone();
+        assert_eq!(summary, r);
+        // The report: met of the runs that reached the move; the others counted apart.
+        let runs = run_all(&scene, 3, 4, 1, 2, &|_| {});
+        let rep = report("walk", &runs, 4, 1);
+        let names: Vec<&str> = rep.objectives.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["over by 3", "over by 2", "by 6", "hold the corner"], "scene order");
+        assert_eq!((rep.objectives[0].met.count, rep.objectives[0].met.of, rep.objectives[0].reached.count), (3, 3, 3));
+        assert_eq!((rep.objectives[1].met.count, rep.objectives[1].met.of), (0, 3));
+        assert_eq!(
+            (rep.objectives[2].reached.count, rep.objectives[2].reached.of, rep.objectives[2].met.of),
+            (0, 3, 0)
+        );
+        assert!(to_text(&rep).contains("not reached"));
+        assert!(to_csv(&rep).contains("objective,over by 3,met,3,3,1.000000"));
+    }
+
+    #[test]
+    fn a_side_is_inside_only_when_every_figure_of_it_is() {
+        let scene = walk("(name: \"x\", side: \"party\", area: Rect(min: (0, 0), max: (2, 6)), by_move: 1)");
+        let o = &scene.objectives[0];
+        let at = |walker: Point| -> Standing {
+            [("Walker".to_string(), walker), ("Watcher".to_string(), (19.0, 5.0))].into_iter().collect()
+        };
+        assert!(o.met_by(&scene.figures, &at((1.0, 3.0))), "the watcher is of another side");
+        assert!(o.met_by(&scene.figures, &at((2.0, 6.0))), "the edge is inside");
+        assert!(!o.met_by(&scene.figures, &at((2.5, 3.0))));
+        assert!(!o.met_by(&scene.figures, &Standing::new()), "a figure not placed is not inside");
+        let nobody = crate::scene::Objective { side: "nobody".into(), ..o.clone() };
+        assert!(!nobody.met_by(&scene.figures, &at((1.0, 3.0))), "a side with no figure");
     }
 
     #[test]

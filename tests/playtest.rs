@@ -81,3 +81,68 @@ fn the_farmstead_report_counts_burnt_ground_and_buildings() {
     // The torch always lights the thatch (D6 + 1 + 2 ≥ 4): the barn burns in every run.
     assert_eq!(r.building_burnt.count, 4);
 }
+
+#[test]
+fn objective_errors_name_the_objective_and_field() {
+    let e = match parse_scene(
+        r#"(version: 1, table: (width: 20, height: 6),
+            figures: [(name: "Walker", position: (1, 3))],
+            objectives: [
+                (name: "nobody's", side: "bandits", area: Rect(min: (1, 1), max: (2, 2)), by_move: 3),
+                (name: "never", side: "party", area: Rect(min: (1, 1), max: (2, 2)), by_move: 0),
+                (name: "inside out", side: "party", area: Rect(min: (5, 5), max: (2, 2)), by_move: 1),
+                (name: "off the table", side: "party", area: Circle(center: (30, 3), radius: 1), by_move: 1),
+                (name: "Walker", side: "party", area: Rect(min: (1, 1), max: (2, 2)), by_move: 1),
+            ])"#,
+        Path::new("o.ron"),
+    ) {
+        Ok(_) => panic!("accepted bad objectives"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("objective \"nobody's\": side: no figure is on side \"bandits\""), "{e}");
+    assert!(e.contains("objective \"never\": by_move: 0 must be 1 to"), "{e}");
+    assert!(e.contains("objective \"inside out\": area: min (5, 5) is not below and left of max (2, 2)"), "{e}");
+    assert!(e.contains("objective \"off the table\": area center (30, 3) is off the 20x6 table"), "{e}");
+    assert!(e.contains("objective \"Walker\": name: another entity already has this name"), "{e}");
+    // Over the cap.
+    let many: Vec<String> = (0..=tabula::scene::load::MAX_OBJECTIVES)
+        .map(|i| format!("(name: \"o{i}\", side: \"party\", area: Rect(min: (1, 1), max: (2, 2)), by_move: 1)"))
+        .collect();
+    let text = format!(
+        "(version: 1, table: (width: 20, height: 6), figures: [(name: \"Walker\", position: (1, 3))], objectives: [{}])",
+        many.join(", ")
+    );
+    let e = match parse_scene(&text, Path::new("o.ron")) {
+        Ok(_) => panic!("accepted too many objectives"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("scene: objectives: 101 entries, more than the 100 allowed"), "{e}");
+}
+
+#[test]
+fn objectives_save_and_load() {
+    let s = scene(
+        r#"(version: 1, table: (width: 20, height: 6),
+            figures: [(name: "Walker", position: (1, 3), path: [(19, 3)])],
+            objectives: [(name: "across", side: "party", area: Polygon(points: [(15, 0), (20, 0), (20, 6)]), by_move: 4)])"#,
+    );
+    let text = tabula::scene::scene_to_ron(&s).unwrap();
+    assert_eq!(parse_scene(&text, Path::new("back.ron")).unwrap_or_else(|e| panic!("{e}\n{text}")), s);
+    // A scene without objectives writes none.
+    let none = scene(LONE_COUNTER);
+    assert!(!tabula::scene::scene_to_ron(&none).unwrap().contains("objectives"));
+}
+
+#[test]
+fn a_replayed_run_with_objectives_matches_its_summary() {
+    let s = scene(
+        r#"(version: 1, table: (width: 20, height: 6),
+            figures: [(name: "Walker", position: (1, 3), path: [(19, 3)])],
+            objectives: [(name: "across", side: "party", area: Rect(min: (15, 0), max: (20, 6)), by_move: 4)])"#,
+    );
+    let runs = run_all(&s, 4, 6, 3, 2, &|_| {});
+    for r in &runs {
+        assert_eq!(r.objectives.len(), 1);
+        assert_eq!(&tabula::playtest::run_one(&s, r.seed, 6), r);
+    }
+}

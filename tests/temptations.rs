@@ -6,6 +6,7 @@ mod common;
 
 use common::scene_from_str;
 use std::path::Path;
+use tabula::playtest::{report, run_all, to_text};
 use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
 use tabula::sim::log::LogEvent;
 use tabula::sim::{EventLog, Run, run};
@@ -223,6 +224,31 @@ fn the_market_town_runs_thirty_moves() {
         assert_eq!((decided[0].move_number, decided[0].subject.as_str()), (12, "Captain Aldo"));
         assert!(tabula::scene::load::validate(&end).is_empty(), "the end state loads");
     }
+}
+
+#[test]
+fn the_market_town_play_test_counts_how_often_the_party_makes_the_ship() {
+    let scene = market_town();
+    let runs = run_all(&scene, 20, 30, 1, 2, &|_| {});
+    let r = report("market town", &runs, 30, 1);
+    assert_eq!(r.objectives.len(), 1);
+    let ship = &r.objectives[0];
+    assert_eq!((ship.name.as_str(), ship.by_move), ("make the ship", 30));
+    assert_eq!((ship.reached.count, ship.met.of), (20, 20), "every run plays move 30");
+    assert!(ship.met.count <= 20);
+    // Made exactly when every one of the five stood on the quay at the end of move 30.
+    for summary in &runs {
+        let Run { end, .. } = run(&scene, summary.seed, 30);
+        let on_quay = end.figures.iter().all(|f| scene.objectives[0].area.contains(f.position));
+        assert_eq!(summary.objectives[0].met, Some(on_quay), "seed {}", summary.seed);
+    }
+    // The same seeds give the same report, whatever the thread count.
+    let again = report("market town", &run_all(&scene, 20, 30, 1, 3, &|_| {}), 30, 1);
+    assert_eq!(serde_json::to_string(&r).unwrap(), serde_json::to_string(&again).unwrap());
+    assert!(to_text(&r).contains("make the ship"));
+    // Ten moves: the ship has not sailed; no run reaches the objective.
+    let short = report("market town", &run_all(&scene, 4, 10, 1, 2, &|_| {}), 10, 1);
+    assert_eq!((short.objectives[0].reached.count, short.objectives[0].met.of), (0, 0));
 }
 
 #[test]

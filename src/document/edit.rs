@@ -87,6 +87,7 @@ fn all_names(scene: &Scene) -> Vec<String> {
     v.extend(scene.walls.iter().map(|e| e.name.clone()));
     v.extend(scene.doors.iter().map(|e| e.name.clone()));
     v.extend(scene.lights.iter().map(|e| e.name.clone()));
+    v.extend(scene.objectives.iter().map(|e| e.name.clone()));
     v
 }
 

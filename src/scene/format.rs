@@ -93,6 +93,35 @@ pub struct Scene {
     /// The GM's `decide` orders: a figure dices between options at a move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decisions: Vec<super::temptations::DecisionOrder>,
+    /// Goals a play-test counts: a side all inside an area by a move ([`Objective`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<Objective>,
+}
+
+/// A goal the play-test report counts (docs/playtest.md "Objectives"): it is met in a run when
+/// every figure of `side` stands inside `area` at the end of move `by_move`. The simulation
+/// does not act on it; it only measures the layout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    /// The objective's name, unique in the scene.
+    pub name: String,
+    /// Whose figures: every figure with this `side` must be inside the area.
+    pub side: String,
+    /// Where they must stand, as a terrain region's shape (edges count as inside).
+    pub area: Shape,
+    /// The move (counted as the clock counts, from 1) at whose end the figures must be there.
+    pub by_move: u32,
+}
+
+impl Objective {
+    /// Whether every figure of the objective's side in `figures` stands inside its area, each
+    /// where `positions` puts it by name (a figure missing there is not inside). A side with no
+    /// figure is not met (a checked scene has none).
+    pub fn met_by(&self, figures: &[Figure], positions: &std::collections::BTreeMap<String, Point>) -> bool {
+        let mut side = figures.iter().filter(|f| f.side == self.side).peekable();
+        side.peek().is_some() && side.all(|f| positions.get(&f.name).is_some_and(|&p| self.area.contains(p)))
+    }
 }
 
 /// The table, in inches.

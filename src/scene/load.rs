@@ -46,6 +46,10 @@ pub const MAX_MOVE_PENALTY: f32 = 100.0;
 /// counter never wraps, and every round on the clock (at most 10 a move) is a whole number an
 /// `f32` holds exactly, so fire times stay exact.
 pub const MAX_MOVES_PLAYED: u32 = 1_000_000;
+/// Most objectives in a scene: a play-test judges each, every figure of its side, in every run.
+pub const MAX_OBJECTIVES: usize = 100;
+/// Most polygon points all objective areas may have together.
+pub const MAX_OBJECTIVE_POINTS: usize = 10_000;
 /// Most problems listed for one file.
 const MAX_PROBLEMS: usize = 50;
 
@@ -285,6 +289,28 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A shape (a region's, an objective's area): on the table, a rectangle the right way
+    /// round, a radius more than 0, a polygon of 3 to [`MAX_POINTS`] points.
+    pub(crate) fn shape(&mut self, entity: &str, field: &str, shape: &Shape) {
+        match shape {
+            Shape::Rect { min, max } => {
+                self.on_table(entity, &format!("{field} min"), *min);
+                self.on_table(entity, &format!("{field} max"), *max);
+                if min.0 > max.0 || min.1 > max.1 {
+                    self.problem(
+                        entity,
+                        format!("{field}: min {} is not below and left of max {}", fmt_point(*min), fmt_point(*max)),
+                    );
+                }
+            }
+            Shape::Circle { center, radius } => {
+                self.on_table(entity, &format!("{field} center"), *center);
+                self.positive(entity, &format!("{field} radius"), *radius, MAX_TABLE_INCHES);
+            }
+            Shape::Polygon { points } => self.points(entity, field, points, 3),
+        }
+    }
+
     fn count<T>(&mut self, kind: &str, list: &[T]) -> bool {
         if list.len() > MAX_ENTITIES_PER_KIND {
             self.problem(
@@ -372,23 +398,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
         }
         for r in &scene.terrain {
             let e = c.name("region", &r.name);
-            match &r.shape {
-                Shape::Rect { min, max } => {
-                    c.on_table(&e, "shape min", *min);
-                    c.on_table(&e, "shape max", *max);
-                    if min.0 > max.0 || min.1 > max.1 {
-                        c.problem(
-                            &e,
-                            format!("shape: min {} is not below and left of max {}", fmt_point(*min), fmt_point(*max)),
-                        );
-                    }
-                }
-                Shape::Circle { center, radius } => {
-                    c.on_table(&e, "shape center", *center);
-                    c.positive(&e, "shape radius", *radius, MAX_TABLE_INCHES);
-                }
-                Shape::Polygon { points } => c.points(&e, "shape", points, 3),
-            }
+            c.shape(&e, "shape", &r.shape);
         }
     }
     if let Some(bg) = &scene.background {
@@ -538,6 +548,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
     super::injuries::check_scene(scene, &mut c);
     super::temptations::check_scene(scene, &mut c);
+    check_objectives(scene, &mut c);
     // References between entities, now that every name is known.
     let figure_names: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();
     for h in &scene.herds {
@@ -551,4 +562,35 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
         }
     }
     c.problems
+}
+
+/// Objectives: at most [`MAX_OBJECTIVES`], each named, for a side some figure has, judged at a
+/// move from 1 to [`MAX_MOVES_PLAYED`], with an area checked as a region's shape is.
+fn check_objectives<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
+    if scene.objectives.len() > MAX_OBJECTIVES {
+        c.problem(
+            "scene",
+            format!("objectives: {} entries, more than the {MAX_OBJECTIVES} allowed", scene.objectives.len()),
+        );
+        return;
+    }
+    let polygon_points: usize =
+        scene.objectives.iter().map(|o| if let Shape::Polygon { points } = &o.area { points.len() } else { 0 }).sum();
+    if polygon_points > MAX_OBJECTIVE_POINTS {
+        c.problem(
+            "objectives",
+            format!("{polygon_points} polygon points in all, more than the {MAX_OBJECTIVE_POINTS} allowed"),
+        );
+    }
+    let sides: HashSet<&str> = scene.figures.iter().map(|f| f.side.as_str()).collect();
+    for o in &scene.objectives {
+        let e = c.name("objective", &o.name);
+        if !sides.contains(o.side.as_str()) {
+            c.problem(&e, format!("side: no figure is on side \"{}\"", shown(&o.side)));
+        }
+        if !(1..=MAX_MOVES_PLAYED).contains(&o.by_move) {
+            c.problem(&e, format!("by_move: {} must be 1 to {MAX_MOVES_PLAYED}", o.by_move));
+        }
+        c.shape(&e, "area", &o.area);
+    }
 }

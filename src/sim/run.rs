@@ -3,8 +3,9 @@
 
 use super::clock::{ClockFull, MoveClock, moves_after};
 use super::log::EventLog;
-use crate::scene::Scene;
+use crate::scene::{Point, Scene};
 use bevy::prelude::*;
+use std::collections::BTreeMap;
 
 /// A scene loaded into a headless world (no window, no GPU), stepped move by move.
 pub struct Simulation {
@@ -77,6 +78,17 @@ impl Simulation {
     /// Take the log out, leaving an empty one.
     pub fn take_log(&mut self) -> EventLog {
         std::mem::take(&mut *self.app.world_mut().resource_mut::<EventLog>())
+    }
+
+    /// Where each figure stands now, by name: what a play-test judges objectives by, without
+    /// the whole snapshot [`Simulation::scene_now`] makes. Reading changes nothing.
+    pub fn figure_positions(&mut self) -> BTreeMap<String, Point> {
+        let world = self.app.world_mut();
+        world
+            .query::<(&super::world::Figure, &super::world::TablePosition)>()
+            .iter(world)
+            .map(|(f, p)| (f.0.name.clone(), super::world::point(p.0)))
+            .collect()
     }
 
     /// The world as a scene file now (what `--final` writes): resuming it with the same seed

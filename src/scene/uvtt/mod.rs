@@ -240,6 +240,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         treatments: Vec::new(),
         temptations: Vec::new(),
         decisions: Vec::new(),
+        objectives: Vec::new(),
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;
