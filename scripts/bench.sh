@@ -16,6 +16,8 @@ for bench in "${benches[@]}"; do
     # when the name is short).
     cargo bench --quiet --no-default-features --bench "$bench" 2>/dev/null | awk -v bench="$bench" '
         /time:/ {
+            # The "change:" block repeats "time:" with percentages against the last run.
+            if ($0 ~ /%/) next
             line = $0
             sub(/^[ \t]+/, "", line)
             name = line
