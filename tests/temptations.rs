@@ -198,6 +198,178 @@ fn a_decide_order_is_diced_at_its_move() {
     assert!(end.figures[0].qualities.loyalty.is_some());
 }
 
+// ---- outvote orders and weakness checks ----
+
+/// A 40x20 table with a tavern at (10, 12), the figures given and the scene's further lists
+/// (`outvotes: [...], weakness_checks: [...]`).
+fn tavern(figures: &str, orders: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 40, height: 20), figures: [{figures}],
+          temptations: [(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12))], {orders})"
+    ))
+}
+
+/// A follower drinking in the Inn: alcohol's −2 against the tavern's 8+ never leaves by the dice
+/// (D10 − 2 is at most 7), so only an outvote gets him out. Already passing the Inn: walking on
+/// does not tempt him again.
+const GORM: &str = "(name: \"Gorm\", position: (10, 10), path: [(39, 10)], rank: follower, weaknesses: [alcohol],
+                     temptation: (inside: (site: \"Inn\"), passing: [\"Inn\"]))";
+/// Standing voters far from the Inn.
+const ALDO: &str = "(name: \"Aldo\", position: (30, 2), rank: officer)";
+const BESS: &str = "(name: \"Bess\", position: (35, 2))";
+
+fn number(e: &LogEvent, key: &str) -> Option<u64> {
+    e.fields.get(key).and_then(|v| v.as_u64())
+}
+
+fn list_len(e: &LogEvent, key: &str) -> Option<usize> {
+    e.fields.get(key).and_then(|v| v.as_array()).map(Vec::len)
+}
+
+#[test]
+fn an_outvote_order_takes_a_figure_out_of_its_site() {
+    let scene = tavern(
+        &format!("{GORM}, {ALDO}, {BESS}"),
+        "outvotes: [(name: \"drag Gorm out\", figure: \"Gorm\", voters: [\"Aldo\", \"Bess\"], at_move: 2)]",
+    );
+    let Run { log, end } = run(&scene, 7, 4);
+    let votes = events(&log, "outvote");
+    assert_eq!(votes.len(), 1, "{votes:?}");
+    let e = votes[0];
+    assert_eq!((e.move_number, e.subject.as_str(), e.outcome.as_str()), (2, "Gorm", "outvoted"));
+    assert_eq!(text(e, "site"), Some("Inn"));
+    assert_eq!(text(e, "order"), Some("drag Gorm out"));
+    assert_eq!(number(e, "outvoters"), Some(2));
+    assert_eq!(list_len(e, "voters"), Some(2));
+    assert!(e.rolls.is_empty());
+    // He diced to leave (and stayed) in moves 1 and 2, then walks on from move 3.
+    let leave: Vec<u32> = events(&log, "leave_roll").iter().map(|e| e.move_number).collect();
+    assert_eq!(leave, [1, 2]);
+    let moved: Vec<u32> = events(&log, "moved").iter().filter(|e| e.subject == "Gorm").map(|e| e.move_number).collect();
+    assert_eq!(moved, [3, 4]);
+    assert!(events(&log, "temptation").is_empty(), "already passing the Inn");
+    let gorm = end.figures.iter().find(|f| f.name == "Gorm").unwrap();
+    assert_eq!(gorm.temptation.inside, None);
+}
+
+#[test]
+fn too_few_voters_of_equal_or_higher_rank_do_not_outvote() {
+    // Gorm independent: the officer's vote counts, the follower's does not.
+    let gorm = GORM.replace("rank: follower", "rank: independent");
+    let scene = tavern(
+        &format!("{gorm}, {ALDO}, (name: \"Pip\", position: (35, 2), rank: follower)"),
+        "outvotes: [(name: \"drag Gorm out\", figure: \"Gorm\", voters: [\"Aldo\", \"Pip\"], at_move: 1),
+                    (name: \"drag Aldo out\", figure: \"Aldo\", voters: [\"Gorm\", \"Pip\"], at_move: 1)]",
+    );
+    let Run { log, end } = run(&scene, 7, 3);
+    let votes = events(&log, "outvote");
+    assert_eq!(votes.len(), 2, "{votes:?}");
+    assert_eq!((votes[0].subject.as_str(), votes[0].outcome.as_str()), ("Gorm", "not_outvoted"));
+    assert_eq!(number(votes[0], "outvoters"), Some(1));
+    assert_eq!(list_len(votes[0], "voters"), Some(2));
+    // Aldo is in no site: nothing to outvote him out of.
+    assert_eq!((votes[1].subject.as_str(), votes[1].outcome.as_str()), ("Aldo", "not_inside"));
+    assert_eq!(text(votes[1], "site"), None);
+    let gorm = end.figures.iter().find(|f| f.name == "Gorm").unwrap();
+    assert_eq!(gorm.temptation.inside.as_ref().map(|i| i.site.as_str()), Some("Inn"));
+    assert_eq!(events(&log, "leave_roll").len(), 3);
+}
+
+#[test]
+fn a_voter_inside_a_site_does_not_vote() {
+    let bess = "(name: \"Bess\", position: (11, 10), weaknesses: [alcohol], temptation: (inside: (site: \"Inn\")))";
+    let scene = tavern(
+        &format!("{GORM}, {ALDO}, {bess}"),
+        "outvotes: [(name: \"drag Gorm out\", figure: \"Gorm\", voters: [\"Aldo\", \"Bess\"], at_move: 1)]",
+    );
+    let Run { log, end } = run(&scene, 7, 2);
+    let votes = events(&log, "outvote");
+    assert_eq!(votes.len(), 1);
+    let e = votes[0];
+    assert_eq!(e.outcome, "not_outvoted");
+    assert_eq!(number(e, "outvoters"), Some(1));
+    assert_eq!(list_len(e, "voters"), Some(1));
+    let not_voting = e.fields.get("inside_not_voting").and_then(|v| v.as_array()).unwrap();
+    assert_eq!(not_voting.len(), 1);
+    assert_eq!(not_voting[0].as_str(), Some("Bess"));
+    assert!(end.figures.iter().all(|f| f.name == "Aldo" || f.temptation.inside.is_some()));
+}
+
+#[test]
+fn a_weakness_check_rolls_at_its_move_and_only_then() {
+    let scene = tavern(
+        "(name: \"Ilse\", position: (30, 2), weaknesses: [over_talkative, collector])",
+        "weakness_checks: [(name: \"a new acquaintance\", figure: \"Ilse\", roll: stop_talking, at_move: 3),
+                           (name: \"the bookstall\", figure: \"Ilse\", roll: not_distracted, at_move: 3)]",
+    );
+    for seed in [1, 2, 3] {
+        let Run { log, .. } = run(&scene, seed, 5);
+        let checks = events(&log, "weakness_check");
+        assert_eq!(checks.len(), 2, "{checks:?}");
+        let (talk, book) = (checks[0], checks[1]);
+        assert_eq!((talk.move_number, talk.subject.as_str()), (3, "Ilse"));
+        assert_eq!((text(talk, "check"), text(talk, "roll")), (Some("a new acquaintance"), Some("stop_talking")));
+        assert_eq!(text(talk, "weakness"), Some("over_talkative"));
+        assert!(matches!(talk.outcome.as_str(), "stops" | "carries_on"), "{talk:?}");
+        assert_eq!(talk.rolls.len(), 1);
+        assert_eq!(talk.rolls[0].target, Some(7));
+        assert_eq!((book.move_number, text(book, "roll")), (3, Some("not_distracted")));
+        assert!(matches!(book.outcome.as_str(), "resists" | "gives_in"), "{book:?}");
+    }
+}
+
+#[test]
+fn outvotes_and_weakness_checks_save_and_load() {
+    // A kleptomaniac drinker: the check needs the weakness its roll belongs to.
+    let gorm = GORM.replace("[alcohol]", "[alcohol, kleptomania]");
+    let scene = tavern(
+        &format!("{gorm}, {ALDO}, {BESS}"),
+        "outvotes: [(name: \"drag Gorm out\", figure: \"Gorm\", voters: [\"Aldo\", \"Bess\"], at_move: 14)],
+         weakness_checks: [(name: \"an unguarded purse\", figure: \"Gorm\", roll: not_steal, at_move: 9)]",
+    );
+    let text = scene_to_ron(&scene).unwrap();
+    let back = parse_scene(&text, Path::new("back.ron")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back, scene);
+    assert_eq!(back.outvotes.len(), 1);
+    assert_eq!(back.weakness_checks.len(), 1);
+}
+
+#[test]
+fn order_errors_name_the_order_and_field() {
+    let e = match parse_scene(
+        &format!(
+            "(version: 1, table: (width: 40, height: 20), figures: [{GORM}, {ALDO}],
+              temptations: [(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12))],
+              outvotes: [(name: \"who?\", figure: \"Nobody\", voters: [\"Aldo\"], at_move: 0),
+                         (name: \"self\", figure: \"Gorm\", voters: [\"Gorm\", \"Aldo\", \"Aldo\", \"Zed\"], at_move: 2),
+                         (name: \"none\", figure: \"Gorm\", voters: [], at_move: 2)],
+              weakness_checks: [(name: \"sober\", figure: \"Aldo\", roll: not_fell, at_move: 3),
+                                (name: \"leave\", figure: \"Gorm\", roll: stop_drinking, at_move: 3),
+                                (name: \"ghost\", figure: \"Nobody\", roll: not_steal, at_move: 0)])"
+        ),
+        Path::new("t.ron"),
+    ) {
+        Ok(_) => panic!("accepted bad orders"),
+        Err(e) => e.to_string(),
+    };
+    for expected in [
+        "outvote \"who?\": figure",
+        "outvote \"who?\": at_move",
+        "outvote \"self\": voters[0]",
+        "outvote \"self\": voters[2]",
+        "outvote \"self\": voters[3]",
+        "outvote \"none\": voters",
+        "weakness check \"sober\": figure",
+        "weakness check \"leave\": roll",
+        "weakness check \"ghost\": figure",
+        "weakness check \"ghost\": at_move",
+    ] {
+        assert!(e.contains(expected), "{expected} in {e}");
+    }
+    // Gorm has alcohol: a stop_drinking check is refused for the roll, not the weakness.
+    assert!(!e.contains("weakness check \"leave\": figure"), "{e}");
+}
+
 // ---- determinism, saving, the market town ----
 
 #[test]
@@ -222,6 +394,13 @@ fn the_market_town_runs_thirty_moves() {
         let decided = events(&log, "decision");
         assert_eq!(decided.len(), 1);
         assert_eq!((decided[0].move_number, decided[0].subject.as_str()), (12, "Captain Aldo"));
+        // Sister Ilse's weakness check at move 9; the captain and Bess try to drag Gorm out at 14.
+        let checks = events(&log, "weakness_check");
+        assert_eq!(checks.len(), 1);
+        assert_eq!((checks[0].move_number, checks[0].subject.as_str()), (9, "Sister Ilse"));
+        let votes = events(&log, "outvote");
+        assert_eq!(votes.len(), 1);
+        assert_eq!((votes[0].move_number, votes[0].subject.as_str()), (14, "Gorm"));
         assert!(tabula::scene::load::validate(&end).is_empty(), "the end state loads");
     }
 }

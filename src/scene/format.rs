@@ -93,6 +93,12 @@ pub struct Scene {
     /// The GM's `decide` orders: a figure dices between options at a move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decisions: Vec<super::temptations::DecisionOrder>,
+    /// The GM's outvote orders: two others of equal or higher rank talk a figure out of a site.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outvotes: Vec<super::temptations::OutvoteOrder>,
+    /// The GM's weakness checks: a figure dices its weakness's own roll at a move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weakness_checks: Vec<super::temptations::WeaknessCheck>,
     /// Goals a play-test counts: a side all inside an area by a move ([`Objective`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<Objective>,
@@ -859,7 +865,7 @@ pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
 pub use super::sleepers::{Shelter, SleepingGroup};
-pub use super::temptations::{DecisionOrder, Inside, TemptationSite, TemptationState};
+pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
 pub use super::traps::{Concealment, Trap, TrapKind};
 
 #[cfg(test)]

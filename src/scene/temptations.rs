@@ -7,7 +7,7 @@
 use super::format::{Point, Scene};
 use super::load::{Checker, MAX_MOVES_PLAYED, MAX_NAME_CHARS, MAX_TABLE_INCHES, shown};
 use crate::rules::decisions::{
-    DecisionOption, KnownQualities, Qualities, TemptationKind, Weakness, check_gm_factor, score_options,
+    DecisionOption, KnownQualities, Qualities, TemptationKind, Weakness, WeaknessRoll, check_gm_factor, score_options,
 };
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +16,12 @@ use serde::{Deserialize, Serialize};
 pub const MAX_TEMPTATION_SITES: usize = 500;
 /// Most `decide` orders in a scene.
 pub const MAX_DECISIONS: usize = 500;
+/// Most `outvotes` orders in a scene.
+pub const MAX_OUTVOTES: usize = 500;
+/// Most voters one outvote order may name.
+pub const MAX_OUTVOTE_VOTERS: usize = 100;
+/// Most `weakness_checks` in a scene.
+pub const MAX_WEAKNESS_CHECKS: usize = 500;
 /// Most options one decision may weigh: the D10 has ten faces.
 pub const MAX_DECISION_OPTIONS: usize = 10;
 /// Most weaknesses a figure may list (each of 000's counts once).
@@ -119,8 +125,45 @@ pub struct DecisionOrder {
     pub options: Vec<DecisionOption>,
 }
 
-/// The checks on the figures' qualities, weaknesses and temptation state, the sites and the
-/// `decide` orders.
+/// A GM's outvote order: at a move, the voters try to talk a figure out of the site it is in
+/// (000 "Temptations and Weaknesses": "A character who succumbs can be outvoted by two others of
+/// equal or higher rank").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutvoteOrder {
+    /// What the GM calls it (the log's subject is the figure).
+    pub name: String,
+    /// The figure to be talked out of its site.
+    pub figure: String,
+    /// The figures who vote; those inside a site themselves do not.
+    pub voters: Vec<String>,
+    /// The move it is given in (1 is the first move played).
+    pub at_move: u32,
+}
+
+/// A GM's weakness check: at a move, a figure dices one of its weakness's own rolls that is not
+/// about leaving a site (000 "Weaknesses": kleptomania's "3+ not to", clumsiness's "D10 3+ not to
+/// fell likely objects", over-talkative's "7+ to stop", collector's "7+ not to be distracted").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaknessCheck {
+    /// What the GM calls it (the log's subject is the figure).
+    pub name: String,
+    /// The figure who dices; it must have the weakness the roll belongs to.
+    pub figure: String,
+    /// `not_steal`, `not_fell`, `stop_talking` or `not_distracted`.
+    pub roll: WeaknessRoll,
+    /// The move it is diced in (1 is the first move played).
+    pub at_move: u32,
+}
+
+/// The weakness rolls a `weakness_checks` entry may ask for: not the rolls to leave a site
+/// (`stop_drinking`, `stop_gambling`, `stop_dallying`) nor clumsiness's `friend_in_melee`.
+pub const CHECKED_WEAKNESS_ROLLS: [WeaknessRoll; 4] =
+    [WeaknessRoll::NotSteal, WeaknessRoll::NotFell, WeaknessRoll::StopTalking, WeaknessRoll::NotDistracted];
+
+/// The checks on the figures' qualities, weaknesses and temptation state, the sites, the
+/// `decide` orders, the outvote orders and the weakness checks.
 pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     if scene.temptations.len() > MAX_TEMPTATION_SITES {
         c.problem(
@@ -188,6 +231,106 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     }
     for d in &scene.decisions {
         d.check(scene, c);
+    }
+    if scene.outvotes.len() > MAX_OUTVOTES {
+        c.problem("scene", format!("outvotes: {} orders, more than the {MAX_OUTVOTES} allowed", scene.outvotes.len()));
+        return;
+    }
+    for o in &scene.outvotes {
+        o.check(scene, c);
+    }
+    if scene.weakness_checks.len() > MAX_WEAKNESS_CHECKS {
+        c.problem(
+            "scene",
+            format!(
+                "weakness_checks: {} checks, more than the {MAX_WEAKNESS_CHECKS} allowed",
+                scene.weakness_checks.len()
+            ),
+        );
+        return;
+    }
+    for w in &scene.weakness_checks {
+        w.check(scene, c);
+    }
+}
+
+/// An order's entity in errors (`KIND "NAME"`), with its name checked: not empty, not too long.
+/// Orders' names need not be unique: they are not entities on the table.
+fn order_entity(kind: &str, name: &str, c: &mut Checker) -> String {
+    let e = format!("{kind} \"{}\"", shown(name));
+    if name.trim().is_empty() {
+        c.problem(&format!("{kind} (unnamed)"), "name: must not be empty".into());
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        c.problem(&e, format!("name: longer than {MAX_NAME_CHARS} characters"));
+    }
+    e
+}
+
+/// The `at_move` check every order shares.
+fn check_at_move(e: &str, at_move: u32, c: &mut Checker) {
+    if !(1..=MAX_MOVES_PLAYED).contains(&at_move) {
+        c.problem(e, format!("at_move: {at_move} must be 1 to {MAX_MOVES_PLAYED}"));
+    }
+}
+
+impl OutvoteOrder {
+    /// The checks the parser cannot make: the figure and every voter are figures, none voting
+    /// on itself or twice, and the move one a scene may play.
+    fn check(&self, scene: &Scene, c: &mut Checker) {
+        let e = order_entity("outvote", &self.name, c);
+        if !scene.figures.iter().any(|f| f.name == self.figure) {
+            c.problem(&e, format!("figure: no figure is named \"{}\"", shown(&self.figure)));
+        }
+        if self.voters.is_empty() || self.voters.len() > MAX_OUTVOTE_VOTERS {
+            c.problem(&e, format!("voters: {} must be 1 to {MAX_OUTVOTE_VOTERS}", self.voters.len()));
+        } else {
+            for (i, v) in self.voters.iter().enumerate() {
+                if !scene.figures.iter().any(|f| f.name == *v) {
+                    c.problem(&e, format!("voters[{i}]: no figure is named \"{}\"", shown(v)));
+                } else if *v == self.figure {
+                    c.problem(&e, format!("voters[{i}]: \"{}\" cannot outvote itself", shown(v)));
+                } else if self.voters[..i].contains(v) {
+                    c.problem(&e, format!("voters[{i}]: \"{}\" is listed twice", shown(v)));
+                }
+            }
+        }
+        check_at_move(&e, self.at_move, c);
+    }
+}
+
+impl WeaknessCheck {
+    /// The checks the parser cannot make: the figure has the weakness the roll belongs to, the
+    /// roll is not one to leave a site (those come with the site) and the move one a scene may
+    /// play.
+    fn check(&self, scene: &Scene, c: &mut Checker) {
+        let e = order_entity("weakness check", &self.name, c);
+        if !CHECKED_WEAKNESS_ROLLS.contains(&self.roll) {
+            c.problem(
+                &e,
+                format!(
+                    "roll: {} is not a weakness check (not_steal, not_fell, stop_talking or not_distracted)",
+                    self.roll.id()
+                ),
+            );
+        }
+        match scene.figures.iter().find(|f| f.name == self.figure) {
+            None => c.problem(&e, format!("figure: no figure is named \"{}\"", shown(&self.figure))),
+            Some(f) => {
+                let weakness = self.roll.weakness();
+                if !f.weaknesses.contains(&weakness) {
+                    c.problem(
+                        &e,
+                        format!(
+                            "figure: \"{}\" has no {} weakness for a {} roll",
+                            shown(&self.figure),
+                            weakness.id(),
+                            self.roll.id()
+                        ),
+                    );
+                }
+            }
+        }
+        check_at_move(&e, self.at_move, c);
     }
 }
 

@@ -190,6 +190,8 @@ named_enum! {
         TimeUp => "time_up",
         /// `decision`: the order could not be diced.
         Refused => "refused",
+        /// `outvote`: the figure is not inside a site; there is nothing to outvote it out of.
+        NotInside => "not_inside",
     }
 }
 
@@ -270,7 +272,7 @@ impl_outcome! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::decisions::{DecisionOutcome, LeaveOutcome, TemptationOutcome};
+    use crate::rules::decisions::{DecisionOutcome, LeaveOutcome, OutvoteOutcome, TemptationOutcome, WeaknessOutcome};
     use crate::rules::fire::{IgnitionOutcome, PersonInFireOutcome};
     use crate::rules::herds::{
         CatchOutcome, GridEscapeOutcome, RunningGridOutcome, StampedeGridOutcome, WanderStep, ZoneResponse,
@@ -436,6 +438,9 @@ mod tests {
         t.add("temptations", "temptation", &TemptationOutcome::ALL);
         t.add("temptations", "leave_roll", &LeaveOutcome::ALL);
         t.add("temptations", "time_inside", &[E::StillInside, E::TimeUp]);
+        t.add("temptations", "outvote", &[E::NotInside]);
+        t.add("temptations", "outvote", &OutvoteOutcome::ALL);
+        t.add("temptations", "weakness_check", &WeaknessOutcome::ALL);
         t.add("decisions", "decision", &[E::Refused]);
         t.add("decisions", "decision", &DecisionOutcome::ALL);
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);

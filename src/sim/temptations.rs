@@ -8,7 +8,10 @@
 //!    path (or, standing, its position) came within, in the order it came to them, each once a
 //!    passing: weaknesses without dice are shown to the GM once a site, a site that lures it is
 //!    diced, and one it succumbs to takes it in, cutting its move short where it came nearest;
-//! 2. `decide_orders`: the orders for this move, in scene order.
+//! 2. `outvote_orders`: the outvote orders for this move, in scene order: a figure inside a site
+//!    that two voters (not inside a site themselves) of equal or higher rank outvote leaves it;
+//! 3. `weakness_checks`: the weakness checks for this move, in scene order, each one D10;
+//! 4. `decide_orders`: the orders for this move, in scene order.
 
 use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
@@ -17,17 +20,23 @@ use super::sleepers::nearest_along_path;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::decisions::{
-    DecisionError, DecisionResult, KnownQualities, LeaveOutcome, Qualities, TemptationReadings, Tempted, Weakness,
-    decide, roll_leave, roll_temptation, spend_money,
+    DecisionError, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities, TemptationReadings,
+    Tempted, Weakness, decide, outvote, outvoters, roll_leave, roll_temptation, roll_weakness, spend_money,
 };
 use crate::rules::dice::Rolls;
+use crate::rules::sleepers::Rank;
 use crate::scene::{self, Scene};
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DecisionOrders>();
-    app.add_systems(Move, (tempt_figures, decide_orders).chain().in_set(MoveSystems::Temptations));
+    app.init_resource::<OutvoteOrders>();
+    app.init_resource::<WeaknessChecks>();
+    app.add_systems(
+        Move,
+        (tempt_figures, outvote_orders, weakness_checks, decide_orders).chain().in_set(MoveSystems::Temptations),
+    );
 }
 
 /// A temptation site on the table: the scene's entry (sites do not change in play).
@@ -50,9 +59,19 @@ impl Tempting {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct DecisionOrders(pub Vec<scene::DecisionOrder>);
 
+/// The scene's outvote orders.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct OutvoteOrders(pub Vec<scene::OutvoteOrder>);
+
+/// The scene's weakness checks.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct WeaknessChecks(pub Vec<scene::WeaknessCheck>);
+
 /// Spawn the scene's temptation sites and keep its orders.
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
     world.insert_resource(DecisionOrders(scene.decisions.clone()));
+    world.insert_resource(OutvoteOrders(scene.outvotes.clone()));
+    world.insert_resource(WeaknessChecks(scene.weakness_checks.clone()));
     for (i, s) in scene.temptations.iter().enumerate() {
         world.spawn((placed_bundle(i as u32, &s.name, s.position), TemptationSite(s.clone())));
     }
@@ -296,6 +315,95 @@ fn tempt_figures(
         // A passing ends when the figure ends a move out of the site's reach.
         let at = position.0;
         state.passing.retain(|n| sites.iter().any(|s| s.name == *n && vec2(s.position).distance(at) <= s.reach));
+    }
+}
+
+/// A voter as the `outvote` event lists it.
+#[derive(serde::Serialize)]
+struct Voter<'a> {
+    name: &'a str,
+    rank: &'static str,
+    /// Of equal or higher rank than the figure: the vote counts.
+    counts: bool,
+}
+
+/// 000 "Temptations and Weaknesses": "A character who succumbs can be outvoted by two others of
+/// equal or higher rank". Each order for this move: a figure inside a site is outvoted by the
+/// voters not inside a site themselves, and if outvoted walks on from the next move.
+fn outvote_orders(
+    mut figures: Query<(&SceneOrder, &Figure, &mut Tempting)>,
+    orders: Res<OutvoteOrders>,
+    clock: Res<MoveClock>,
+    mut log: ResMut<EventLog>,
+) {
+    if !orders.0.iter().any(|o| o.at_move == clock.move_number) {
+        return;
+    }
+    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    for order in orders.0.iter().filter(|o| o.at_move == clock.move_number) {
+        let Some(i) = figures.iter().position(|(_, f, _)| f.0.name == order.figure) else {
+            // Checked on load: the figure is a figure.
+            continue;
+        };
+        let rank = figures[i].1.0.rank;
+        let inside = figures[i].2.0.inside.as_ref().map(|inside| inside.site.clone());
+        let event = LogEvent::new("temptations", "outvote", order.figure.as_str())
+            .field("order", &order.name)
+            .field("rank", rank.id());
+        let Some(site) = inside else {
+            log.push(&clock, event.outcome(TemptationEventOutcome::NotInside));
+            continue;
+        };
+        // The voters free to vote: not inside a site themselves (in the order given).
+        let mut voting: Vec<(&str, Rank)> = Vec::new();
+        let mut not_voting: Vec<&str> = Vec::new();
+        for name in &order.voters {
+            let Some((_, voter, tempting)) = figures.iter().find(|(_, f, _)| f.0.name == *name) else {
+                // Checked on load: every voter is a figure.
+                continue;
+            };
+            if tempting.0.inside.is_some() {
+                not_voting.push(name.as_str());
+            } else {
+                voting.push((name.as_str(), voter.0.rank));
+            }
+        }
+        let ranks: Vec<Rank> = voting.iter().map(|(_, r)| *r).collect();
+        let result = outvote(rank, &ranks);
+        let voters: Vec<Voter> =
+            voting.iter().map(|&(name, r)| Voter { name, rank: r.id(), counts: r.factor() >= rank.factor() }).collect();
+        let event = event
+            .outcome(result)
+            .field("site", site.as_str())
+            .field("voters", voters)
+            .field("outvoters", outvoters(rank, &ranks))
+            .field("inside_not_voting", not_voting);
+        log.push(&clock, event);
+        if result == OutvoteOutcome::Outvoted {
+            figures[i].2.0.inside = None;
+        }
+    }
+}
+
+/// 000 "Weaknesses": each check for this move, the figure's weakness roll (one D10), logged. The
+/// roll changes nothing else: the scene holds no objects to steal, fell or search for.
+fn weakness_checks(
+    checks: Res<WeaknessChecks>,
+    clock: Res<MoveClock>,
+    mut dice: ResMut<SimDice>,
+    mut log: ResMut<EventLog>,
+) {
+    for check in checks.0.iter().filter(|c| c.at_move == clock.move_number) {
+        let result = roll_weakness(check.roll, &mut *dice);
+        log.push(
+            &clock,
+            LogEvent::new("temptations", "weakness_check", check.figure.as_str())
+                .outcome(result.outcome)
+                .roll(result.roll)
+                .field("check", &check.name)
+                .field("roll", check.roll.id())
+                .field("weakness", check.roll.weakness().id()),
+        );
     }
 }
 

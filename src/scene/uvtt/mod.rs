@@ -240,6 +240,8 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         treatments: Vec::new(),
         temptations: Vec::new(),
         decisions: Vec::new(),
+        outvotes: Vec::new(),
+        weakness_checks: Vec::new(),
         objectives: Vec::new(),
     };
     check_scene(&scene)?;
