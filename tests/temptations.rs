@@ -67,6 +67,37 @@ fn a_site_out_of_reach_tempts_no_one() {
     assert_eq!(events(&log, "temptation").len(), 1);
 }
 
+/// The reach a site does not give is the house rule `temptations.reach_in` (3"), and the
+/// event says so; the scene's `rules.temptations` moves it, and a site's own reach is not tagged.
+#[test]
+fn a_defaulted_reach_is_the_house_rule_and_tagged() {
+    let tagged = |e: &LogEvent| e.house_rule_paths().contains(&"temptations.reach_in");
+    let scene = street("", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12.5))", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    let tempted = events(&log, "temptation");
+    assert_eq!(tempted.len(), 1);
+    assert!(tagged(tempted[0]), "{:?}", tempted[0]);
+    assert_eq!(tempted[0].fields.get("reach").and_then(|v| v.as_f64()), Some(3.0));
+    // 2.5" away: out of a 2" reach set for the scene.
+    let mut scene = street("", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12.5))", "");
+    scene.rules.temptations.reach_in = 2.0;
+    let Run { log, .. } = run(&scene, 3, 10);
+    assert!(events(&log, "temptation").is_empty());
+    // Its own reach: in, and not a house rule.
+    let scene = street("", "(name: \"Inn\", kind: low_drinking_tavern, position: (10, 12.5), reach: 3)", "");
+    let Run { log, .. } = run(&scene, 3, 10);
+    let tempted = events(&log, "temptation");
+    assert_eq!(tempted.len(), 1);
+    assert!(!tagged(tempted[0]), "{:?}", tempted[0]);
+    // A reach the rules block cannot have is refused, naming the setting.
+    let err = parse_scene(
+        "(version: 1, table: (width: 40, height: 20), rules: (temptations: (reach_in: 0)))",
+        Path::new("bad.ron"),
+    )
+    .expect_err("a reach of 0 is refused");
+    assert!(err.to_string().contains("temptations reach_in"), "{err}");
+}
+
 #[test]
 fn a_site_that_does_not_lure_a_figure_rolls_nothing() {
     let scene = street(", sex: female", "(name: \"Rosa\", kind: street_harlot, position: (10, 12), gm_factor: 2)", "");

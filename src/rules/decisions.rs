@@ -924,9 +924,9 @@ impl std::fmt::Display for TemptationKind {
     }
 }
 
-/// Readings of the temptation rules where the text can be read more than one way. Not settings
-/// of the scene's `rules` block (yet): each field's default is the most literal reading, listed in
-/// docs/house-rules.md "Decisions and temptations".
+/// Readings of the temptation rules where the text can be read more than one way: the scene's
+/// `rules.temptations` house rules ([`TemptationSettings::readings`]); each field's default is
+/// the most literal reading, listed in docs/house-rules.md "Decisions and temptations".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TemptationReadings {
@@ -951,6 +951,72 @@ impl Default for TemptationReadings {
             lechery_at_red_light: true,
             vanity_at_jewellery: true,
         }
+    }
+}
+
+/// The scene's `rules.temptations` block: the house rules of the temptation list, every one a
+/// reading where 000 "Temptations and Weaknesses" is silent or ambiguous (docs/house-rules.md
+/// "Decisions and temptations"), each default the most literal reading.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TemptationSettings {
+    /// How far a site pulls at figures passing it when the site gives no `reach`, in inches
+    /// (000 gives no reach; default 3").
+    pub reach_in: f32,
+    /// [`TemptationReadings::fencing_bands`].
+    pub fencing_bands: FencingBands,
+    /// [`TemptationReadings::weakness_factors_on_leave`].
+    pub weakness_factors_on_leave: bool,
+    /// [`TemptationReadings::lechery_at_red_light`].
+    pub lechery_at_red_light: bool,
+    /// [`TemptationReadings::vanity_at_jewellery`].
+    pub vanity_at_jewellery: bool,
+}
+
+/// The default reach of a temptation site, in inches (house rule `temptations.reach_in`).
+pub const DEFAULT_REACH_IN: f32 = 3.0;
+
+impl Default for TemptationSettings {
+    fn default() -> Self {
+        let r = TemptationReadings::default();
+        TemptationSettings {
+            reach_in: DEFAULT_REACH_IN,
+            fencing_bands: r.fencing_bands,
+            weakness_factors_on_leave: r.weakness_factors_on_leave,
+            lechery_at_red_light: r.lechery_at_red_light,
+            vanity_at_jewellery: r.vanity_at_jewellery,
+        }
+    }
+}
+
+impl TemptationSettings {
+    /// The readings the rules take.
+    pub fn readings(&self) -> TemptationReadings {
+        TemptationReadings {
+            fencing_bands: self.fencing_bands,
+            weakness_factors_on_leave: self.weakness_factors_on_leave,
+            lechery_at_red_light: self.lechery_at_red_light,
+            vanity_at_jewellery: self.vanity_at_jewellery,
+        }
+    }
+
+    /// The house rules that decide a roll at a site of `kind` for a figure with `weaknesses`,
+    /// `leaving` (a roll to leave) or not: the paths the event is tagged with.
+    pub fn deciding(&self, kind: TemptationKind, weaknesses: &[Weakness], leaving: bool) -> Vec<&'static str> {
+        let mut paths = Vec::new();
+        if kind == TemptationKind::FencingSchool && !leaving {
+            paths.push("temptations.fencing_bands");
+        }
+        if leaving && !weaknesses.is_empty() {
+            paths.push("temptations.weakness_factors_on_leave");
+        }
+        if kind == TemptationKind::RedLightPremises && weaknesses.contains(&Weakness::Lechery) {
+            paths.push("temptations.lechery_at_red_light");
+        }
+        if kind == TemptationKind::JewelleryShop && weaknesses.contains(&Weakness::Vanity) {
+            paths.push("temptations.vanity_at_jewellery");
+        }
+        paths
     }
 }
 

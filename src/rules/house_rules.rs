@@ -738,6 +738,37 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "002 takes a model \"out of action\" at its last wound; neither 000 nor 001 says what becomes of it after the action.",
         why: "000 \"Adventurers Apparent 'Death' dicing\" is \"For those characters left for dead\", thrown \"at the end of an action when able to check bodies\": the nearest the texts give; `ignored` leaves the model to the GM.",
     },
+    // ---- Temptations ----------------------------------------------------------------------
+    HouseRule {
+        path: "temptations.reach_in",
+        default: "3",
+        silent: "000 \"Temptations and Weaknesses\" lists what tempts, not from how far.",
+        why: "3\": across a street to a shop front; a site may give its own `reach`.",
+    },
+    HouseRule {
+        path: "temptations.fencing_bands",
+        default: "narrower_first",
+        silent: "000 \"Temptations and Weaknesses\", Fencing school: \"-1- fight, -3- watch\", bands that overlap below -3.",
+        why: "The one reading in which all three outcomes occur: 0+ neither, -1 and -2 fight, -3 or less watch.",
+    },
+    HouseRule {
+        path: "temptations.weakness_factors_on_leave",
+        default: "true",
+        silent: "000 \"Temptations and Weaknesses\": \"dice each move to leave, applying only weakness factors\" without saying whether a weakness's -2 is one of them.",
+        why: "The literal words: the weakness's factor counts on the roll to leave.",
+    },
+    HouseRule {
+        path: "temptations.lechery_at_red_light",
+        default: "true",
+        silent: "000 \"Weaknesses\": \"Lechery -2 to harlots and striptease lures\" does not name the red-light premises.",
+        why: "The harlots are on the premises.",
+    },
+    HouseRule {
+        path: "temptations.vanity_at_jewellery",
+        default: "true",
+        silent: "000 \"Weaknesses\": \"Vanity in appearance -2 to temptations. (Mirror, clothes etc:)\".",
+        why: "Jewellery is the \"etc\" of appearance.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -773,7 +804,7 @@ pub fn display_value(value: &serde_json::Value) -> String {
 }
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
-/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`) are put back. The destructuring names
+/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {
@@ -785,6 +816,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         fire,
         lighting,
         injuries,
+        temptations,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -796,6 +828,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("fire".into(), to(serde_json::to_value(fire)));
     map.insert("lighting".into(), to(serde_json::to_value(lighting)));
     map.insert("injuries".into(), to(serde_json::to_value(injuries)));
+    map.insert("temptations".into(), to(serde_json::to_value(temptations)));
     serde_json::Value::Object(map)
 }
 

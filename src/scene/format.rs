@@ -174,6 +174,14 @@ pub struct RulesSettings {
     /// (docs/injuries.md).
     #[serde(skip_serializing_if = "is_default_injuries")]
     pub injuries: crate::rules::injuries::InjurySettings,
+    /// Temptation house rules: a site's default reach and the readings of the list
+    /// (docs/decisions.md).
+    #[serde(skip_serializing_if = "is_default_temptations")]
+    pub temptations: crate::rules::decisions::TemptationSettings,
+}
+
+fn is_default_temptations(s: &crate::rules::decisions::TemptationSettings) -> bool {
+    *s == crate::rules::decisions::TemptationSettings::default()
 }
 
 fn is_default_injuries(s: &crate::rules::injuries::InjurySettings) -> bool {
@@ -203,6 +211,7 @@ impl Default for RulesSettings {
             herds: Default::default(),
             lighting: Default::default(),
             injuries: Default::default(),
+            temptations: Default::default(),
         }
     }
 }

@@ -359,6 +359,13 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     if !(1..=100_000).contains(&rules.moves_per_day) {
         c.problem("rules", format!("moves_per_day: {} must be 1 to 100000", rules.moves_per_day));
     }
+    let reach = rules.temptations.reach_in;
+    if c.finite("rules", "temptations reach_in", reach) && !(reach > 0.0 && reach <= MAX_TABLE_INCHES) {
+        c.problem(
+            "rules",
+            format!("temptations reach_in: {reach} must be more than 0 and at most {MAX_TABLE_INCHES} inches"),
+        );
+    }
     let light = &rules.lighting;
     if c.finite("rules", "lighting dark_sight_in", light.dark_sight_in)
         && !(0.0..=1000.0).contains(&light.dark_sight_in)

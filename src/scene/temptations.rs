@@ -30,14 +30,6 @@ pub const MAX_WEAKNESSES: usize = Weakness::ALL.len();
 pub const MAX_STAY_MOVES: u32 = 100;
 /// Largest cost per move of a site, in the scene's coin.
 pub const MAX_COST_PER_MOVE: u32 = 1_000_000;
-/// How far a site pulls at figures passing it when the scene gives no `reach`, in inches: 3"
-/// (issue 23: "each a site on the table with its reach (a setting, default 3")").
-pub const DEFAULT_TEMPTATION_REACH_IN: f32 = 3.0;
-
-fn default_reach() -> f32 {
-    DEFAULT_TEMPTATION_REACH_IN
-}
-
 fn is_zero_i32(v: &i32) -> bool {
     *v == 0
 }
@@ -56,9 +48,10 @@ pub struct TemptationSite {
     pub kind: TemptationKind,
     /// Where it stands; a figure that goes in stops on its path where it came nearest to it.
     pub position: Point,
-    /// How far it pulls at figures passing, in inches (default 3").
-    #[serde(default = "default_reach")]
-    pub reach: f32,
+    /// How far it pulls at figures passing, in inches; none: the house rule
+    /// `rules.temptations.reach_in` (3").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<f32>,
     /// The row's GM-judged factor, added as given: thirst (tavern), hunger (bakery), quality of
     /// music (musician), dirtiness (public baths), LR (red-light premises 0–1, street harlot 1–3).
     /// A higher total resists, so a parched street's thirst is negative. 0 for the other rows.
@@ -335,11 +328,23 @@ impl WeaknessCheck {
 }
 
 impl TemptationSite {
+    /// How far the site pulls, in inches: its own `reach`, or the house rule's.
+    pub fn reach_in(&self, settings: &crate::rules::decisions::TemptationSettings) -> f32 {
+        self.reach.unwrap_or(settings.reach_in)
+    }
+
+    /// Whether the house rule `temptations.reach_in` gives the site its reach.
+    pub fn reach_is_house_rule(&self) -> bool {
+        self.reach.is_none()
+    }
+
     /// The checks the parser cannot make.
     pub(crate) fn check<'a>(&'a self, c: &mut Checker<'a>) {
         let e = c.name("temptation", &self.name);
         c.on_table(&e, "position", self.position);
-        c.positive(&e, "reach", self.reach, MAX_TABLE_INCHES);
+        if let Some(reach) = self.reach {
+            c.positive(&e, "reach", reach, MAX_TABLE_INCHES);
+        }
         if let Err(err) = check_gm_factor(self.kind, self.gm_factor) {
             c.problem(&e, format!("gm_factor: {err}"));
         }
@@ -426,7 +431,8 @@ mod tests {
                (name: \"go\", causation: 3)])",
         );
         assert_eq!(problems(&s), Vec::<String>::new());
-        assert_eq!(s.temptations[0].reach, super::DEFAULT_TEMPTATION_REACH_IN);
+        assert_eq!(s.temptations[0].reach, None);
+        assert_eq!(s.temptations[0].reach_in(&s.rules.temptations), crate::rules::decisions::DEFAULT_REACH_IN);
         assert_eq!(s.figures[0].money, Some(20));
         assert_eq!(s.figures[0].qualities.integrity, Some(5));
         assert!(s.figures[0].reader);

@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DecisionOrders>();
+    app.init_resource::<TemptationRules>();
     app.init_resource::<OutvoteOrders>();
     app.init_resource::<WeaknessChecks>();
     app.add_systems(
@@ -67,8 +68,13 @@ pub struct OutvoteOrders(pub Vec<scene::OutvoteOrder>);
 #[derive(Resource, Debug, Clone, Default)]
 pub struct WeaknessChecks(pub Vec<scene::WeaknessCheck>);
 
+/// The scene's `rules.temptations` house rules.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct TemptationRules(pub crate::rules::decisions::TemptationSettings);
+
 /// Spawn the scene's temptation sites and keep its orders.
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
+    world.insert_resource(TemptationRules(scene.rules.temptations));
     world.insert_resource(DecisionOrders(scene.decisions.clone()));
     world.insert_resource(OutvoteOrders(scene.outvotes.clone()));
     world.insert_resource(WeaknessChecks(scene.weakness_checks.clone()));
@@ -158,6 +164,7 @@ fn tempt_figures(
         &mut Tempting,
     )>,
     sites: Query<(&SceneOrder, &TemptationSite)>,
+    rules: Res<TemptationRules>,
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
@@ -166,7 +173,14 @@ fn tempt_figures(
     if sites.is_empty() {
         return;
     }
-    let readings = TemptationReadings::default();
+    let settings = &rules.0;
+    let readings: TemptationReadings = settings.readings();
+    let tag = |mut event: LogEvent, paths: Vec<&'static str>| {
+        for path in paths {
+            event = event.house_rule(path);
+        }
+        event
+    };
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for (_, mut figure, conditions, mut position, mut waypoints, mut swept, mut tempting) in figures {
         let sheet = &mut figure.0;
@@ -203,11 +217,12 @@ fn tempt_figures(
                         state.inside = None;
                         continue;
                     };
-                    let mut event = LogEvent::new("temptations", "leave_roll", sheet.name.as_str())
+                    let event = LogEvent::new("temptations", "leave_roll", sheet.name.as_str())
                         .outcome(result.outcome)
                         .field("site", &site.name)
                         .field("kind", site.kind.id())
                         .field("moves_inside", moves);
+                    let mut event = tag(event, settings.deciding(site.kind, &sheet.weaknesses, true));
                     for r in result.rolls() {
                         event = event.roll(r);
                     }
@@ -231,7 +246,7 @@ fn tempt_figures(
             let centre = vec2(site.position);
             let (p, walked) = nearest_along_path(centre, &swept.segments).unwrap_or((position.0, 0.0));
             let distance = p.distance(centre);
-            if distance <= site.reach {
+            if distance <= site.reach_in(settings) {
                 near.push((walked, i, distance));
             }
         }
@@ -268,7 +283,10 @@ fn tempt_figures(
                 .field("site", &site.name)
                 .field("kind", site.kind.id())
                 .field("distance", round_to_thousandths_f32(distance))
-                .field("reach", site.reach);
+                .field("reach", site.reach_in(settings));
+            if site.reach_is_house_rule() {
+                event = event.house_rule("temptations.reach_in");
+            }
             if !row.lured.lures(sheet.sex, sheet.reader) {
                 // "Males only", "Readers only": no roll.
                 event = event
@@ -294,6 +312,7 @@ fn tempt_figures(
             let stay = result.stay.as_ref().map(|s| s.moves);
             // A glance in the mirror (D6 − 2 below 1) costs no move: the figure walks on.
             let goes_in = result.outcome.drawn_in() && stay != Some(0);
+            event = tag(event, settings.deciding(site.kind, &weaknesses, false));
             event = event.outcome(result.outcome).field("goes_in", goes_in);
             if let Some(moves) = stay {
                 event = event.field("stay_moves", moves);
@@ -314,7 +333,9 @@ fn tempt_figures(
         }
         // A passing ends when the figure ends a move out of the site's reach.
         let at = position.0;
-        state.passing.retain(|n| sites.iter().any(|s| s.name == *n && vec2(s.position).distance(at) <= s.reach));
+        state
+            .passing
+            .retain(|n| sites.iter().any(|s| s.name == *n && vec2(s.position).distance(at) <= s.reach_in(settings)));
     }
 }
 

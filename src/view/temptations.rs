@@ -9,11 +9,12 @@ use super::layers::GmGizmos;
 use super::panels::PanelState;
 use super::playhead::{PlayheadSystems, Shown};
 use super::{PX_PER_INCH, to_world};
+use crate::rules::decisions::TemptationSettings;
 use crate::rules::decisions::{
     CAUSATION_MAX, DecisionOption, DecisionResult, KnownQualities, OptionScore, Quality, QualityWeight, Relevance,
 };
 use crate::scene::temptations::MAX_DECISION_OPTIONS;
-use crate::sim::temptations::{TemptationSite, Tempting};
+use crate::sim::temptations::{TemptationRules, TemptationSite, Tempting};
 use crate::sim::world::{Figure, SceneOrder, TablePosition};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -49,10 +50,12 @@ fn draw_reach_and_inside(
     mut gizmos: Gizmos<GmGizmos>,
     sites: Query<(&TablePosition, &TemptationSite)>,
     figures: Query<(&TablePosition, Option<&Shown>, &Tempting), With<Figure>>,
+    rules: Option<Res<TemptationRules>>,
 ) {
+    let settings = rules.map(|r| r.0).unwrap_or_default();
     for (pos, site) in &sites {
         let at = to_world(pos.0);
-        let reach = site.0.reach * PX_PER_INCH;
+        let reach = site.0.reach_in(&settings) * PX_PER_INCH;
         gizmos.circle_2d(Isometry2d::from_translation(at), reach, SITE_COLOUR.with_alpha(0.5));
         gizmos.circle_2d(Isometry2d::from_translation(at), reach - 1.5, SITE_COLOUR.with_alpha(0.2));
     }
@@ -88,8 +91,9 @@ fn inside_text(name: &str, inside: &crate::scene::Inside) -> String {
 }
 
 /// A site's line: "Tavern: Low Drinking Tavern, reach 3\", GM factor -1, 2 a move".
-fn site_text(site: &crate::scene::TemptationSite) -> String {
-    let mut s = format!("{}: {}, reach {}\"", site.name, site.kind.label(), site.reach);
+fn site_text(site: &crate::scene::TemptationSite, settings: &TemptationSettings) -> String {
+    let house = if site.reach_is_house_rule() { crate::rules::house_rules::HOUSE_RULE_TAG } else { "" };
+    let mut s = format!("{}: {}, reach {}\"{house}", site.name, site.kind.label(), site.reach_in(settings));
     if site.gm_factor != 0 {
         s.push_str(&format!(", GM factor {}", site.gm_factor));
     }
@@ -129,10 +133,12 @@ fn temptations_panel(
     mut panels: ResMut<PanelState>,
     sites: Query<(&SceneOrder, &TemptationSite)>,
     figures: Query<(&SceneOrder, &Figure, &Tempting)>,
+    rules: Option<Res<TemptationRules>>,
 ) -> Result {
     if !panels.show_temptations {
         return Ok(());
     }
+    let settings = rules.map(|r| r.0).unwrap_or_default();
     let ctx = contexts.ctx_mut()?;
     let mut sites: Vec<(&SceneOrder, &TemptationSite)> = sites.iter().collect();
     sites.sort_by_key(|(order, _)| **order);
@@ -146,7 +152,7 @@ fn temptations_panel(
                 ui.label("No temptation sites in this scene.");
             }
             for (_, site) in &sites {
-                ui.label(site_text(&site.0));
+                ui.label(site_text(&site.0, &settings));
                 for (_, figure, tempting) in &figures {
                     if let Some(inside) = tempting.inside().filter(|i| i.site == site.0.name) {
                         ui.label(format!("   inside: {}", inside_text(&figure.0.name, inside)));
