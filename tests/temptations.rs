@@ -98,6 +98,26 @@ fn a_defaulted_reach_is_the_house_rule_and_tagged() {
     assert!(err.to_string().contains("temptations reach_in"), "{err}");
 }
 
+/// Pyromania (000 "Weaknesses": "Will set fire to any enemy property") is a reminder at the
+/// sites, and the GM's igniter order goes through the fire rules: a fire the pyromaniac holds
+/// an igniter to is rolled each round until it catches.
+#[test]
+fn a_pyromaniacs_igniter_order_goes_through_the_fire_rules() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          terrain: [(name: \"enemy barn\", material: thatch, shape: Rect(min: (20, 0), max: (30, 6)))],
+          figures: [(name: \"Firebug\", position: (22, 3), weaknesses: [pyromania])],
+          temptations: [(name: \"Inn\", kind: low_drinking_tavern, position: (23, 3))],
+          fires: [(name: \"barn fire\", position: (22, 3), igniter: held(kind: torch, by: \"Firebug\"))])",
+    );
+    let Run { log, .. } = run(&scene, 5, 6);
+    let reminders = events(&log, "weakness_reminder");
+    assert!(reminders.iter().any(|e| text(e, "weakness") == Some("pyromania")), "{reminders:?}");
+    let fire: Vec<&LogEvent> = log.events.iter().filter(|e| e.system == "fire" && e.subject == "barn fire").collect();
+    assert!(!fire.is_empty(), "the igniter is rolled");
+    assert!(fire.iter().any(|e| !e.rolls.is_empty()), "{fire:?}");
+}
+
 #[test]
 fn a_site_that_does_not_lure_a_figure_rolls_nothing() {
     let scene = street(", sex: female", "(name: \"Rosa\", kind: street_harlot, position: (10, 12), gm_factor: 2)", "");

@@ -1001,13 +1001,14 @@ impl TemptationSettings {
     }
 
     /// The house rules that decide a roll at a site of `kind` for a figure with `weaknesses`,
-    /// `leaving` (a roll to leave) or not: the paths the event is tagged with.
+    /// `leaving` (a roll to leave) or not: the paths the event is tagged with. A roll to leave
+    /// is decided by `weakness_factors_on_leave` only when one of the weaknesses counts there.
     pub fn deciding(&self, kind: TemptationKind, weaknesses: &[Weakness], leaving: bool) -> Vec<&'static str> {
         let mut paths = Vec::new();
         if kind == TemptationKind::FencingSchool && !leaving {
             paths.push("temptations.fencing_bands");
         }
-        if leaving && !weaknesses.is_empty() {
+        if leaving && weaknesses.iter().any(|w| w.applies_to(kind, &self.readings())) {
             paths.push("temptations.weakness_factors_on_leave");
         }
         if kind == TemptationKind::RedLightPremises && weaknesses.contains(&Weakness::Lechery) {
@@ -2510,5 +2511,31 @@ mod tests {
         }
         let chi = chi_square(&observed, &expected);
         assert!(chi < CHI_SQUARE_6_DF_999, "chi-square {chi}: observed {observed:?}, expected {expected:?}");
+    }
+
+    /// The house rules that decide a temptation roll: the fencing bands at the fencing school,
+    /// weakness factors on a roll to leave only where a weakness counts, lechery at red-light
+    /// premises and vanity at the jewellery shop only for those who have them.
+    #[test]
+    fn the_house_rules_deciding_a_roll_are_the_ones_that_count_there() {
+        let s = TemptationSettings::default();
+        assert_eq!(s.readings(), TemptationReadings::default());
+        assert_eq!(s.reach_in, DEFAULT_REACH_IN);
+        let t = TemptationKind::LowDrinkingTavern;
+        assert_eq!(s.deciding(t, &[Weakness::Alcohol], true), ["temptations.weakness_factors_on_leave"]);
+        assert!(s.deciding(t, &[Weakness::OverTalkative], true).is_empty());
+        assert!(s.deciding(t, &[Weakness::Alcohol], false).is_empty());
+        assert_eq!(s.deciding(TemptationKind::FencingSchool, &[], false), ["temptations.fencing_bands"]);
+        assert!(s.deciding(TemptationKind::FencingSchool, &[], true).is_empty());
+        assert_eq!(
+            s.deciding(TemptationKind::RedLightPremises, &[Weakness::Lechery], false),
+            ["temptations.lechery_at_red_light"]
+        );
+        assert!(s.deciding(TemptationKind::RedLightPremises, &[], false).is_empty());
+        assert_eq!(
+            s.deciding(TemptationKind::JewelleryShop, &[Weakness::Vanity], false),
+            ["temptations.vanity_at_jewellery"]
+        );
+        assert!(s.deciding(TemptationKind::JewelleryShop, &[Weakness::Lechery], false).is_empty());
     }
 }
