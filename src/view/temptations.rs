@@ -81,6 +81,14 @@ fn qualities_text(q: &KnownQualities) -> String {
         .join(" ")
 }
 
+/// 000's note on what two qualities may feed, shown on hover over a figure's qualities: a
+/// reminder, the text gives no numbers.
+fn influences_text() -> String {
+    let notes: Vec<String> =
+        Quality::ALL.iter().filter_map(|q| q.influences().map(|i| format!("{} {i}", q.abbreviation()))).collect();
+    format!("{} (000 EIMGILD ratings; no numbers given)", notes.join("; "))
+}
+
 /// Who is inside a site and for how long: "Ann (2 moves in, 3 to stay)".
 fn inside_text(name: &str, inside: &crate::scene::Inside) -> String {
     let moves = if inside.moves == 1 { "1 move in".to_string() } else { format!("{} moves in", inside.moves) };
@@ -163,7 +171,7 @@ fn temptations_panel(
             ui.strong("Figures");
             ui.weak("Qualities not known yet (?) are diced when first needed, logged and kept.");
             for (_, figure, tempting) in &figures {
-                ui.label(figure_text(&figure.0, &tempting.0));
+                ui.label(figure_text(&figure.0, &tempting.0)).on_hover_text(influences_text());
             }
         });
     });
@@ -373,6 +381,9 @@ mod tests {
     fn qualities_read_by_abbreviation_with_the_unknown_marked() {
         let q = KnownQualities { energy: Some(4), integrity: Some(6), ..KnownQualities::default() };
         assert_eq!(qualities_text(&q), "Ey 4 Ie ? Ms ? Gy ? Iy 6 Ly ? Dy ?");
+        let note = influences_text();
+        assert!(note.starts_with("Ie can be used to influence the Spell Resistance factor; Iy can be used"), "{note}");
+        assert!(note.contains("Terror Resistance"), "{note}");
     }
 
     #[test]
