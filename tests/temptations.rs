@@ -369,6 +369,37 @@ fn a_weakness_check_rolls_at_its_move_and_only_then() {
     }
 }
 
+/// Clumsy in melee (000 "Weaknesses": "In melee any friend within 1\" D10 2- hit!"): one D10 for
+/// each friend of the figure's side within 1", in scene order; none near, no roll.
+#[test]
+fn a_clumsy_figure_in_melee_rolls_for_each_friend_within_an_inch() {
+    let scene = tavern(
+        "(name: \"Oaf\", side: \"party\", position: (30, 2), weaknesses: [clumsy]),
+         (name: \"Near\", side: \"party\", position: (30.8, 2)),
+         (name: \"Foe\", side: \"raiders\", position: (29.5, 2)),
+         (name: \"Far\", side: \"party\", position: (32, 2), weaknesses: [clumsy]),
+         (name: \"Edge\", side: \"party\", position: (30, 3))",
+        "weakness_checks: [(name: \"the melee\", figure: \"Oaf\", roll: friend_in_melee, at_move: 2),
+                           (name: \"alone\", figure: \"Far\", roll: friend_in_melee, at_move: 3)]",
+    );
+    for seed in [1, 2, 3] {
+        let Run { log, .. } = run(&scene, seed, 4);
+        let checks = events(&log, "weakness_check");
+        let melee: Vec<&&LogEvent> = checks.iter().filter(|e| e.move_number == 2).collect();
+        let friends: Vec<Option<&str>> = melee.iter().map(|e| text(e, "friend")).collect();
+        assert_eq!(friends, [Some("Near"), Some("Edge")], "{melee:?}");
+        for e in &melee {
+            assert_eq!(e.rolls.len(), 1);
+            assert_eq!(e.rolls[0].target, Some(2));
+            assert!(matches!(e.outcome.as_str(), "friend_hit" | "friend_spared"), "{e:?}");
+        }
+        let alone: Vec<&&LogEvent> = checks.iter().filter(|e| e.move_number == 3).collect();
+        assert_eq!(alone.len(), 1);
+        assert_eq!(alone[0].outcome, "no_friend_near");
+        assert!(alone[0].rolls.is_empty());
+    }
+}
+
 #[test]
 fn outvotes_and_weakness_checks_save_and_load() {
     // A kleptomaniac drinker: the check needs the weakness its roll belongs to.

@@ -144,16 +144,23 @@ pub struct WeaknessCheck {
     pub name: String,
     /// The figure who dices; it must have the weakness the roll belongs to.
     pub figure: String,
-    /// `not_steal`, `not_fell`, `stop_talking` or `not_distracted`.
+    /// `not_steal`, `not_fell`, `friend_in_melee`, `stop_talking` or `not_distracted`.
     pub roll: WeaknessRoll,
     /// The move it is diced in (1 is the first move played).
     pub at_move: u32,
 }
 
 /// The weakness rolls a `weakness_checks` entry may ask for: not the rolls to leave a site
-/// (`stop_drinking`, `stop_gambling`, `stop_dallying`) nor clumsiness's `friend_in_melee`.
-pub const CHECKED_WEAKNESS_ROLLS: [WeaknessRoll; 4] =
-    [WeaknessRoll::NotSteal, WeaknessRoll::NotFell, WeaknessRoll::StopTalking, WeaknessRoll::NotDistracted];
+/// (`stop_drinking`, `stop_gambling`, `stop_dallying`), which come with the site.
+/// `friend_in_melee` is the GM's order when a clumsy figure is in melee: one roll for each
+/// friend within 1".
+pub const CHECKED_WEAKNESS_ROLLS: [WeaknessRoll; 5] = [
+    WeaknessRoll::NotSteal,
+    WeaknessRoll::NotFell,
+    WeaknessRoll::FriendInMelee,
+    WeaknessRoll::StopTalking,
+    WeaknessRoll::NotDistracted,
+];
 
 /// The checks on the figures' qualities, weaknesses and temptation state, the sites, the
 /// `decide` orders, the outvote orders and the weakness checks.

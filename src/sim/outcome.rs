@@ -192,6 +192,8 @@ named_enum! {
         Refused => "refused",
         /// `outvote`: the figure is not inside a site; there is nothing to outvote it out of.
         NotInside => "not_inside",
+        /// `weakness_check` `friend_in_melee`: no friend stands within 1", so nothing is rolled.
+        NoFriendNear => "no_friend_near",
     }
 }
 
@@ -441,6 +443,7 @@ mod tests {
         t.add("temptations", "outvote", &[E::NotInside]);
         t.add("temptations", "outvote", &OutvoteOutcome::ALL);
         t.add("temptations", "weakness_check", &WeaknessOutcome::ALL);
+        t.add("temptations", "weakness_check", &[E::NoFriendNear]);
         t.add("decisions", "decision", &[E::Refused]);
         t.add("decisions", "decision", &DecisionOutcome::ALL);
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);

@@ -21,7 +21,8 @@ use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoin
 use super::{Move, MoveSystems};
 use crate::rules::decisions::{
     DecisionError, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities, TemptationReadings,
-    Tempted, Weakness, decide, outvote, outvoters, roll_leave, roll_temptation, roll_weakness, spend_money,
+    Tempted, Weakness, WeaknessRoll, decide, outvote, outvoters, roll_leave, roll_temptation, roll_weakness,
+    spend_money,
 };
 use crate::rules::dice::Rolls;
 use crate::rules::sleepers::Rank;
@@ -407,26 +408,59 @@ fn outvote_orders(
 }
 
 /// 000 "Weaknesses": each check for this move, the figure's weakness roll (one D10), logged. The
-/// roll changes nothing else: the scene holds no objects to steal, fell or search for.
+/// roll changes nothing else: the scene holds no objects to steal, fell or search for, and no
+/// melee. A clumsy figure's `friend_in_melee` ("In melee any friend within 1\" D10 2- hit!")
+/// rolls once for each figure of its side within 1", in scene order.
 fn weakness_checks(
     checks: Res<WeaknessChecks>,
+    figures: Query<(&SceneOrder, &Figure, &TablePosition)>,
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
 ) {
     for check in checks.0.iter().filter(|c| c.at_move == clock.move_number) {
-        let result = roll_weakness(check.roll, &mut *dice);
-        log.push(
-            &clock,
+        let event = || {
             LogEvent::new("temptations", "weakness_check", check.figure.as_str())
-                .outcome(result.outcome)
-                .roll(result.roll)
                 .field("check", &check.name)
                 .field("roll", check.roll.id())
-                .field("weakness", check.roll.weakness().id()),
-        );
+                .field("weakness", check.roll.weakness().id())
+        };
+        if check.roll != WeaknessRoll::FriendInMelee {
+            let result = roll_weakness(check.roll, &mut *dice);
+            log.push(&clock, event().outcome(result.outcome).roll(result.roll));
+            continue;
+        }
+        let mut all: Vec<_> = figures.iter().collect();
+        all.sort_by_key(|(order, _, _)| **order);
+        let Some(&(_, clumsy, at)) = all.iter().find(|(_, f, _)| f.0.name == check.figure) else {
+            // Checked on load: the figure is in the scene.
+            continue;
+        };
+        let friends: Vec<(&str, f32)> = all
+            .iter()
+            .filter(|(_, f, _)| f.0.name != clumsy.0.name && f.0.side == clumsy.0.side)
+            .map(|(_, f, p)| (f.0.name.as_str(), p.0.distance(at.0)))
+            .filter(|&(_, d)| d <= FRIEND_IN_MELEE_REACH_IN)
+            .collect();
+        if friends.is_empty() {
+            log.push(&clock, event().outcome(TemptationEventOutcome::NoFriendNear));
+        }
+        for (friend, distance) in friends {
+            let result = roll_weakness(check.roll, &mut *dice);
+            log.push(
+                &clock,
+                event()
+                    .outcome(result.outcome)
+                    .roll(result.roll)
+                    .field("friend", friend)
+                    .field("distance", round_to_thousandths_f32(distance)),
+            );
+        }
     }
 }
+
+/// 000 "Weaknesses", clumsy: "In melee any friend within 1\"".
+const FRIEND_IN_MELEE_REACH_IN: f32 = 1.0;
 
 /// 000 "To arrive at a decision using card characters": each order for this move, the decider's
 /// qualities (diced where not given) against the options, one D10.
