@@ -1760,50 +1760,22 @@ fn copy_one<'a, T: Clone>(list: &'a mut Vec<T>, rng: &mut Mix) -> Option<&'a mut
 /// Copy an entity in place: same position, and the same name unless renamed.
 fn copy_entity(s: &mut Scene, rng: &mut Mix) {
     let rename = !rng.one_in(3);
-    let suffix = " (copy)";
     match rng.below(6) {
-        0 => {
-            if let Some(f) = copy_one(&mut s.figures, rng)
-                && rename
-            {
-                f.name.push_str(suffix);
-            }
-        }
-        1 => {
-            if let Some(t) = copy_one(&mut s.traps, rng)
-                && rename
-            {
-                t.name.push_str(suffix);
-            }
-        }
-        2 => {
-            if let Some(f) = copy_one(&mut s.fires, rng)
-                && rename
-            {
-                f.name.push_str(suffix);
-            }
-        }
-        3 => {
-            if let Some(h) = copy_one(&mut s.herds, rng)
-                && rename
-            {
-                h.name.push_str(suffix);
-            }
-        }
-        4 => {
-            if let Some(g) = copy_one(&mut s.sleepers, rng)
-                && rename
-            {
-                g.name.push_str(suffix);
-            }
-        }
-        _ => {
-            if let Some(r) = copy_one(&mut s.terrain, rng)
-                && rename
-            {
-                r.name.push_str(suffix);
-            }
-        }
+        0 => copy_renamed(&mut s.figures, rng, rename, |f| &mut f.name),
+        1 => copy_renamed(&mut s.traps, rng, rename, |t| &mut t.name),
+        2 => copy_renamed(&mut s.fires, rng, rename, |f| &mut f.name),
+        3 => copy_renamed(&mut s.herds, rng, rename, |h| &mut h.name),
+        4 => copy_renamed(&mut s.sleepers, rng, rename, |g| &mut g.name),
+        _ => copy_renamed(&mut s.terrain, rng, rename, |r| &mut r.name),
+    }
+}
+
+/// [`copy_one`], the copy's name (from `name`) marked " (copy)" when `rename`.
+fn copy_renamed<T: Clone>(list: &mut Vec<T>, rng: &mut Mix, rename: bool, name: impl Fn(&mut T) -> &mut String) {
+    if let Some(copy) = copy_one(list, rng)
+        && rename
+    {
+        name(copy).push_str(" (copy)");
     }
 }
 

@@ -182,19 +182,7 @@ fn the_infirmary_uses_its_tables_and_orders() {
 }
 
 fn order(patient: &str) -> Treatment {
-    Treatment {
-        patient: patient.into(),
-        condition: None,
-        by: None,
-        healer: None,
-        constant: true,
-        full_rest: false,
-        healing_balm: false,
-        pain_soothing_salve: false,
-        burn_salve: false,
-        holy_water: 0,
-        treated_within_three_moves: false,
-    }
+    Treatment::for_patient(patient)
 }
 
 /// Treatment changes what happens: holy water ends the infection checks and takes days off;

@@ -92,6 +92,26 @@ pub struct Treatment {
 }
 
 impl Treatment {
+    /// An order for `patient` with every field as a scene file leaves it when not written:
+    /// every injury, no healer or remedy, `constant`.
+    pub fn for_patient(patient: &str) -> Treatment {
+        Treatment {
+            patient: patient.into(),
+            condition: None,
+            by: None,
+            healer: None,
+            constant: true,
+            full_rest: false,
+            healing_balm: false,
+            pain_soothing_salve: false,
+            burn_salve: false,
+            holy_water: 0,
+            treated_within_three_moves: false,
+        }
+    }
+}
+
+impl Treatment {
     /// Whether the order is for `patient` and covers the patient's condition named `condition`.
     pub fn covers(&self, patient: &str, condition: &str) -> bool {
         self.patient == patient && self.covers_condition(condition)
@@ -369,19 +389,13 @@ mod tests {
     use crate::rules::injuries::{FesterOutcome, Festering, WoundRecovery};
 
     fn order(patient: &str) -> Treatment {
-        Treatment {
-            patient: patient.into(),
-            condition: None,
-            by: None,
-            healer: None,
-            constant: true,
-            full_rest: false,
-            healing_balm: false,
-            pain_soothing_salve: false,
-            burn_salve: false,
-            holy_water: 0,
-            treated_within_three_moves: false,
-        }
+        Treatment::for_patient(patient)
+    }
+
+    #[test]
+    fn an_order_for_a_patient_is_what_a_file_leaves_unwritten() {
+        let parsed: Treatment = ron::from_str("(patient: \"A\")").expect("an order");
+        assert_eq!(Treatment::for_patient("A"), parsed);
     }
 
     #[test]
