@@ -63,6 +63,7 @@ pub mod prisoners;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod stats;
+pub mod tracking;
 
 #[cfg(test)]
 mod tests {
@@ -102,6 +103,10 @@ mod tests {
         EscapeOutcome, MeanRounding, MixedEscort, PrisonerRank, RunnerChoice, StruggleOutcome, UndoOrder,
     };
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
+    use super::tracking::{
+        CrossingChoice, CrossingTrails, GuessedDirection, PepperOutcome, Rain, ScentAge, ScentOutcome, SearchAgain,
+        SightAge, SightOutcome, Snow, UncertainMove, Wind,
+    };
     use crate::scene::{ConditionKind, Material};
     use crate::sim::fire_front::CellState;
 
@@ -217,6 +222,19 @@ mod tests {
             Weakness,
             WeaknessRoll,
             WeaknessOutcome,
+            Rain,
+            Snow,
+            Wind,
+            SightAge,
+            ScentAge,
+            GuessedDirection,
+            UncertainMove,
+            SearchAgain,
+            CrossingTrails,
+            SightOutcome,
+            ScentOutcome,
+            CrossingChoice,
+            PepperOutcome,
         );
     }
 }

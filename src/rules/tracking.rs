@@ -985,3 +985,588 @@ impl Rolls for PepperMove {
         self.roll.push_rolls(out);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::{ScriptedDice, SeededDice};
+    use crate::rules::outcome::Outcome;
+    use crate::rules::stats::chi_square;
+
+    /// Chi-square 99.9% critical value for 4 degrees of freedom (five result rows).
+    const CHI_SQUARE_4_DF_999: f64 = 18.467;
+
+    const DAY: u32 = 480;
+
+    fn settings() -> TrackingSettings {
+        TrackingSettings::default()
+    }
+
+    fn mods(roll: &Roll) -> Vec<(&str, i32)> {
+        roll.modifiers.iter().map(|m| (&*m.reason, m.value)).collect()
+    }
+
+    fn sight(age_moves: u32, weather: Weather, lighting: Lighting) -> SightConditions {
+        SightConditions { age_moves, moves_per_day: DAY, weather, lighting }
+    }
+
+    fn scent(age_moves: u32, weather: Weather) -> ScentConditions {
+        ScentConditions { age_moves, weather, counter_scents: Vec::new(), distance_to_water_in: None }
+    }
+
+    // ---- weather ----
+
+    #[test]
+    fn sight_weather_factors_follow_the_text() {
+        let f = |w: Weather| w.sight_factors();
+        assert!(f(Weather::CLEAR).is_empty());
+        assert_eq!(Weather::default(), Weather::CLEAR);
+        let rain = |rain| f(Weather { rain, ..Weather::CLEAR });
+        assert!(rain(Rain::Light).is_empty(), "light rain is not listed for sight");
+        assert_eq!(rain(Rain::Moderate), [("moderate rain", -1)]);
+        assert_eq!(rain(Rain::Heavy), [("heavy rain", -2)]);
+        let snow = |snow| f(Weather { snow, ..Weather::CLEAR });
+        assert_eq!(snow(Snow::Light), [("light snow", -1)]);
+        assert_eq!(snow(Snow::Moderate), [("moderate snow", -2)]);
+        assert_eq!(snow(Snow::Heavy), [("heavy snow", -3)]);
+        assert_eq!(f(Weather { snow_on_ground: true, ..Weather::CLEAR }), [("snow on ground", 2)]);
+        // Wind and wet ground are scent factors only.
+        assert!(f(Weather { wind: Wind::Gale, ground_wet: true, ..Weather::CLEAR }).is_empty());
+        let all = Weather { rain: Rain::Heavy, snow: Snow::Light, snow_on_ground: true, ..Weather::CLEAR };
+        assert_eq!(f(all), [("heavy rain", -2), ("light snow", -1), ("snow on ground", 2)]);
+    }
+
+    #[test]
+    fn scent_weather_factors_follow_the_text() {
+        let f = |w: Weather| w.scent_factors();
+        assert!(f(Weather::CLEAR).is_empty());
+        assert_eq!(f(Weather { ground_wet: true, ..Weather::CLEAR }), [("ground wet", -1)]);
+        let rain = |rain| f(Weather { rain, ..Weather::CLEAR });
+        assert_eq!(rain(Rain::Light), [("light rain", -1)]);
+        assert_eq!(rain(Rain::Moderate), [("moderate rain", -2)]);
+        assert_eq!(rain(Rain::Heavy), [("heavy rain", -3)]);
+        let snow = |snow| f(Weather { snow, ..Weather::CLEAR });
+        assert!(snow(Snow::Light).is_empty(), "light snow is not listed for scent");
+        assert_eq!(snow(Snow::Moderate), [("moderate snow", -1)]);
+        assert_eq!(snow(Snow::Heavy), [("heavy snow", -2)]);
+        let wind = |wind| f(Weather { wind, ..Weather::CLEAR });
+        assert_eq!(wind(Wind::Strong), [("strong wind", -1)]);
+        assert_eq!(wind(Wind::Gale), [("gale", -2)]);
+        assert!(f(Weather { snow_on_ground: true, ..Weather::CLEAR }).is_empty(), "snow on ground is sight only");
+        let all =
+            Weather { rain: Rain::Moderate, snow: Snow::Heavy, wind: Wind::Strong, ground_wet: true, ..Weather::CLEAR };
+        assert_eq!(f(all), [("ground wet", -1), ("moderate rain", -2), ("heavy snow", -2), ("strong wind", -1)]);
+    }
+
+    #[test]
+    fn weather_parses_with_defaults() {
+        let w: Weather = serde_json::from_str("{}").expect("parse");
+        assert_eq!(w, Weather::CLEAR);
+        let w: Weather =
+            serde_json::from_str(r#"{"rain": "light", "wind": "gale", "ground_wet": true}"#).expect("parse");
+        assert_eq!(w, Weather { rain: Rain::Light, wind: Wind::Gale, ground_wet: true, ..Weather::CLEAR });
+        assert!(serde_json::from_str::<Weather>(r#"{"hail": "heavy"}"#).is_err());
+        assert!(serde_json::from_str::<Weather>(r#"{"rain": "drizzle"}"#).is_err());
+    }
+
+    #[test]
+    fn lighting_factors_follow_the_text() {
+        for l in [Lighting::Sun, Lighting::Daylight, Lighting::Overcast] {
+            assert_eq!(sight_lighting_factor(l), Some(None), "{l:?}");
+        }
+        assert_eq!(sight_lighting_factor(Lighting::Gloom), Some(Some(("gloomy D/L", -1))));
+        assert_eq!(sight_lighting_factor(Lighting::Dark), Some(Some(("dark DDL", -3))));
+        assert_eq!(sight_lighting_factor(Lighting::PitchBlack), None);
+    }
+
+    // ---- ages ----
+
+    #[test]
+    fn sight_age_bands_and_edges() {
+        let a = |m| sight_age(m, DAY);
+        assert_eq!(a(0), Some(SightAge::Fresh));
+        assert_eq!(a(60), Some(SightAge::Fresh), "within 60 moves");
+        assert_eq!(a(61), Some(SightAge::Set));
+        assert_eq!(a(480), Some(SightAge::Set), "rest of the 1st day");
+        assert_eq!(a(481), Some(SightAge::Stale));
+        assert_eq!(a(960), Some(SightAge::Stale), "2nd day");
+        assert_eq!(a(961), Some(SightAge::Old));
+        assert_eq!(a(1440), Some(SightAge::Old), "3rd day");
+        assert_eq!(a(1441), None, "up to three days");
+        assert_eq!(a(u32::MAX), None);
+        // Days follow moves_per_day.
+        let short = |m| sight_age(m, 200);
+        assert_eq!([60, 61, 200, 201, 400, 401, 600, 601].map(short), [
+            Some(SightAge::Fresh),
+            Some(SightAge::Set),
+            Some(SightAge::Set),
+            Some(SightAge::Stale),
+            Some(SightAge::Stale),
+            Some(SightAge::Old),
+            Some(SightAge::Old),
+            None
+        ]);
+        // A day no longer than the fresh window leaves no set band.
+        assert_eq!(sight_age(60, 50), Some(SightAge::Fresh));
+        assert_eq!(sight_age(61, 50), Some(SightAge::Stale));
+        assert_eq!(sight_age(151, 50), None);
+        assert_eq!(
+            [SightAge::Fresh, SightAge::Set, SightAge::Stale, SightAge::Old].map(SightAge::factor),
+            [0, -1, -2, -3]
+        );
+    }
+
+    #[test]
+    fn scent_age_bands_and_edges() {
+        assert_eq!(scent_age(0), Some(ScentAge::Fresh));
+        assert_eq!(scent_age(39), Some(ScentAge::Fresh));
+        assert_eq!(scent_age(40), Some(ScentAge::Stale));
+        assert_eq!(scent_age(79), Some(ScentAge::Stale));
+        assert_eq!(scent_age(80), Some(ScentAge::Old));
+        assert_eq!(scent_age(119), Some(ScentAge::Old));
+        assert_eq!(scent_age(120), None);
+        assert_eq!(scent_age(u32::MAX), None);
+        assert_eq!([ScentAge::Fresh, ScentAge::Stale, ScentAge::Old].map(ScentAge::factor), [0, -1, -2]);
+    }
+
+    // ---- bands and moves ----
+
+    #[test]
+    fn sight_band_edges() {
+        assert_eq!(sight_band(12), SightOutcome::FollowNormal);
+        assert_eq!(sight_band(7), SightOutcome::FollowNormal);
+        assert_eq!(sight_band(6), SightOutcome::FollowMinusOne);
+        assert_eq!(sight_band(5), SightOutcome::FollowMinusThree);
+        assert_eq!(sight_band(4), SightOutcome::DirectionUncertain);
+        assert_eq!(sight_band(3), SightOutcome::Lost);
+        assert_eq!(sight_band(-4), SightOutcome::Lost);
+    }
+
+    #[test]
+    fn scent_band_edges() {
+        assert_eq!(scent_band(9), ScentOutcome::FollowNormal);
+        assert_eq!(scent_band(7), ScentOutcome::FollowNormal);
+        assert_eq!(scent_band(6), ScentOutcome::FollowMinusOne);
+        assert_eq!(scent_band(5), ScentOutcome::FollowMinusThree);
+        assert_eq!(scent_band(4), ScentOutcome::Halted);
+        assert_eq!(scent_band(3), ScentOutcome::Lost);
+        assert_eq!(scent_band(-2), ScentOutcome::Lost);
+    }
+
+    #[test]
+    fn sight_moves_follow_the_text() {
+        let s = settings();
+        let m = |o: SightOutcome| o.movement(6.0, &s);
+        assert_eq!(m(SightOutcome::FollowNormal), TrackerMove::Follow { inches: 6.0 });
+        assert_eq!(m(SightOutcome::FollowMinusOne), TrackerMove::Follow { inches: 5.0 });
+        assert_eq!(m(SightOutcome::FollowMinusThree), TrackerMove::Follow { inches: 3.0 });
+        assert_eq!(m(SightOutcome::DirectionUncertain), TrackerMove::GuessNextMove { inches: 3.0 });
+        assert_eq!(m(SightOutcome::Lost), TrackerMove::Backtrack { inches: 3.0 });
+        assert_eq!(m(SightOutcome::OffTrail), TrackerMove::Backtrack { inches: 3.0 });
+        assert_eq!(m(SightOutcome::NotPickedUp), TrackerMove::Backtrack { inches: 3.0 });
+        assert_eq!(m(SightOutcome::TooDark), TrackerMove::Halt);
+        assert_eq!(m(SightOutcome::TrailTooOld), TrackerMove::GiveUp);
+        // A slow tracker never moves backwards along the trail.
+        assert_eq!(SightOutcome::FollowMinusThree.movement(2.0, &s), TrackerMove::Follow { inches: 0.0 });
+        let now = TrackingSettings { uncertain_move: UncertainMove::ThisMove, ..settings() };
+        assert_eq!(SightOutcome::DirectionUncertain.movement(6.0, &now), TrackerMove::Guess { inches: 3.0 });
+    }
+
+    #[test]
+    fn scent_moves_follow_the_text() {
+        let s = settings();
+        let m = |o: ScentOutcome| o.movement(8.0, &s);
+        assert_eq!(m(ScentOutcome::FollowNormal), TrackerMove::Follow { inches: 8.0 });
+        assert_eq!(m(ScentOutcome::FollowMinusOne), TrackerMove::Follow { inches: 7.0 });
+        assert_eq!(m(ScentOutcome::FollowMinusThree), TrackerMove::Follow { inches: 5.0 });
+        assert_eq!(m(ScentOutcome::Halted), TrackerMove::Halt);
+        assert_eq!(m(ScentOutcome::Lost), TrackerMove::SearchAgain { at_least_in: 3.0 });
+        assert_eq!(m(ScentOutcome::LostAtWater), TrackerMove::SearchAgain { at_least_in: 3.0 });
+        assert_eq!(m(ScentOutcome::TrailTooOld), TrackerMove::GiveUp);
+        let far = TrackingSettings { search_again_in: 5.0, ..settings() };
+        assert_eq!(ScentOutcome::Lost.movement(8.0, &far), TrackerMove::SearchAgain { at_least_in: 5.0 });
+        // Never nearer than the text's 3".
+        let near = TrackingSettings { search_again_in: 1.0, ..settings() };
+        assert_eq!(near.search_distance_in(), 3.0);
+        let nan = TrackingSettings { search_again_in: f32::NAN, ..settings() };
+        assert_eq!(nan.search_distance_in(), 3.0);
+    }
+
+    // ---- sight rolls ----
+
+    #[test]
+    fn sight_roll_every_factor() {
+        // Level 2, a set trail, moderate rain, light snow, snow on ground, D/L: 2 −1 −1 −1 +2 −1 = 0.
+        let w = Weather { rain: Rain::Moderate, snow: Snow::Light, snow_on_ground: true, ..Weather::CLEAR };
+        let t = resolve_sight_tracking(2, &sight(100, w, Lighting::Gloom), &mut ScriptedDice::faces([6]));
+        let roll = t.roll.as_ref().expect("a roll");
+        assert_eq!(roll.dice, Dice::D6);
+        assert_eq!(
+            mods(roll),
+            [
+                ("tracker level", 2),
+                ("set", -1),
+                ("moderate rain", -1),
+                ("light snow", -1),
+                ("snow on ground", 2),
+                ("gloomy D/L", -1)
+            ]
+        );
+        assert_eq!((roll.total, t.age, t.outcome), (6, Some(SightAge::Set), SightOutcome::FollowMinusOne));
+        assert_eq!(roll.passed(), None, "a banded table has no target");
+        // Fresh, clear, daylight: no factor but the level; DDL −3, old −3, heavy snow −3.
+        let t = resolve_sight_tracking(1, &sight(60, Weather::CLEAR, Lighting::Sun), &mut ScriptedDice::faces([6]));
+        let roll = t.roll.expect("a roll");
+        assert_eq!((mods(&roll), roll.total), (vec![("tracker level", 1)], 7));
+        assert_eq!(t.outcome, SightOutcome::FollowNormal);
+        let w = Weather { snow: Snow::Heavy, ..Weather::CLEAR };
+        let t = resolve_sight_tracking(6, &sight(1000, w, Lighting::Dark), &mut ScriptedDice::faces([5]));
+        let roll = t.roll.expect("a roll");
+        assert_eq!(mods(&roll), [("tracker level", 6), ("old", -3), ("heavy snow", -3), ("dark DDL", -3)]);
+        assert_eq!((roll.total, t.outcome), (2, SightOutcome::Lost));
+    }
+
+    #[test]
+    fn sight_rows_from_the_dice() {
+        // Level 1, fresh, clear: D6 + 1 gives 2..7, every row.
+        let c = sight(0, Weather::CLEAR, Lighting::Daylight);
+        let outcome = |face| resolve_sight_tracking(1, &c, &mut ScriptedDice::faces([face])).outcome;
+        assert_eq!([1, 2, 3, 4, 5, 6].map(outcome), [
+            SightOutcome::Lost,
+            SightOutcome::Lost,
+            SightOutcome::DirectionUncertain,
+            SightOutcome::FollowMinusThree,
+            SightOutcome::FollowMinusOne,
+            SightOutcome::FollowNormal
+        ]);
+    }
+
+    #[test]
+    fn no_sight_roll_when_too_old_or_pitch_black() {
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let t = resolve_sight_tracking(3, &sight(1441, Weather::CLEAR, Lighting::Daylight), &mut none);
+        assert_eq!((t.age, t.roll, t.outcome), (None, None, SightOutcome::TrailTooOld));
+        let t = resolve_sight_tracking(3, &sight(1440, Weather::CLEAR, Lighting::PitchBlack), &mut none);
+        assert!(t.rolls().is_empty());
+        assert_eq!((t.age, t.roll, t.outcome), (Some(SightAge::Old), None, SightOutcome::TooDark));
+        assert!(none.is_empty());
+        // A lantern lifts DDD to D/L: tracking at −1.
+        let lit = Lighting::PitchBlack.brighter(2);
+        let t = resolve_sight_tracking(3, &sight(0, Weather::CLEAR, lit), &mut ScriptedDice::faces([3]));
+        assert_eq!(t.roll.map(|r| r.total), Some(5));
+    }
+
+    #[test]
+    fn pick_up_within_one_inch_and_high_enough() {
+        let s = settings();
+        let c = sight(0, Weather::CLEAR, Lighting::Daylight);
+        let pick = |d: f32, level: u8, face: u32, s: &TrackingSettings| {
+            resolve_sight_pick_up(level, &c, d, s, &mut ScriptedDice::faces([face]))
+        };
+        // Within 1" (inclusive), the table's rows from 5 up.
+        assert_eq!(pick(1.0, 1, 6, &s).outcome, SightOutcome::FollowNormal);
+        assert_eq!(pick(0.0, 1, 5, &s).outcome, SightOutcome::FollowMinusOne);
+        assert_eq!(pick(0.5, 1, 4, &s).outcome, SightOutcome::FollowMinusThree);
+        // 4 and below: not picked up (as lost), with the roll.
+        let t = pick(0.5, 1, 3, &s);
+        assert_eq!((t.outcome, t.roll.map(|r| r.total)), (SightOutcome::NotPickedUp, Some(4)));
+        assert_eq!(pick(0.5, 1, 1, &s).outcome, SightOutcome::NotPickedUp);
+        // Beyond 1": off the trail, no roll.
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let t = resolve_sight_pick_up(5, &c, 1.01, &s, &mut none);
+        assert_eq!((t.roll, t.outcome), (None, SightOutcome::OffTrail));
+        let t = resolve_sight_pick_up(5, &c, f32::NAN, &s, &mut none);
+        assert_eq!(t.outcome, SightOutcome::OffTrail);
+        // A stricter score: 7 needed; 6 is not enough, 7 follows.
+        let strict = TrackingSettings { pick_up_at_least: 7, ..settings() };
+        assert_eq!(pick(0.5, 1, 5, &strict).outcome, SightOutcome::NotPickedUp);
+        assert_eq!(pick(0.5, 1, 6, &strict).outcome, SightOutcome::FollowNormal);
+        // A lenient score lets the table's 4 and 3− stand.
+        let lenient = TrackingSettings { pick_up_at_least: 0, ..settings() };
+        assert_eq!(pick(0.5, 1, 3, &lenient).outcome, SightOutcome::DirectionUncertain);
+        assert_eq!(pick(0.5, 1, 2, &lenient).outcome, SightOutcome::Lost);
+        // Too old or too dark stop before the distance matters.
+        let old = sight(2000, Weather::CLEAR, Lighting::Daylight);
+        assert_eq!(resolve_sight_pick_up(1, &old, 0.0, &s, &mut none).outcome, SightOutcome::TrailTooOld);
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn guessed_heading_by_reading() {
+        let s = settings();
+        let mut src = ScriptedDice::new([0, 359, 90]);
+        assert_eq!(guessed_heading_deg(45.0, &s, &mut src), 0.0);
+        assert_eq!(guessed_heading_deg(45.0, &s, &mut src), 359.0);
+        assert_eq!(guessed_heading_deg(45.0, &s, &mut src), 90.0);
+        assert!(src.is_empty());
+        let onward = TrackingSettings { guessed_direction: GuessedDirection::Onward, ..settings() };
+        let mut none = ScriptedDice::new(Vec::<u32>::new());
+        assert_eq!(guessed_heading_deg(45.0, &onward, &mut none), 45.0);
+        assert_eq!(guessed_heading_deg(-90.0, &onward, &mut none), 270.0);
+        assert_eq!(guessed_heading_deg(450.0, &onward, &mut none), 90.0);
+    }
+
+    // ---- scent rolls ----
+
+    #[test]
+    fn scent_roll_every_factor() {
+        // Level 3, old −2, ground wet −1, light rain −1, moderate snow −1, strong wind −1, counter −2.
+        let w =
+            Weather { rain: Rain::Light, snow: Snow::Moderate, wind: Wind::Strong, ground_wet: true, ..Weather::CLEAR };
+        let c = ScentConditions { counter_scents: vec![-1, -2], ..scent(100, w) };
+        let t = resolve_scent_tracking(3, &c, &mut ScriptedDice::faces([6]));
+        let roll = t.roll.as_ref().expect("a roll");
+        assert_eq!(
+            mods(roll),
+            [
+                ("tracker level", 3),
+                ("old", -2),
+                ("ground wet", -1),
+                ("light rain", -1),
+                ("moderate snow", -1),
+                ("strong wind", -1),
+                ("counter scents", -2)
+            ]
+        );
+        assert_eq!((roll.total, t.age, t.outcome), (1, Some(ScentAge::Old), ScentOutcome::Lost));
+        // Stale, heavy rain, heavy snow, gale.
+        let w = Weather { rain: Rain::Heavy, snow: Snow::Heavy, wind: Wind::Gale, ..Weather::CLEAR };
+        let t = resolve_scent_tracking(1, &scent(40, w), &mut ScriptedDice::faces([6]));
+        let roll = t.roll.expect("a roll");
+        assert_eq!(
+            mods(&roll),
+            [("tracker level", 1), ("stale", -1), ("heavy rain", -3), ("heavy snow", -2), ("gale", -2)]
+        );
+        assert_eq!(roll.total, -1);
+        // Fresh and clear: only the level.
+        let t = resolve_scent_tracking(2, &scent(39, Weather::CLEAR), &mut ScriptedDice::faces([5]));
+        let roll = t.roll.expect("a roll");
+        assert_eq!((mods(&roll), roll.total, t.outcome), (vec![("tracker level", 2)], 7, ScentOutcome::FollowNormal));
+    }
+
+    #[test]
+    fn scent_rows_from_the_dice() {
+        // Level 1, fresh, clear: D6 + 1 gives 2..7, every row.
+        let c = scent(0, Weather::CLEAR);
+        let outcome = |face| resolve_scent_tracking(1, &c, &mut ScriptedDice::faces([face])).outcome;
+        assert_eq!([1, 2, 3, 4, 5, 6].map(outcome), [
+            ScentOutcome::Lost,
+            ScentOutcome::Lost,
+            ScentOutcome::Halted,
+            ScentOutcome::FollowMinusThree,
+            ScentOutcome::FollowMinusOne,
+            ScentOutcome::FollowNormal
+        ]);
+    }
+
+    #[test]
+    fn counter_scents_range() {
+        assert_eq!(counter_scent_factor(&[]), 0);
+        assert_eq!(counter_scent_factor(&[-1]), -1);
+        assert_eq!(counter_scent_factor(&[-3]), -3);
+        assert_eq!(counter_scent_factor(&[-1, -2]), -2, "the strongest, not the sum");
+        assert_eq!(counter_scent_factor(&[-5]), -3, "never beyond -3");
+        assert_eq!(counter_scent_factor(&[2]), 0);
+    }
+
+    #[test]
+    fn scent_lost_at_water_within_one_inch() {
+        assert!(scent_lost_at_water(Some(0.0)));
+        assert!(scent_lost_at_water(Some(1.0)));
+        assert!(!scent_lost_at_water(Some(1.01)));
+        assert!(!scent_lost_at_water(None));
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let c = ScentConditions { distance_to_water_in: Some(1.0), ..scent(0, Weather::CLEAR) };
+        let t = resolve_scent_tracking(3, &c, &mut none);
+        assert_eq!((t.age, t.roll, t.outcome), (Some(ScentAge::Fresh), None, ScentOutcome::LostAtWater));
+        // Too old first: no scent to lose.
+        let c = ScentConditions { distance_to_water_in: Some(0.0), ..scent(120, Weather::CLEAR) };
+        let t = resolve_scent_tracking(3, &c, &mut none);
+        assert_eq!((t.age, t.roll, t.outcome), (None, None, ScentOutcome::TrailTooOld));
+        assert!(none.is_empty());
+        // Just beyond 1": the roll is made.
+        let c = ScentConditions { distance_to_water_in: Some(1.01), ..scent(0, Weather::CLEAR) };
+        assert!(resolve_scent_tracking(3, &c, &mut ScriptedDice::faces([1])).roll.is_some());
+    }
+
+    #[test]
+    fn search_again_at_least_three_inches_away() {
+        let s = settings();
+        assert!(search_point_allowed(3.0, None, &s));
+        assert!(!search_point_allowed(2.99, None, &s));
+        assert!(search_point_allowed(3.0, Some(1.01), &s));
+        assert!(!search_point_allowed(3.0, Some(1.0), &s), "not where the scent is lost again");
+        let far = TrackingSettings { search_again_in: 4.0, ..settings() };
+        assert!(!search_point_allowed(3.5, None, &far));
+        assert!(search_point_allowed(4.0, None, &far));
+    }
+
+    // ---- crossings ----
+
+    #[test]
+    fn crossing_trails_by_reading() {
+        let s = settings();
+        assert_eq!(crossing_choice(50, 10, &s), CrossingChoice::KeepsQuarry);
+        assert_eq!(sight_at_crossing(SightOutcome::FollowNormal, &s), SightOutcome::FollowNormal);
+        assert_eq!(scent_at_crossing(ScentOutcome::FollowNormal, &s), ScentOutcome::FollowNormal);
+        let fresher = TrackingSettings { crossing_trails: CrossingTrails::FollowFresher, ..settings() };
+        assert_eq!(crossing_choice(50, 49, &fresher), CrossingChoice::SwitchesTrail);
+        assert_eq!(crossing_choice(50, 50, &fresher), CrossingChoice::KeepsQuarry);
+        assert_eq!(crossing_choice(50, 51, &fresher), CrossingChoice::KeepsQuarry);
+        let confused = TrackingSettings { crossing_trails: CrossingTrails::Confused, ..settings() };
+        assert_eq!(crossing_choice(50, 10, &confused), CrossingChoice::KeepsQuarry);
+        for o in [SightOutcome::FollowNormal, SightOutcome::FollowMinusOne, SightOutcome::FollowMinusThree] {
+            assert_eq!(sight_at_crossing(o, &confused), SightOutcome::DirectionUncertain);
+        }
+        for o in [SightOutcome::DirectionUncertain, SightOutcome::Lost, SightOutcome::TooDark] {
+            assert_eq!(sight_at_crossing(o, &confused), o);
+        }
+        for o in [ScentOutcome::FollowNormal, ScentOutcome::FollowMinusOne, ScentOutcome::FollowMinusThree] {
+            assert_eq!(scent_at_crossing(o, &confused), ScentOutcome::Halted);
+        }
+        for o in [ScentOutcome::Halted, ScentOutcome::Lost, ScentOutcome::LostAtWater] {
+            assert_eq!(scent_at_crossing(o, &confused), o);
+        }
+    }
+
+    // ---- pepper ----
+
+    #[test]
+    fn pepper_sneeze_and_restart() {
+        let s = settings();
+        let e = enter_pepper(&s);
+        assert_eq!(e.outcome, PepperOutcome::Sneezes);
+        assert_eq!(e.sneeze, Sneeze { noise: Noise::Screech, heard_to_in: 9.0 });
+        let m = resolve_pepper_move(&s, &mut ScriptedDice::faces([6]));
+        assert_eq!((m.outcome, m.sneeze), (PepperOutcome::RestartsTracking, None));
+        assert_eq!((m.roll.target, m.roll.passed()), (Some(6), Some(true)));
+        for face in 1..=5 {
+            let m = resolve_pepper_move(&s, &mut ScriptedDice::faces([face]));
+            assert_eq!((m.outcome, m.sneeze), (PepperOutcome::StillSneezing, None), "{face}");
+            assert_eq!(m.rolls().len(), 1);
+        }
+        let loud = TrackingSettings { sneezes_each_move: true, sneeze_noise: Noise::Shout, ..settings() };
+        let m = resolve_pepper_move(&loud, &mut ScriptedDice::faces([5]));
+        assert_eq!(m.sneeze, Some(Sneeze { noise: Noise::Shout, heard_to_in: 9.0 }));
+        let m = resolve_pepper_move(&loud, &mut ScriptedDice::faces([6]));
+        assert_eq!(m.sneeze, None);
+    }
+
+    // ---- settings and ids ----
+
+    #[test]
+    fn settings_defaults_and_parsing() {
+        let s = settings();
+        assert_eq!(s.guessed_direction, GuessedDirection::AnyDirection);
+        assert_eq!(s.uncertain_move, UncertainMove::NextMove);
+        assert_eq!(s.pick_up_at_least, 5);
+        assert_eq!(s.search_again, SearchAgain::AheadOnTrail);
+        assert_eq!(s.search_again_in, 3.0);
+        assert_eq!(s.crossing_trails, CrossingTrails::Ignored);
+        assert_eq!(s.sneeze_noise, Noise::Screech);
+        assert!(!s.sneezes_each_move);
+        let parsed: TrackingSettings =
+            serde_json::from_str(r#"{"guessed_direction": "onward", "pick_up_at_least": 7}"#).expect("parse");
+        assert_eq!(
+            parsed,
+            TrackingSettings { guessed_direction: GuessedDirection::Onward, pick_up_at_least: 7, ..settings() }
+        );
+        assert!(serde_json::from_str::<TrackingSettings>(r#"{"guess": "onward"}"#).is_err());
+    }
+
+    #[test]
+    fn outcomes_carry_their_ids() {
+        assert_eq!(Outcome::id(SightOutcome::DirectionUncertain), "direction_uncertain");
+        assert_eq!(Outcome::id(ScentOutcome::LostAtWater), "lost_at_water");
+        assert_eq!(Outcome::id(PepperOutcome::RestartsTracking), "restarts_tracking");
+        assert_eq!(SightOutcome::Lost.meaning(), Meaning::NONE);
+        let json = serde_json::to_value(TrackerMove::Follow { inches: 5.0 }).expect("json");
+        assert_eq!(json, serde_json::json!({"kind": "follow", "inches": 5.0}));
+        assert_eq!(serde_json::to_value(TrackerMove::Halt).expect("json"), serde_json::json!({"kind": "halt"}));
+    }
+
+    // ---- statistics ----
+
+    /// A sight tracker of level 3 on a stale trail (−2), snow on the ground (+2), moderate rain
+    /// (−1), in daylight: D6 + 2, totals 3 to 8, each face 1/6. Worked out by hand from the
+    /// table: 7+ on faces 5, 6 (2/6); 6 on face 4 (1/6); 5 on face 3 (1/6); 4 on face 2 (1/6);
+    /// 3− on face 1 (1/6).
+    #[test]
+    fn sight_results_match_the_text() {
+        const EXPECTED: [f64; 5] = [2.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0];
+        let w = Weather { rain: Rain::Moderate, snow_on_ground: true, ..Weather::CLEAR };
+        let c = sight(700, w, Lighting::Daylight);
+        assert_eq!(sight_age(700, DAY), Some(SightAge::Stale));
+        let mut src = SeededDice::new(18);
+        let mut observed = [0u32; 5];
+        for _ in 0..12_000 {
+            let i = match resolve_sight_tracking(3, &c, &mut src).outcome {
+                SightOutcome::FollowNormal => 0,
+                SightOutcome::FollowMinusOne => 1,
+                SightOutcome::FollowMinusThree => 2,
+                SightOutcome::DirectionUncertain => 3,
+                SightOutcome::Lost => 4,
+                other => panic!("no roll should give {other:?}"),
+            };
+            observed[i] += 1;
+        }
+        let chi = chi_square(&observed, &EXPECTED);
+        assert!(chi < CHI_SQUARE_4_DF_999, "chi-square {chi}: {observed:?} vs {EXPECTED:?}");
+    }
+
+    /// Two scent trackers, worked out by hand from the table (each D6 face 1/6):
+    /// - level 3, stale (−1), light rain (−1): D6 + 1, totals 2 to 7: 7+ on face 6 (1/6), 6 on
+    ///   face 5 (1/6), 5 on face 4 (1/6), 4 on face 3 (1/6), 3− on faces 1, 2 (2/6);
+    /// - level 2, fresh, strong wind (−1), counter-scent areas −1 and −2 (the strongest, −2):
+    ///   D6 − 1, totals 0 to 5: never 7+ or 6; 5 on face 6 (1/6), 4 on face 5 (1/6), 3− on faces
+    ///   1 to 4 (4/6).
+    #[test]
+    fn scent_results_match_the_text() {
+        let stale = scent(50, Weather { rain: Rain::Light, ..Weather::CLEAR });
+        let windy = ScentConditions {
+            counter_scents: vec![-1, -2],
+            ..scent(10, Weather { wind: Wind::Strong, ..Weather::CLEAR })
+        };
+        let cases: [(u8, ScentConditions, [f64; 5]); 2] = [
+            (3, stale, [1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 2.0 / 6.0]),
+            (2, windy, [0.0, 0.0, 1.0 / 6.0, 1.0 / 6.0, 4.0 / 6.0]),
+        ];
+        let mut src = SeededDice::new(1818);
+        for (level, c, expected) in cases {
+            let mut observed = [0u32; 5];
+            for _ in 0..12_000 {
+                let i = match resolve_scent_tracking(level, &c, &mut src).outcome {
+                    ScentOutcome::FollowNormal => 0,
+                    ScentOutcome::FollowMinusOne => 1,
+                    ScentOutcome::FollowMinusThree => 2,
+                    ScentOutcome::Halted => 3,
+                    ScentOutcome::Lost => 4,
+                    other => panic!("no roll should give {other:?}"),
+                };
+                observed[i] += 1;
+            }
+            let chi = chi_square(&observed, &expected);
+            assert!(chi < CHI_SQUARE_4_DF_999, "level {level}: chi-square {chi}: {observed:?} vs {expected:?}");
+        }
+    }
+
+    /// A peppered animal restarts on a 6: 1/6 a move, worked out from "D6 each move needing 6".
+    #[test]
+    fn pepper_restarts_one_move_in_six() {
+        let s = settings();
+        let mut src = SeededDice::new(9);
+        let mut restarts = 0u32;
+        let trials = 12_000u32;
+        for _ in 0..trials {
+            if resolve_pepper_move(&s, &mut src).outcome == PepperOutcome::RestartsTracking {
+                restarts += 1;
+            }
+        }
+        let chi = chi_square(&[restarts, trials - restarts], &[1.0 / 6.0, 5.0 / 6.0]);
+        assert!(chi < 10.828, "restarts {restarts} of {trials}");
+    }
+}
