@@ -14,6 +14,7 @@ pub mod save;
 pub mod sleepers;
 pub mod stress;
 pub mod temptations;
+pub mod trails;
 pub mod traps;
 pub mod uvtt;
 
