@@ -56,6 +56,7 @@ pub mod house_rules;
 pub mod injuries;
 pub mod khemri_traps;
 pub mod lighting;
+pub mod magic;
 pub mod morval_traps;
 pub mod movement;
 pub mod outcome;
@@ -92,6 +93,10 @@ mod tests {
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
         SetTrapOutcome, SkillDice, TrapReuse, TrapStatus,
+    };
+    use super::magic::{
+        CastCost, CastPower, FrightOutcome, ListedSpellCost, Mesmerism, MoveActivity, PeopleBeyondFive, Spell,
+        SpellOutcome, VictimDistance, WardKind, WardOutcome, WardedBeing,
     };
     use super::morval_traps::{
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
@@ -217,6 +222,19 @@ mod tests {
             Weakness,
             WeaknessRoll,
             WeaknessOutcome,
+            CastPower,
+            CastCost,
+            ListedSpellCost,
+            PeopleBeyondFive,
+            MoveActivity,
+            SpellOutcome,
+            Spell,
+            VictimDistance,
+            Mesmerism,
+            WardedBeing,
+            WardKind,
+            WardOutcome,
+            FrightOutcome,
         );
     }
 }
