@@ -1242,3 +1242,770 @@ impl Rolls for FrightRoll {
         self.roll.push_rolls(out);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::{ScriptedDice, SeededDice};
+    use crate::rules::house_rules::is_house_rule_reason;
+    use crate::rules::outcome::Outcome;
+    use crate::rules::stats::chi_square;
+
+    /// Chi-square 99.9% critical values by degrees of freedom.
+    const CHI_SQUARE_1_DF_999: f64 = 10.828;
+    const CHI_SQUARE_2_DF_999: f64 = 13.816;
+    const CHI_SQUARE_4_DF_999: f64 = 18.467;
+
+    fn settings() -> MagicSettings {
+        MagicSettings::default()
+    }
+
+    fn mods(roll: &Roll) -> Vec<(&str, i32)> {
+        roll.modifiers.iter().map(|m| (&*m.reason, m.value)).collect()
+    }
+
+    fn mage(power: i32) -> Magician {
+        Magician { maximum_magic_power: power, magic_power: power, ..Magician::default() }
+    }
+
+    fn factors(order: &SpellOrder, s: &MagicSettings) -> Vec<(String, i32)> {
+        spell_factors(order, s).into_iter().map(|(r, v)| (r.into_owned(), v)).collect()
+    }
+
+    fn owned(list: &[(&str, i32)]) -> Vec<(String, i32)> {
+        list.iter().map(|&(r, v)| (r.to_string(), v)).collect()
+    }
+
+    fn factor_sum(order: &SpellOrder, s: &MagicSettings) -> i32 {
+        spell_factors(order, s).iter().map(|(_, v)| v).sum()
+    }
+
+    fn cast_with(m: &Magician, order: &SpellOrder, attempt: Attempt, s: &MagicSettings, face: u32) -> SpellCast {
+        let mut src = ScriptedDice::faces([face]);
+        let cast = cast_spell(m, order, attempt, s, &mut src);
+        assert!(src.is_empty());
+        cast
+    }
+
+    fn general_with(m: &Magician, ts: i32, attempt: Attempt, s: &MagicSettings, face: u32) -> GeneralCast {
+        let mut src = ScriptedDice::faces([face]);
+        let cast = cast_general(m, ts, attempt, s, &mut src);
+        assert!(src.is_empty());
+        cast
+    }
+
+    fn subject(distance_in: f32) -> MesmerSubject {
+        MesmerSubject { distance_in, ..MesmerSubject::default() }
+    }
+
+    // ---- Magic Power ----
+
+    #[test]
+    fn magic_power_is_reduced_when_tired_or_wounded() {
+        let s = settings();
+        let m = mage(5);
+        assert_eq!(m.maximum_now(&s), 5);
+        assert!(m.power_reductions(&s).is_empty());
+        let tired = Magician { tired: true, ..m };
+        assert_eq!(tired.maximum_now(&s), 4);
+        assert_eq!(tired.power_reductions(&s), vec![(house_rule_reason(TIRED), -1)]);
+        let wounded = |w| Magician { wound: Some(w), ..m };
+        assert_eq!(wounded(WoundRecovery::FleshWounded).maximum_now(&s), 4);
+        assert_eq!(wounded(WoundRecovery::Wounded).maximum_now(&s), 4);
+        assert_eq!(wounded(WoundRecovery::SoreWounded).maximum_now(&s), 2);
+        let r = wounded(WoundRecovery::SoreWounded).power_reductions(&s);
+        assert_eq!(r, vec![(house_rule_reason(wound_label(WoundRecovery::SoreWounded)), -3)]);
+        assert!(r.iter().all(|(reason, _)| is_house_rule_reason(reason)));
+        // Both add up; never below 0.
+        let both = Magician { tired: true, wound: Some(WoundRecovery::SoreWounded), ..m };
+        assert_eq!(both.maximum_now(&s), 1);
+        let weak = Magician { tired: true, wound: Some(WoundRecovery::SoreWounded), ..mage(2) };
+        assert_eq!(weak.maximum_now(&s), 0);
+        assert_eq!(weak.power_reductions(&s).iter().map(|(_, v)| *v).collect::<Vec<_>>(), vec![-1, -1]);
+        assert_eq!(mage(-3).maximum_now(&s), 0);
+        // The settings decide the numbers.
+        let harsh = MagicSettings { tired_reduction: 2, sore_wounded_reduction: 5, ..settings() };
+        assert_eq!(tired.maximum_now(&harsh), 3);
+        assert_eq!(wounded(WoundRecovery::SoreWounded).maximum_now(&harsh), 0);
+        let negative = MagicSettings { tired_reduction: -2, ..settings() };
+        assert_eq!(tired.maximum_now(&negative), 5);
+        // MP now is capped at the MMP now, and never below 0.
+        assert_eq!(tired.magic_power_now(&s), 4);
+        assert_eq!(Magician { magic_power: 2, ..tired }.magic_power_now(&s), 2);
+        assert_eq!(Magician { magic_power: -2, ..m }.magic_power_now(&s), 0);
+    }
+
+    #[test]
+    fn magic_power_recovers_one_a_move_two_resting_up_to_the_maximum() {
+        let s = settings();
+        assert_eq!(MoveActivity::ALL.map(recovery_per_move), [0, 1, 2]);
+        let m = Magician { magic_power: 2, ..mage(5) };
+        let after = |m: &Magician, a| recover_magic_power(m, a, &s).after;
+        assert_eq!(after(&m, MoveActivity::SpendsFatigue), 2);
+        assert_eq!(after(&m, MoveActivity::NoFatigueSpent), 3);
+        assert_eq!(after(&m, MoveActivity::Resting), 4);
+        let r = recover_magic_power(&Magician { magic_power: 4, ..m }, MoveActivity::Resting, &s);
+        assert_eq!(r, PowerRecovery { before: 4, recovered: 1, after: 5, maximum: 5 });
+        let full = recover_magic_power(&mage(5), MoveActivity::Resting, &s);
+        assert_eq!((full.recovered, full.after), (0, 5));
+        // A tired magician recovers only up to his reduced maximum.
+        let tired = Magician { tired: true, magic_power: 3, ..mage(5) };
+        assert_eq!(recover_magic_power(&tired, MoveActivity::Resting, &s).after, 4);
+        let tired_full = Magician { tired: true, ..mage(5) };
+        let r = recover_magic_power(&tired_full, MoveActivity::NoFatigueSpent, &s);
+        assert_eq!((r.before, r.recovered, r.after), (4, 0, 4));
+    }
+
+    // ---- casting ----
+
+    #[test]
+    fn cast_band_edges() {
+        assert_eq!(cast_band(6), SpellOutcome::Succeeds);
+        assert_eq!(cast_band(1), SpellOutcome::Succeeds);
+        assert_eq!(cast_band(0), SpellOutcome::MayTryAgain);
+        assert_eq!(cast_band(-1), SpellOutcome::Fails);
+        assert_eq!(cast_band(FAILS_ALTOGETHER_AT_MOST), SpellOutcome::Fails);
+        assert_eq!(cast_band(-9), SpellOutcome::Fails);
+    }
+
+    #[test]
+    fn general_casting_is_d6_plus_mmp_less_ts() {
+        let s = settings();
+        let m = mage(3);
+        let c = general_with(&m, 5, Attempt::FIRST, &s, 3);
+        assert_eq!((c.roll.total, c.outcome), (1, SpellOutcome::Succeeds));
+        assert_eq!(mods(&c.roll), vec![("MMP", 3), ("TS", -5)]);
+        assert_eq!((c.roll.target, c.roll.passed()), (Some(1), Some(true)));
+        assert_eq!((c.fatigue_cost, c.magic_power_spent), (0, 3), "TS 5 MPUs, but he has only 3");
+        let c = general_with(&m, 5, Attempt::FIRST, &s, 2);
+        assert_eq!((c.roll.total, c.outcome, c.magic_power_spent), (0, SpellOutcome::MayTryAgain, 0));
+        let c = general_with(&m, 5, Attempt::FIRST, &s, 1);
+        assert_eq!((c.roll.total, c.outcome, c.magic_power_spent), (-1, SpellOutcome::Fails, 0));
+        let c = general_with(&m, 2, Attempt::FIRST, &s, 1);
+        assert_eq!((c.outcome, c.magic_power_spent), (SpellOutcome::Succeeds, 2));
+        let free = MagicSettings { general_cast_cost: CastCost::Nothing, ..settings() };
+        assert_eq!(general_with(&m, 2, Attempt::FIRST, &free, 1).magic_power_spent, 0);
+    }
+
+    #[test]
+    fn attempting_again_costs_a_fatigue_point_and_one_off_the_die() {
+        let s = settings();
+        let m = mage(3);
+        let again = Attempt { again: 1, gm_factor: 0 };
+        let c = general_with(&m, 5, again, &s, 3);
+        assert_eq!(mods(&c.roll), vec![("MMP", 3), ("TS", -5), ("attempting again", -1)]);
+        assert_eq!((c.roll.total, c.outcome, c.fatigue_cost), (0, SpellOutcome::MayTryAgain, 1));
+        let c = general_with(&m, 5, again, &s, 4);
+        assert_eq!((c.outcome, c.fatigue_cost), (SpellOutcome::Succeeds, TRY_AGAIN_FATIGUE));
+        // A second attempt again: −1 by default (a reading, tagged), −2 cumulative.
+        let twice = Attempt { again: 2, gm_factor: 0 };
+        let c = general_with(&m, 5, twice, &s, 4);
+        assert_eq!(c.roll.total, 1);
+        assert!(c.roll.modifiers.iter().any(|x| x.value == -1 && is_house_rule_reason(&x.reason)));
+        let cumulative = MagicSettings { try_again_penalty_cumulative: true, ..settings() };
+        assert_eq!(general_with(&m, 5, twice, &cumulative, 4).roll.total, 0);
+        assert_eq!(try_again_factor(0, &cumulative), 0);
+        assert_eq!(try_again_factor(1, &cumulative), -1);
+        assert_eq!(try_again_factor(3, &cumulative), -3);
+        assert_eq!(try_again_factor(3, &s), -1);
+        assert_eq!(attempt_fatigue(Attempt::FIRST), 0);
+        assert_eq!(attempt_fatigue(twice), 1);
+    }
+
+    #[test]
+    fn general_casting_reads_the_reduced_mmp_or_the_mp_now() {
+        let s = settings();
+        let tired = Magician { tired: true, magic_power: 1, ..mage(3) };
+        let c = general_with(&tired, 5, Attempt::FIRST, &s, 4);
+        let tired_reason = house_rule_reason(TIRED);
+        assert_eq!(mods(&c.roll), vec![("MMP", 3), (tired_reason.as_str(), -1), ("TS", -5)]);
+        assert_eq!((c.roll.total, c.outcome), (1, SpellOutcome::Succeeds));
+        assert_eq!(c.magic_power_spent, 1);
+        let by_mp = MagicSettings { general_cast_power: CastPower::MagicPower, ..settings() };
+        let c = general_with(&tired, 5, Attempt::FIRST, &by_mp, 4);
+        assert_eq!(mods(&c.roll), vec![("MP", 1), ("TS", -5)]);
+        assert_eq!(c.outcome, SpellOutcome::MayTryAgain);
+        // GM factors and the evil eye.
+        let cursed = Magician { evil_eye: true, ..mage(3) };
+        let c = general_with(&cursed, 5, Attempt { again: 0, gm_factor: 2 }, &s, 3);
+        assert_eq!(mods(&c.roll), vec![("MMP", 3), ("TS", -5), ("GM factors", 2), (EVIL_EYE_REASON, -1)]);
+        assert_eq!(c.roll.total, 2);
+    }
+
+    #[test]
+    fn a_failed_spell_waits_for_another_day() {
+        let mut l = SpellLockouts::default();
+        assert!(l.may_attempt("dry_clothes", 3));
+        l.note("dry_clothes", 3, SpellOutcome::Succeeds);
+        l.note("dry_clothes", 3, SpellOutcome::MayTryAgain);
+        assert!(l.may_attempt("dry_clothes", 3));
+        l.note("dry_clothes", 3, SpellOutcome::Fails);
+        assert!(!l.may_attempt("dry_clothes", 3));
+        assert!(l.may_attempt("dry_clothes", 4));
+        assert!(l.may_attempt("mesmerise", 3));
+        l.record_failure("dry_clothes", 3);
+        assert_eq!(l.failed.len(), 1);
+        l.forget_before(4);
+        assert!(l.failed.is_empty());
+        assert!(SpellOutcome::Fails.fails_for_the_day());
+        assert!(!SpellOutcome::MayTryAgain.fails_for_the_day());
+        assert!(!SpellOutcome::OutOfRange.fails_for_the_day());
+
+        let s = settings();
+        let m = mage(0);
+        let order = SpellOrder::DryClothes;
+        let mut lockouts = SpellLockouts::default();
+        let mut src = ScriptedDice::faces([1]);
+        let c = attempt_spell(&m, &order, Attempt::FIRST, "dry_clothes", 7, &mut lockouts, &s, &mut src);
+        assert_eq!(c.outcome, SpellOutcome::Fails);
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let c = attempt_spell(&m, &order, Attempt::FIRST, "dry_clothes", 7, &mut lockouts, &s, &mut none);
+        assert_eq!((c.outcome, c.roll), (SpellOutcome::NotUntilAnotherDay, None));
+        let mut src = ScriptedDice::faces([5]);
+        let c = attempt_spell(&m, &order, Attempt::FIRST, "dry_clothes", 8, &mut lockouts, &s, &mut src);
+        assert_eq!(c.outcome, SpellOutcome::Succeeds);
+        assert!(src.is_empty());
+    }
+
+    // ---- the spells' factors ----
+
+    #[test]
+    fn people_present_rows() {
+        let s = settings();
+        assert_eq!(people_present_factor(0, &s), None);
+        assert_eq!(people_present_factor(1, &s), None);
+        for (n, f) in [(2, -1), (3, -2), (4, -3), (5, -4)] {
+            let (reason, value) = people_present_factor(n, &s).expect("a row");
+            assert_eq!((&*reason, value), (format!("{n} people present").as_str(), f));
+            assert!(!is_house_rule_reason(&reason));
+        }
+        let (reason, value) = people_present_factor(6, &s).expect("beyond the rows");
+        assert_eq!(value, -5);
+        assert!(is_house_rule_reason(&reason));
+        assert_eq!(people_present_factor(9, &s).map(|(_, v)| v), Some(-8));
+        let as_five = MagicSettings { people_beyond_five: PeopleBeyondFive::AsFive, ..settings() };
+        assert_eq!(people_present_factor(6, &as_five).map(|(_, v)| v), Some(-4));
+        assert_eq!(people_present_factor(5, &as_five).map(|(_, v)| v), Some(-4));
+    }
+
+    #[test]
+    fn lighting_rows() {
+        let s = settings();
+        // Lighting::ALL: SUN, LLL, DLL, D/L, DDL, DDD; LLL is the house rule.
+        assert_eq!(Lighting::ALL.map(|l| ghost_lighting_factor(l, &s)), [-6, -5, -4, -2, 0, 2]);
+        assert_eq!(Lighting::ALL.map(|l| gremlin_lighting_factor(l, &s)), [-3, -3, -2, -1, 0, 1]);
+        let other = MagicSettings { ghost_rows_lll_factor: -4, gremlin_rows_lll_factor: -2, ..settings() };
+        assert_eq!(ghost_lighting_factor(Lighting::Daylight, &other), -4);
+        assert_eq!(gremlin_lighting_factor(Lighting::Daylight, &other), -2);
+        assert_eq!(ghost_lighting_factor(Lighting::Sun, &other), -6);
+        for row in [LightingRow::Ghost, LightingRow::Gremlin] {
+            for l in Lighting::ALL {
+                let (reason, _) = lighting_factor(row, l, &s);
+                assert_eq!(is_house_rule_reason(&reason), l == Lighting::Daylight, "{l:?}");
+                assert!(reason.starts_with(l.code()));
+            }
+        }
+    }
+
+    #[test]
+    fn every_spell_lists_its_factors() {
+        let s = settings();
+        assert!(factors(&SpellOrder::DryClothes, &s).is_empty());
+        let ghost = SpellOrder::SummonGhost { people_present: 3, lighting: Lighting::Gloom };
+        assert_eq!(factors(&ghost, &s), owned(&[("3 people present", -2), ("D/L", -2)]));
+        let call = SpellOrder::CallSuspectedGhost { people_present: 1, lighting: Lighting::PitchBlack };
+        assert_eq!(factors(&call, &s), owned(&[("DDD", 2)]));
+        let reveal = SpellOrder::RevealOccultPresence { people_present: 5, lighting: Lighting::Sun };
+        assert_eq!(factors(&reveal, &s), owned(&[("5 people present", -4), ("SUN", -6)]));
+        let gremlin = SpellOrder::SummonSuspectedGremlin { people_present: 2, lighting: Lighting::Overcast };
+        assert_eq!(factors(&gremlin, &s), owned(&[("2 people present", -1), ("DLL", -2)]));
+        let demon = SpellOrder::SummonSuspectedDemon {
+            demon_rank: 4,
+            people_present: 4,
+            lighting: Lighting::Dark,
+            silver_ward: true,
+        };
+        assert_eq!(
+            factors(&demon, &s),
+            owned(&[("rank of demon", -4), ("4 people present", -3), ("DDL", 0), ("silver ward", -2)])
+        );
+        let demon_of_rank = |r| SpellOrder::SummonSuspectedDemon {
+            demon_rank: r,
+            people_present: 1,
+            lighting: Lighting::Dark,
+            silver_ward: false,
+        };
+        let rank = |r| factor_sum(&demon_of_rank(r), &s);
+        assert_eq!([1, 2, 3, 4, 5, 6].map(rank), [-1, -2, -3, -4, -5, -6]);
+        assert_eq!((rank(0), rank(9)), (-1, -6), "outside 1-6: the nearest");
+        let curse = SpellOrder::LayGremlinCurse { victim: VictimDistance::Distant, lighting: Lighting::Sun };
+        assert_eq!(factors(&curse, &s), owned(&[("victim distant", -3), ("SUN", -3)]));
+        let eye = SpellOrder::LayEvilEyeCurse { victim: VictimDistance::Present, lighting: Lighting::PitchBlack };
+        assert_eq!(factors(&eye, &s), owned(&[("victim present", 1), ("DDD", 1)]));
+        assert_eq!(VictimDistance::ALL.map(VictimDistance::factor), [1, 0, -1, -3]);
+        for v in VictimDistance::ALL {
+            let c = SpellOrder::LayEvilEyeCurse { victim: v, lighting: Lighting::Dark };
+            assert_eq!(factor_sum(&c, &s), v.factor());
+            assert_eq!(factors(&c, &s)[0].0, v.reason());
+        }
+        let all = SpellOrder::Mesmerise(MesmerSubject {
+            distance_in: 1.0,
+            class: 2,
+            others_present: true,
+            nearby_movement_or_noise: true,
+            nearby_fighting: true,
+            previously_mesmerised: true,
+        });
+        assert_eq!(
+            factors(&all, &s),
+            owned(&[
+                ("class as a number", -2),
+                ("others present", -1),
+                ("nearby movement or loud noise", -1),
+                ("nearby fighting", -3),
+                ("previously mesmerized", 2),
+            ])
+        );
+        assert_eq!(factors(&SpellOrder::Mesmerise(subject(1.0)), &s), owned(&[("class as a number", 0)]));
+    }
+
+    /// One order of each spell, with factors.
+    fn one_of_each() -> [SpellOrder; 9] {
+        [
+            SpellOrder::DryClothes,
+            SpellOrder::SummonGhost { people_present: 2, lighting: Lighting::Gloom },
+            SpellOrder::CallSuspectedGhost { people_present: 3, lighting: Lighting::Dark },
+            SpellOrder::SummonSuspectedGremlin { people_present: 1, lighting: Lighting::PitchBlack },
+            SpellOrder::SummonSuspectedDemon {
+                demon_rank: 3,
+                people_present: 2,
+                lighting: Lighting::Overcast,
+                silver_ward: true,
+            },
+            SpellOrder::LayGremlinCurse { victim: VictimDistance::WithinALeague, lighting: Lighting::Gloom },
+            SpellOrder::LayEvilEyeCurse { victim: VictimDistance::Present, lighting: Lighting::Sun },
+            SpellOrder::RevealOccultPresence { people_present: 4, lighting: Lighting::PitchBlack },
+            SpellOrder::Mesmerise(MesmerSubject { class: 3, nearby_fighting: true, ..subject(3.0) }),
+        ]
+    }
+
+    #[test]
+    fn every_spell_succeeds_from_its_target() {
+        // The text's targets, in Spell::ALL order: 5+, 4+, 6+, 5+, 5+, N-5 a rank from 6, 5+, 6+, 8+.
+        assert_eq!(Spell::ALL.map(Spell::target), [5, 4, 6, 5, 5, 6, 5, 6, 8]);
+        let s = settings();
+        let m = mage(0);
+        for order in one_of_each() {
+            let spell = order.spell();
+            let t = spell.target();
+            // A GM factor puts face 1 one short of the target and face 2 on it.
+            let gm_factor = t - 2 - factor_sum(&order, &s);
+            let attempt = Attempt { again: 0, gm_factor };
+            let short = cast_with(&m, &order, attempt, &s, 1);
+            let on = cast_with(&m, &order, attempt, &s, 2);
+            let (short_roll, on_roll) = (short.roll.expect("rolled"), on.roll.expect("rolled"));
+            assert_eq!((short_roll.total, short.outcome), (t - 1, SpellOutcome::Fails), "{spell:?}");
+            assert_eq!((on_roll.total, on.outcome), (t, SpellOutcome::Succeeds), "{spell:?}");
+            assert_eq!(on_roll.target, Some(t));
+            assert_eq!((short_roll.passed(), on_roll.passed()), (Some(false), Some(true)));
+            assert_eq!(on.spell, spell);
+        }
+        assert!(Spell::ALL.iter().all(|s| !s.label().is_empty()));
+    }
+
+    #[test]
+    fn mp_is_added_and_spent_on_success() {
+        let s = settings();
+        let m = mage(3);
+        let c = cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &s, 2);
+        assert_eq!(mods(c.roll.as_ref().expect("rolled")), vec![("MP", 3)]);
+        assert_eq!((c.outcome, c.magic_power_spent, c.fatigue_cost), (SpellOutcome::Succeeds, 3, 0));
+        let c = cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &s, 1);
+        assert_eq!((c.outcome, c.magic_power_spent), (SpellOutcome::Fails, 0));
+        let one = MagicSettings { listed_spell_cost: ListedSpellCost::OnePoint, ..settings() };
+        assert_eq!(cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &one, 2).magic_power_spent, 1);
+        let none = MagicSettings { listed_spell_cost: ListedSpellCost::Nothing, ..settings() };
+        assert_eq!(cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &none, 2).magic_power_spent, 0);
+        // The MP now: a tired magician with MP 3 and MMP 3 adds 2.
+        let tired = Magician { tired: true, ..m };
+        let c = cast_with(&tired, &SpellOrder::DryClothes, Attempt::FIRST, &s, 2);
+        assert_eq!(mods(c.roll.as_ref().expect("rolled")), vec![("MP", 2)]);
+        assert_eq!(c.outcome, SpellOutcome::Fails);
+        // An attempt again costs its fatigue point on a listed spell too.
+        let c = cast_with(&m, &SpellOrder::DryClothes, Attempt { again: 1, gm_factor: 0 }, &s, 3);
+        assert_eq!((c.roll.expect("rolled").total, c.fatigue_cost), (5, 1));
+    }
+
+    #[test]
+    fn listed_spells_may_try_again_by_reading() {
+        let s = settings();
+        assert_eq!(listed_spell_band(4, 5, &s), SpellOutcome::Fails);
+        assert_eq!(listed_spell_band(5, 5, &s), SpellOutcome::Succeeds);
+        let again = MagicSettings { listed_spells_may_try_again: true, ..settings() };
+        assert_eq!(listed_spell_band(3, 5, &again), SpellOutcome::Fails);
+        assert_eq!(listed_spell_band(4, 5, &again), SpellOutcome::MayTryAgain);
+        assert_eq!(listed_spell_band(5, 5, &again), SpellOutcome::Succeeds);
+        let c = cast_with(&mage(3), &SpellOrder::DryClothes, Attempt::FIRST, &again, 1);
+        assert_eq!((c.outcome, c.magic_power_spent), (SpellOutcome::MayTryAgain, 0));
+    }
+
+    #[test]
+    fn gremlin_curse_rank_is_n_less_five() {
+        assert_eq!(gremlin_curse_rank(-3), None);
+        assert_eq!(gremlin_curse_rank(5), None);
+        assert_eq!(gremlin_curse_rank(6), Some(1));
+        assert_eq!(gremlin_curse_rank(9), Some(4));
+        let s = settings();
+        let curse = SpellOrder::LayGremlinCurse { victim: VictimDistance::Present, lighting: Lighting::Dark };
+        let m = mage(3);
+        let c = cast_with(&m, &curse, Attempt::FIRST, &s, 1);
+        assert_eq!((c.outcome, c.gremlin_rank), (SpellOutcome::Fails, None));
+        let c = cast_with(&m, &curse, Attempt::FIRST, &s, 2);
+        assert_eq!((c.outcome, c.gremlin_rank), (SpellOutcome::Succeeds, Some(1)));
+        let c = cast_with(&m, &curse, Attempt::FIRST, &s, 6);
+        assert_eq!(c.gremlin_rank, Some(5));
+        // Other spells lay no gremlin.
+        assert_eq!(cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &s, 6).gremlin_rank, None);
+    }
+
+    #[test]
+    fn mesmerism_bands_and_prompt_days() {
+        assert_eq!(mesmerism_band(7), Mesmerism::NotMesmerised);
+        assert_eq!(mesmerism_band(8), Mesmerism::ObeysImmediateOrders);
+        assert_eq!(mesmerism_band(9), Mesmerism::ObeysImmediateOrders);
+        assert_eq!(mesmerism_band(10), Mesmerism::CarriesOutPromptedOrder);
+        assert_eq!([7, 9, 10, 11, 12, 13, 15].map(prompt_days), [0, 0, 1, 1, 1, 2, 4]);
+        assert!(within_mesmerise_reach(0.0));
+        assert!(within_mesmerise_reach(3.0));
+        assert!(!within_mesmerise_reach(3.01));
+        assert!(!within_mesmerise_reach(f32::NAN));
+
+        let s = settings();
+        let m = mage(5);
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let far = cast_spell(&m, &SpellOrder::Mesmerise(subject(3.5)), Attempt::FIRST, &s, &mut none);
+        assert_eq!((far.outcome, far.roll, far.mesmerism), (SpellOutcome::OutOfRange, None, None));
+        assert_eq!((far.fatigue_cost, far.magic_power_spent), (0, 0));
+        let near = SpellOrder::Mesmerise(subject(3.0));
+        let c = cast_with(&m, &near, Attempt::FIRST, &s, 2);
+        assert_eq!((c.outcome, c.mesmerism, c.prompt_days), (SpellOutcome::Fails, Some(Mesmerism::NotMesmerised), 0));
+        let c = cast_with(&m, &near, Attempt::FIRST, &s, 3);
+        let obeys = (SpellOutcome::Succeeds, Some(Mesmerism::ObeysImmediateOrders), 0);
+        assert_eq!((c.outcome, c.mesmerism, c.prompt_days), obeys);
+        let c = cast_with(&m, &near, Attempt::FIRST, &s, 5);
+        assert_eq!((c.mesmerism, c.prompt_days), (Some(Mesmerism::CarriesOutPromptedOrder), 1));
+        let again = SpellOrder::Mesmerise(MesmerSubject { previously_mesmerised: true, ..subject(1.0) });
+        let c = cast_with(&m, &again, Attempt::FIRST, &s, 6);
+        assert_eq!((c.roll.expect("rolled").total, c.prompt_days), (13, 2));
+        assert_eq!(cast_with(&m, &SpellOrder::DryClothes, Attempt::FIRST, &s, 6).mesmerism, None);
+    }
+
+    // ---- the evil eye ----
+
+    #[test]
+    fn the_evil_eye_takes_one_off_every_roll_of_its_victim() {
+        assert_eq!(evil_eye_modifier(), Modifier { reason: EVIL_EYE_REASON.into(), value: -1 });
+        // Another system's roll: working bonds (000), a D10 8 is "Loosened"; cursed, 7 is not.
+        use crate::rules::prisoners::{BondsOutcome, bonds_band, resolve_bonds};
+        let mut src = ScriptedDice::faces([8, 8]);
+        let mut cursed = resolve_bonds(0, &mut src).roll;
+        let plain = resolve_bonds(0, &mut src).roll;
+        apply_evil_eye(&mut cursed, true);
+        assert_eq!(bonds_band(plain.total), BondsOutcome::Loosened);
+        assert_eq!(bonds_band(cursed.total), BondsOutcome::StillBound);
+        assert_eq!(mods(&cursed), vec![(EVIL_EYE_REASON, -1)]);
+        // A roll against a target fails once cursed; uncursed, nothing changes.
+        let mut r = Roll::from_faces(Dice::D6, vec![5]).at_least(5);
+        apply_evil_eye(&mut r, false);
+        assert_eq!((r.total, r.passed()), (5, Some(true)));
+        apply_evil_eye(&mut r, true);
+        assert_eq!((r.total, r.passed()), (4, Some(false)));
+        // A cursed magician's own casting.
+        let s = settings();
+        let cursed_mage = Magician { evil_eye: true, ..mage(3) };
+        let c = cast_with(&cursed_mage, &SpellOrder::DryClothes, Attempt::FIRST, &s, 2);
+        assert_eq!((c.roll.expect("rolled").total, c.outcome), (4, SpellOutcome::Fails));
+        // Laying the curse.
+        let eye = SpellOrder::LayEvilEyeCurse { victim: VictimDistance::Close, lighting: Lighting::Dark };
+        assert!(cast_with(&mage(3), &eye, Attempt::FIRST, &s, 2).lays_evil_eye());
+        assert!(!cast_with(&mage(3), &eye, Attempt::FIRST, &s, 1).lays_evil_eye());
+        assert!(!cast_with(&mage(3), &SpellOrder::DryClothes, Attempt::FIRST, &s, 6).lays_evil_eye());
+    }
+
+    // ---- wards ----
+
+    #[test]
+    fn ward_fright_values_and_reach() {
+        use WardedBeing::*;
+        // WardedBeing::ALL: ghost, gremlin, demon, werewolf, vampire, wolf.
+        assert_eq!(WardedBeing::ALL, [Ghost, Gremlin, Demon, Werewolf, Vampire, Wolf]);
+        let fv = |w: WardKind| WardedBeing::ALL.map(|b| w.fright_value(b));
+        assert_eq!(fv(WardKind::Silver), [Some(2), Some(3), Some(4), Some(2), Some(3), None]);
+        assert_eq!(fv(WardKind::Garlic), [None, None, None, Some(2), Some(4), None]);
+        assert_eq!(fv(WardKind::WolfsBane), [None, None, None, Some(3), None, Some(4)]);
+        assert_eq!(WardKind::ALL.map(WardKind::radius_in), [6.0, 3.0, 3.0]);
+        assert_eq!(ward_fright_bonus(true), 1);
+        assert_eq!(ward_fright_bonus(false), 0);
+    }
+
+    #[test]
+    fn a_being_within_reach_is_diced_against_the_ward() {
+        let s = settings();
+        let check = |w, b, d, face: Option<u32>| {
+            let mut src = ScriptedDice::faces(face);
+            let r = ward_check(w, b, d, &s, &mut src);
+            assert!(src.is_empty());
+            r
+        };
+        // Silver against a ghost, FV2: D6 − 2, 1+ braves.
+        let r = check(WardKind::Silver, WardedBeing::Ghost, 6.0, Some(3));
+        assert_eq!((r.outcome, r.fright_value), (WardOutcome::Braves, Some(2)));
+        let roll = r.roll.expect("rolled");
+        assert_eq!((roll.dice, roll.total, roll.target), (Dice::D6, 1, Some(1)));
+        assert_eq!(roll.modifiers.len(), 1);
+        assert_eq!(roll.modifiers[0].value, -2);
+        assert!(is_house_rule_reason(&roll.modifiers[0].reason));
+        assert_eq!(check(WardKind::Silver, WardedBeing::Ghost, 6.0, Some(2)).outcome, WardOutcome::Repelled);
+        let out = check(WardKind::Silver, WardedBeing::Ghost, 6.01, None);
+        assert_eq!((out.outcome, out.roll), (WardOutcome::OutOfRange, None));
+        assert_eq!(check(WardKind::Silver, WardedBeing::Ghost, f32::NAN, None).outcome, WardOutcome::OutOfRange);
+        // Garlic does not ward ghosts; silver does not ward wolves.
+        assert_eq!(check(WardKind::Garlic, WardedBeing::Ghost, 0.5, None).outcome, WardOutcome::NotWarded);
+        assert_eq!(check(WardKind::Silver, WardedBeing::Wolf, 0.5, None).outcome, WardOutcome::NotWarded);
+        // Wolf's bane against a wolf, FV4, within 3": 5 braves, 4 repelled; 3.01" out of reach.
+        assert_eq!(check(WardKind::WolfsBane, WardedBeing::Wolf, 3.0, Some(5)).outcome, WardOutcome::Braves);
+        assert_eq!(check(WardKind::WolfsBane, WardedBeing::Wolf, 3.0, Some(4)).outcome, WardOutcome::Repelled);
+        assert_eq!(check(WardKind::WolfsBane, WardedBeing::Wolf, 3.01, None).outcome, WardOutcome::OutOfRange);
+        // Garlic against a vampire, FV4.
+        assert_eq!(check(WardKind::Garlic, WardedBeing::Vampire, 3.0, Some(4)).outcome, WardOutcome::Repelled);
+        assert_eq!(check(WardKind::Garlic, WardedBeing::Vampire, 3.0, Some(5)).outcome, WardOutcome::Braves);
+        // Silver against a demon, FV4: 5 braves, 4 repelled.
+        assert_eq!(check(WardKind::Silver, WardedBeing::Demon, 1.0, Some(4)).outcome, WardOutcome::Repelled);
+        assert_eq!(check(WardKind::Silver, WardedBeing::Demon, 1.0, Some(5)).outcome, WardOutcome::Braves);
+        // A scene's own test: a D10 (0–9), 3+.
+        let scene = MagicSettings { ward_test: FrightTest { dice: Dice::D10, target: 3 }, ..settings() };
+        let mut src = ScriptedDice::faces([5]);
+        let r = ward_check(WardKind::Silver, WardedBeing::Werewolf, 2.0, &scene, &mut src);
+        assert_eq!((r.roll.expect("rolled").total, r.outcome), (3, WardOutcome::Braves));
+        let mut src = ScriptedDice::faces([4]);
+        let r = ward_check(WardKind::Silver, WardedBeing::Werewolf, 2.0, &scene, &mut src);
+        assert_eq!(r.outcome, WardOutcome::Repelled);
+    }
+
+    #[test]
+    fn a_ward_adds_one_against_occult_frights() {
+        let s = settings();
+        let test = |fv, ward, eye, face: u32| occult_fright_test(fv, ward, eye, &s, &mut ScriptedDice::faces([face]));
+        let r = test(3, true, false, 3);
+        assert_eq!((r.roll.total, r.outcome, r.ward_bonus, r.fright_value), (1, FrightOutcome::Holds, 1, 3));
+        assert_eq!(mods(&r.roll)[1], ("possession of a ward", 1));
+        assert!(is_house_rule_reason(&r.roll.modifiers[0].reason));
+        assert_eq!(test(3, true, false, 2).outcome, FrightOutcome::Frightened);
+        let r = test(3, false, false, 3);
+        assert_eq!((r.roll.total, r.outcome, r.ward_bonus), (0, FrightOutcome::Frightened, 0));
+        assert_eq!(test(3, false, false, 4).outcome, FrightOutcome::Holds);
+        assert_eq!(test(3, true, true, 3).outcome, FrightOutcome::Frightened);
+        let scene = MagicSettings { occult_fright_test: FrightTest { dice: Dice::D10, target: 3 }, ..settings() };
+        let mut src = ScriptedDice::faces([5]);
+        assert_eq!(occult_fright_test(3, true, false, &scene, &mut src).outcome, FrightOutcome::Holds);
+        let mut src = ScriptedDice::faces([4]);
+        assert_eq!(occult_fright_test(3, true, false, &scene, &mut src).outcome, FrightOutcome::Frightened);
+    }
+
+    // ---- settings, ids, rolls ----
+
+    #[test]
+    fn settings_round_trip_and_defaults() {
+        let s = settings();
+        let text = serde_json::to_string(&s).unwrap();
+        let back: MagicSettings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        let empty: MagicSettings = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, s);
+        let parsed: MagicSettings =
+            serde_json::from_str(r#"{"ward_test":{"dice":"D10","target":2},"people_beyond_five":"as_five"}"#).unwrap();
+        assert_eq!(parsed.ward_test, FrightTest { dice: Dice::D10, target: 2 });
+        assert_eq!(parsed.people_beyond_five, PeopleBeyondFive::AsFive);
+        assert!(serde_json::from_str::<MagicSettings>(r#"{"no_such":1}"#).is_err());
+        let order: SpellOrder =
+            serde_json::from_str(r#"{"summon_ghost":{"people_present":2,"lighting":"D/L"}}"#).unwrap();
+        assert_eq!(order, SpellOrder::SummonGhost { people_present: 2, lighting: Lighting::Gloom });
+        let m: Magician = serde_json::from_str(r#"{"maximum_magic_power":4,"wound":"wounded"}"#).unwrap();
+        assert_eq!((m.maximum_magic_power, m.magic_power, m.wound), (4, 0, Some(WoundRecovery::Wounded)));
+    }
+
+    #[test]
+    fn outcome_ids_and_rolls() {
+        assert_eq!(Outcome::id(SpellOutcome::MayTryAgain), "may_try_again");
+        assert_eq!(Outcome::id(Mesmerism::CarriesOutPromptedOrder), "carries_out_prompted_order");
+        assert_eq!(Outcome::meaning(WardOutcome::Repelled), Meaning::NONE);
+        let c = cast_with(&mage(3), &SpellOrder::DryClothes, Attempt::FIRST, &settings(), 4);
+        assert_eq!(c.rolls().len(), 1);
+        let mut none = ScriptedDice::faces(Vec::<u32>::new());
+        let far = cast_spell(&mage(3), &SpellOrder::Mesmerise(subject(9.0)), Attempt::FIRST, &settings(), &mut none);
+        assert!(far.rolls().is_empty());
+    }
+
+    // ---- statistics ----
+
+    /// Successes and failures of `trials` casts against the chance worked out from the text.
+    fn check_success_rate(order: &SpellOrder, power: i32, p: f64, src: &mut SeededDice) {
+        let trials = 12_000u32;
+        let s = settings();
+        let m = mage(power);
+        let mut succeeded = 0u32;
+        for _ in 0..trials {
+            if cast_spell(&m, order, Attempt::FIRST, &s, src).outcome == SpellOutcome::Succeeds {
+                succeeded += 1;
+            }
+        }
+        let chi = chi_square(&[succeeded, trials - succeeded], &[p, 1.0 - p]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "{order:?}: chi-square {chi}, {succeeded} of {trials} vs {p}");
+    }
+
+    #[test]
+    fn every_spell_succeeds_as_often_as_the_text_says() {
+        let mut src = SeededDice::new(2_201);
+        // Each chance by hand, MP 3 unless said: P(D6 ≥ k) = (7 − k) / 6.
+        let cases: [(SpellOrder, i32, f64); 9] = [
+            // Dry Clothes: D6 + 3 ≥ 5 ⇔ D6 ≥ 2.
+            (SpellOrder::DryClothes, 3, 5.0 / 6.0),
+            // Summon a Ghost, 3 people (−2), D/L (−2): D6 − 1 ≥ 4 ⇔ D6 ≥ 5.
+            (SpellOrder::SummonGhost { people_present: 3, lighting: Lighting::Gloom }, 3, 2.0 / 6.0),
+            // Call for a suspected ghost, alone, DDL (0): D6 + 3 ≥ 6 ⇔ D6 ≥ 3.
+            (SpellOrder::CallSuspectedGhost { people_present: 1, lighting: Lighting::Dark }, 3, 4.0 / 6.0),
+            // Summon a suspected Gremlin, 2 people (−1), DLL (−2): D6 + 0 ≥ 5 ⇔ D6 ≥ 5.
+            (SpellOrder::SummonSuspectedGremlin { people_present: 2, lighting: Lighting::Overcast }, 3, 2.0 / 6.0),
+            // Summon a suspected Demon, rank 1 (−1), alone, DDD (+1), silver ward (−2): D6 + 1 ≥ 5 ⇔ D6 ≥ 4.
+            (
+                SpellOrder::SummonSuspectedDemon {
+                    demon_rank: 1,
+                    people_present: 1,
+                    lighting: Lighting::PitchBlack,
+                    silver_ward: true,
+                },
+                3,
+                3.0 / 6.0,
+            ),
+            // Lay a Gremlin Curse, victim present (+1), D/L (−1): a rank when D6 + 3 − 5 ≥ 1 ⇔ D6 ≥ 3.
+            (SpellOrder::LayGremlinCurse { victim: VictimDistance::Present, lighting: Lighting::Gloom }, 3, 4.0 / 6.0),
+            // Lay an evil eye Curse, within a league (−1), DDL (0): D6 + 2 ≥ 5 ⇔ D6 ≥ 3.
+            (
+                SpellOrder::LayEvilEyeCurse { victim: VictimDistance::WithinALeague, lighting: Lighting::Dark },
+                3,
+                4.0 / 6.0,
+            ),
+            // Reveal Occult Presence, 4 people (−3), DDD (+2): D6 + 2 ≥ 6 ⇔ D6 ≥ 4.
+            (SpellOrder::RevealOccultPresence { people_present: 4, lighting: Lighting::PitchBlack }, 3, 3.0 / 6.0),
+            // Mesmerise, MP 5, class 1 (−1), others present (−1), previously mesmerized (+2):
+            // D6 + 5 ≥ 8 ⇔ D6 ≥ 3.
+            (
+                SpellOrder::Mesmerise(MesmerSubject {
+                    class: 1,
+                    others_present: true,
+                    previously_mesmerised: true,
+                    ..subject(2.0)
+                }),
+                5,
+                4.0 / 6.0,
+            ),
+        ];
+        let spells: Vec<Spell> = cases.iter().map(|(o, _, _)| o.spell()).collect();
+        assert_eq!(spells, Spell::ALL.to_vec(), "one case per spell kind");
+        for (order, power, p) in &cases {
+            check_success_rate(order, *power, *p, &mut src);
+        }
+    }
+
+    #[test]
+    fn gremlin_ranks_and_mesmerism_depths_match_the_text() {
+        let s = settings();
+        let mut src = SeededDice::new(2_202);
+        let trials = 12_000;
+        // Gremlin Curse, MP 3, victim present (+1), D/L (−1): N = D6 + 3, rank N − 5 = D6 − 2:
+        // faces 1, 2 no rank (2/6); 3, 4, 5, 6 ranks 1 to 4 (1/6 each).
+        let curse = SpellOrder::LayGremlinCurse { victim: VictimDistance::Present, lighting: Lighting::Gloom };
+        let mut ranks = [0u32; 5];
+        for _ in 0..trials {
+            let c = cast_spell(&mage(3), &curse, Attempt::FIRST, &s, &mut src);
+            ranks[c.gremlin_rank.unwrap_or(0) as usize] += 1;
+        }
+        let chi = chi_square(&ranks, &[2.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0]);
+        assert!(chi < CHI_SQUARE_4_DF_999, "ranks {ranks:?}");
+        // Mesmerise, MP 5, class 1, others present, previously mesmerized: D6 + 5, 6 to 11:
+        // below 8 faces 1, 2; 8 or 9 faces 3, 4; 10+ faces 5, 6: 2/6 each.
+        let order = SpellOrder::Mesmerise(MesmerSubject {
+            class: 1,
+            others_present: true,
+            previously_mesmerised: true,
+            ..subject(2.0)
+        });
+        let mut depths = [0u32; 3];
+        for _ in 0..trials {
+            let c = cast_spell(&mage(5), &order, Attempt::FIRST, &s, &mut src);
+            let i = match c.mesmerism.expect("within reach") {
+                Mesmerism::NotMesmerised => 0,
+                Mesmerism::ObeysImmediateOrders => 1,
+                Mesmerism::CarriesOutPromptedOrder => 2,
+            };
+            depths[i] += 1;
+        }
+        let chi = chi_square(&depths, &[2.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0]);
+        assert!(chi < CHI_SQUARE_2_DF_999, "depths {depths:?}");
+    }
+
+    #[test]
+    fn general_casting_bands_match_the_text() {
+        // A tired magician, MMP 5 (−1), TS 6: D6 + 5 − 1 − 6 = D6 − 2: cast on 3–6 (4/6), 0 on a
+        // 2 (1/6), −1 on a 1 (1/6).
+        let s = settings();
+        let m = Magician { tired: true, ..mage(5) };
+        let mut src = SeededDice::new(2_203);
+        let mut observed = [0u32; 3];
+        for _ in 0..12_000 {
+            let i = match cast_general(&m, 6, Attempt::FIRST, &s, &mut src).outcome {
+                SpellOutcome::Succeeds => 0,
+                SpellOutcome::MayTryAgain => 1,
+                SpellOutcome::Fails => 2,
+                other => panic!("no roll? {other:?}"),
+            };
+            observed[i] += 1;
+        }
+        let chi = chi_square(&observed, &[4.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0]);
+        assert!(chi < CHI_SQUARE_2_DF_999, "{observed:?}");
+    }
+
+    #[test]
+    fn wards_and_frights_hold_as_often_as_the_readings_say() {
+        let s = settings();
+        let mut src = SeededDice::new(2_204);
+        let trials = 12_000u32;
+        // Default test D6 − FV ≥ 1. Wolf's bane against a werewolf, FV3: braves on 4–6 (3/6);
+        // silver against a demon, FV4: on 5–6 (2/6).
+        for (ward, being, p) in
+            [(WardKind::WolfsBane, WardedBeing::Werewolf, 3.0 / 6.0), (WardKind::Silver, WardedBeing::Demon, 2.0 / 6.0)]
+        {
+            let mut braves = 0u32;
+            for _ in 0..trials {
+                if ward_check(ward, being, 1.0, &s, &mut src).outcome == WardOutcome::Braves {
+                    braves += 1;
+                }
+            }
+            let chi = chi_square(&[braves, trials - braves], &[p, 1.0 - p]);
+            assert!(chi < CHI_SQUARE_1_DF_999, "{ward:?} {being:?}: {braves}");
+        }
+        // A person with a ward against FV3: D6 − 3 + 1 ≥ 1 ⇔ D6 ≥ 3 (4/6).
+        let mut holds = 0u32;
+        for _ in 0..trials {
+            if occult_fright_test(3, true, false, &s, &mut src).outcome == FrightOutcome::Holds {
+                holds += 1;
+            }
+        }
+        let chi = chi_square(&[holds, trials - holds], &[4.0 / 6.0, 2.0 / 6.0]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "holds {holds}");
+    }
+}
