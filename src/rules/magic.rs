@@ -701,19 +701,58 @@ pub enum SpellOrder {
     /// "D6 +MP+F = 5+ $".
     DryClothes,
     /// People present, lighting; 4+.
-    SummonGhost { people_present: u32, lighting: Lighting },
+    SummonGhost {
+        /// Everyone present, the magician too.
+        people_present: u32,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// People present, lighting; 6+.
-    CallSuspectedGhost { people_present: u32, lighting: Lighting },
+    CallSuspectedGhost {
+        /// Everyone present, the magician too.
+        people_present: u32,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// People present, the Gremlin lighting row; 5+.
-    SummonSuspectedGremlin { people_present: u32, lighting: Lighting },
+    SummonSuspectedGremlin {
+        /// Everyone present, the magician too.
+        people_present: u32,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// The demon's rank (1–6), people present, the Gremlin lighting row, a silver ward; 5+.
-    SummonSuspectedDemon { demon_rank: u8, people_present: u32, lighting: Lighting, silver_ward: bool },
+    SummonSuspectedDemon {
+        /// "Rank of demon (1-6)".
+        demon_rank: u8,
+        /// Everyone present, the magician too.
+        people_present: u32,
+        /// The lighting where he casts.
+        lighting: Lighting,
+        /// "Silver ward -2".
+        silver_ward: bool,
+    },
     /// Where the victim is, the Gremlin lighting row; N − 5 is the Gremlin's rank.
-    LayGremlinCurse { victim: VictimDistance, lighting: Lighting },
+    LayGremlinCurse {
+        /// Where the victim ("Vm") is.
+        victim: VictimDistance,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// Where the victim is, the Gremlin lighting row; 5+.
-    LayEvilEyeCurse { victim: VictimDistance, lighting: Lighting },
+    LayEvilEyeCurse {
+        /// Where the victim ("Vm") is.
+        victim: VictimDistance,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// People present, the ghost lighting row; 6+.
-    RevealOccultPresence { people_present: u32, lighting: Lighting },
+    RevealOccultPresence {
+        /// Everyone present, the magician too.
+        people_present: u32,
+        /// The lighting where he casts.
+        lighting: Lighting,
+    },
     /// The person and what is about; 8+, 10+.
     Mesmerise(MesmerSubject),
 }
@@ -984,7 +1023,6 @@ pub fn cast_spell(
 /// 001 "Spell Casting": a listed spell on `day`, refused without a roll when it failed earlier that day; a failure is noted in `lockouts`.
 ///
 /// `name` is the spell's name for the lockout ([`SpellLockouts`]).
-#[allow(clippy::too_many_arguments)]
 pub fn attempt_spell(
     magician: &Magician,
     order: &SpellOrder,
