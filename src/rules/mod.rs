@@ -56,6 +56,7 @@ pub mod house_rules;
 pub mod injuries;
 pub mod khemri_traps;
 pub mod lighting;
+pub mod magic;
 pub mod morval_traps;
 pub mod movement;
 pub mod outcome;
@@ -93,6 +94,10 @@ mod tests {
     use super::khemri_traps::{
         ArrowResult, ComplexTableDice, ComplexTrap, CrossingOutcome, DisarmOutcome, HitOutcome, KhemriTrap,
         SetTrapOutcome, SkillDice, TrapReuse, TrapStatus,
+    };
+    use super::magic::{
+        CastCost, CastPower, FrightOutcome, ListedSpellCost, Mesmerism, MoveActivity, PeopleBeyondFive, Spell,
+        SpellOutcome, VictimDistance, WardKind, WardOutcome, WardedBeing,
     };
     use super::morval_traps::{
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
@@ -235,6 +240,19 @@ mod tests {
             ScentOutcome,
             CrossingChoice,
             PepperOutcome,
+            CastPower,
+            CastCost,
+            ListedSpellCost,
+            PeopleBeyondFive,
+            MoveActivity,
+            SpellOutcome,
+            Spell,
+            VictimDistance,
+            Mesmerism,
+            WardedBeing,
+            WardKind,
+            WardOutcome,
+            FrightOutcome,
         );
     }
 }
