@@ -1484,3 +1484,644 @@ impl Rolls for MoraleResult {
         self.roll.push_rolls(out);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::{ScriptedDice, SeededDice};
+    use crate::rules::outcome::Outcome;
+    use crate::rules::stats::chi_square;
+
+    /// Chi-square 99.9% critical values by degrees of freedom.
+    const CHI_SQUARE_1_DF_999: f64 = 10.828;
+    const CHI_SQUARE_5_DF_999: f64 = 20.515;
+    const CHI_SQUARE_10_DF_999: f64 = 29.588;
+
+    fn settings() -> OsrSettings {
+        OsrSettings::default()
+    }
+
+    fn faces(f: &[u32]) -> crate::rules::dice::ScriptedFaces {
+        ScriptedDice::faces(f.iter().copied())
+    }
+
+    fn mods(roll: &Roll) -> Vec<(&str, i32)> {
+        roll.modifiers.iter().map(|m| (&*m.reason, m.value)).collect()
+    }
+
+    // ---- encumbrance ----
+
+    /// "less than 50 lbs | 40' | 120'" ... "more than 200 lb* | 5' | 15'": each row's edges.
+    #[test]
+    fn weight_rows_and_their_edges() {
+        use EncumbranceRow as R;
+        for (lb, row) in [
+            (0.0, R::LessThan50),
+            (49.0, R::LessThan50),
+            (49.9, R::LessThan50),
+            (50.0, R::From50To100),
+            (100.0, R::From50To100),
+            (100.5, R::From101To150),
+            (101.0, R::From101To150),
+            (150.0, R::From101To150),
+            (151.0, R::From151To200),
+            (200.0, R::From151To200),
+            (200.5, R::MoreThan200),
+            (201.0, R::MoreThan200),
+            (1000.0, R::MoreThan200),
+            (-5.0, R::LessThan50),
+            (f32::NAN, R::LessThan50),
+        ] {
+            assert_eq!(R::for_weight(lb), row, "{lb} lb");
+        }
+    }
+
+    #[test]
+    fn row_speeds_are_the_text_s() {
+        use EncumbranceRow as R;
+        let speed = |c, e| OsrSpeed { combat_ft: c, exploration_ft: e };
+        assert_eq!(R::LessThan50.speed(), speed(40, 120));
+        assert_eq!(R::From50To100.speed(), speed(30, 90));
+        assert_eq!(R::From101To150.speed(), speed(20, 60));
+        assert_eq!(R::From151To200.speed(), speed(10, 30));
+        assert_eq!(R::MoreThan200.speed(), speed(5, 15));
+    }
+
+    /// "the starting tools, sundries, and worn armor ... are not weighed and tallied but weapons, additional armor, and any items acquired ... ARE tallied".
+    #[test]
+    fn only_weapons_extra_armour_and_finds_are_tallied() {
+        let item = |kind, weight_lb| CarriedItem { kind, weight_lb };
+        let items = [
+            item(ItemKind::StartingTool, 10.0),
+            item(ItemKind::Sundry, 5.0),
+            item(ItemKind::WornArmour, 50.0),
+            item(ItemKind::Weapon, 8.0),
+            item(ItemKind::AdditionalArmour, 25.0),
+            item(ItemKind::Acquired, 20.0),
+            item(ItemKind::Acquired, -3.0),
+        ];
+        assert_eq!(tallied_weight_lb(&items), 53.0);
+        assert!(!ItemKind::StartingTool.tallied() && !ItemKind::Sundry.tallied() && !ItemKind::WornArmour.tallied());
+        assert!(ItemKind::Weapon.tallied() && ItemKind::AdditionalArmour.tallied() && ItemKind::Acquired.tallied());
+    }
+
+    /// "a character wearing plate but carrying less than 50 lbs has a combat speed of 30'".
+    #[test]
+    fn armour_and_weight_take_the_worse() {
+        let s = settings();
+        let plate = armour_row(Armour::Plate, &s);
+        assert_eq!(plate, Some(EncumbranceRow::From50To100));
+        let e = encumbrance(10.0, plate, false);
+        assert_eq!((e.speed.combat_ft, e.limited_by), (30, SpeedLimit::Armour));
+        let e = encumbrance(75.0, plate, false);
+        assert_eq!((e.speed.combat_ft, e.limited_by), (30, SpeedLimit::Both));
+        let e = encumbrance(120.0, plate, false);
+        assert_eq!((e.speed, e.limited_by), (EncumbranceRow::From101To150.speed(), SpeedLimit::Weight));
+        // Armour rows the text does not give: none by default, so the weight alone counts.
+        for armour in [Armour::Unclothed, Armour::Clothed, Armour::Light, Armour::Medium, Armour::Heavy] {
+            assert_eq!(armour_row(armour, &s), None, "{armour:?}");
+        }
+        let e = encumbrance(10.0, armour_row(Armour::Heavy, &s), false);
+        assert_eq!((e.speed.combat_ft, e.limited_by), (40, SpeedLimit::Weight));
+        let chain = OsrSettings {
+            armour_rows: ArmourRows { medium: Some(EncumbranceRow::From101To150), ..ArmourRows::default() },
+            ..settings()
+        };
+        assert_eq!(encumbrance(10.0, armour_row(Armour::Medium, &chain), false).speed.combat_ft, 20);
+    }
+
+    /// "*The referee may rule that certain weights or unwieldy masses allow no movement whatsoever."
+    #[test]
+    fn the_referee_may_allow_no_movement() {
+        let e = encumbrance(250.0, None, true);
+        assert_eq!(e.row, EncumbranceRow::MoreThan200);
+        assert_eq!(e.limited_by, SpeedLimit::RefereeNoMovement);
+        assert_eq!(e.speed, OsrSpeed { combat_ft: 0, exploration_ft: 0 });
+    }
+
+    /// RULES-NOTES: 1" = 10', a setting.
+    #[test]
+    fn feet_become_inches_at_the_scale() {
+        let s = settings();
+        let light = EncumbranceRow::LessThan50.speed();
+        assert_eq!(light.combat_in(&s), 4.0);
+        assert_eq!(light.exploration_in(&s), 12.0);
+        let five = OsrSettings { feet_per_inch: 5.0, ..settings() };
+        assert_eq!(light.combat_in(&five), 8.0);
+        let broken = OsrSettings { feet_per_inch: 0.0, ..settings() };
+        assert_eq!(light.combat_in(&broken), 4.0);
+    }
+
+    /// "a party will move as fast as its slowest member ...; if a full retreat is being enacted then no such compulsion exists".
+    #[test]
+    fn the_party_keeps_to_its_slowest() {
+        let members = [
+            EncumbranceRow::LessThan50.speed(),
+            EncumbranceRow::From101To150.speed(),
+            EncumbranceRow::From50To100.speed(),
+        ];
+        assert_eq!(party_pace(&members, false), PartyPace::Together(EncumbranceRow::From101To150.speed()));
+        assert_eq!(party_pace(&members, true), PartyPace::EachOwn);
+        assert_eq!(party_pace(&[], false), PartyPace::EachOwn);
+    }
+
+    // ---- time ----
+
+    /// "the round (1 minute) and the turn (10 minutes)"; "For every two turns spent exploring".
+    #[test]
+    fn the_clock_counts_rounds_turns_and_checks() {
+        let mut c = OsrClock::default();
+        assert_eq!(c.turns_until_check(), 2);
+        for _ in 0..9 {
+            c.add_round();
+        }
+        assert_eq!((c.turns(), c.rounds_into_turn(), c.rounds), (0, 9, 9));
+        c.add_round();
+        assert_eq!((c.turns(), c.rounds_into_turn(), c.minutes), (1, 0, 10));
+        assert!(!c.add_turn(true), "one exploring turn: no check yet");
+        assert_eq!(c.turns_until_check(), 1);
+        assert!(!c.add_turn(false), "a resting turn does not count");
+        assert_eq!(c.turns_until_check(), 1);
+        assert!(c.add_turn(true), "the second exploring turn brings the check");
+        assert_eq!(c.turns_until_check(), 2);
+        assert!(!c.add_turn(true));
+        assert!(c.add_turn(true));
+        assert_eq!((c.turns(), c.exploring_turns), (6, 4));
+    }
+
+    // ---- wandering monsters ----
+
+    /// "a 1-in-6 chance": a 1 brings an encounter, a 2 does not.
+    #[test]
+    fn wandering_check_edges() {
+        assert_eq!(wandering_band(1), WanderingOutcome::Encounter);
+        assert_eq!(wandering_band(2), WanderingOutcome::NoEncounter);
+        assert_eq!(wandering_band(6), WanderingOutcome::NoEncounter);
+        let c = roll_wandering_check(&mut faces(&[1]));
+        assert_eq!((c.outcome, c.roll.passed()), (WanderingOutcome::Encounter, Some(true)));
+        assert_eq!(c.roll.rolls().len(), 1);
+        let c = roll_wandering_check(&mut faces(&[2]));
+        assert_eq!(c.outcome, WanderingOutcome::NoEncounter);
+    }
+
+    /// "up to 2d6x10 feet away in dungeons or yards in the wilderness".
+    #[test]
+    fn encounter_distances() {
+        let d = roll_encounter_distance(Terrain::Dungeon, &mut faces(&[1, 1]));
+        assert_eq!((d.distance, d.unit, d.feet), (20, DistanceUnit::Feet, 20));
+        assert_eq!(d.inches(&settings()), 2.0);
+        let d = roll_encounter_distance(Terrain::Dungeon, &mut faces(&[6, 6]));
+        assert_eq!((d.distance, d.feet), (120, 120));
+        assert_eq!(d.inches(&settings()), 12.0);
+        let d = roll_encounter_distance(Terrain::Wilderness, &mut faces(&[1, 1]));
+        assert_eq!((d.distance, d.unit, d.feet), (20, DistanceUnit::Yards, 60));
+        let d = roll_encounter_distance(Terrain::Wilderness, &mut faces(&[6, 6]));
+        assert_eq!((d.distance, d.feet), (120, 360));
+        assert_eq!(d.inches(&settings()), 36.0);
+    }
+
+    /// "randomly determine its point of entry, ignoring illogical routes such as the empty room the party just left".
+    #[test]
+    fn entry_points_skip_the_illogical() {
+        let door_just_left = EntryPoint { kind: EntryKind::Door, in_room_just_left: true, illogical: false };
+        let corridor = EntryPoint { kind: EntryKind::CorridorEnd, ..EntryPoint::default() };
+        let bricked = EntryPoint { kind: EntryKind::Door, in_room_just_left: false, illogical: true };
+        let edge = EntryPoint { kind: EntryKind::TableEdge, ..EntryPoint::default() };
+        let points = [door_just_left, corridor, bricked, edge];
+        // Two logical points: a draw of 1 or 2 (the first or second logical).
+        let c = choose_entry_point(&points, &mut faces(&[1]));
+        assert_eq!((c.logical.clone(), c.chosen), (vec![1, 3], Some(1)));
+        assert_eq!(choose_entry_point(&points, &mut faces(&[2])).chosen, Some(3));
+        // One logical point: no draw.
+        let mut none = faces(&[]);
+        assert_eq!(choose_entry_point(&[door_just_left, edge], &mut none).chosen, Some(1));
+        assert!(none.is_empty());
+        // None logical: the GM places the monster.
+        assert_eq!(choose_entry_point(&[door_just_left, bricked], &mut faces(&[])).chosen, None);
+    }
+
+    #[test]
+    fn random_entry_is_even_among_logical_points() {
+        let points = [
+            EntryPoint { in_room_just_left: true, ..EntryPoint::default() },
+            EntryPoint::default(),
+            EntryPoint { kind: EntryKind::Portal, ..EntryPoint::default() },
+            EntryPoint { kind: EntryKind::TableEdge, ..EntryPoint::default() },
+        ];
+        let mut src = SeededDice::new(24_003);
+        let mut counts = [0u32; 4];
+        for _ in 0..30_000 {
+            if let Some(i) = choose_entry_point(&points, &mut src).chosen {
+                counts[i] += 1;
+            }
+        }
+        // The room just left never; the other three a third each.
+        let chi = chi_square(&counts, &[0.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
+        assert!(chi < 13.816, "entries {counts:?}");
+    }
+
+    // ---- surprise ----
+
+    /// The two sentences of "Surprise", every combination of terrain, lights and hours.
+    #[test]
+    fn surprise_cases() {
+        use Hours::{Active, Resting};
+        use SurpriseCase::{BothTwoInSix, EncounterOneInSix};
+        assert_eq!(surprise_case(Terrain::Dungeon, false, Active), BothTwoInSix);
+        assert_eq!(surprise_case(Terrain::Dungeon, false, Resting), BothTwoInSix);
+        assert_eq!(surprise_case(Terrain::Dungeon, true, Active), EncounterOneInSix);
+        assert_eq!(surprise_case(Terrain::Dungeon, true, Resting), EncounterOneInSix);
+        assert_eq!(surprise_case(Terrain::Wilderness, false, Active), BothTwoInSix);
+        assert_eq!(surprise_case(Terrain::Wilderness, true, Active), BothTwoInSix);
+        assert_eq!(surprise_case(Terrain::Wilderness, false, Resting), EncounterOneInSix);
+        assert_eq!(BothTwoInSix.chances_in_six(), (2, 2));
+        assert_eq!(EncounterOneInSix.chances_in_six(), (2, 1));
+    }
+
+    /// The Knights of the Fang: 1 in 6 knowing where the party is, never when it is trapped,
+    /// 3 in 6 for neophytes on cursory duties; large, reckless or conspicuous groups cannot surprise.
+    #[test]
+    fn per_encounter_surprise_settings() {
+        let dark = |e: EncounterSurprise| surprise_chances(Terrain::Dungeon, false, Hours::Active, &e);
+        let plain = dark(EncounterSurprise::default());
+        assert_eq!((plain.party_in_six, plain.monsters_in_six), (2, 2));
+        let aware = |a| dark(EncounterSurprise { awareness: a, ..EncounterSurprise::default() }).monsters_in_six;
+        assert_eq!(aware(MonsterAwareness::KnowsWhereabouts), 1);
+        assert_eq!(aware(MonsterAwareness::KnowsTrapped), 0);
+        assert_eq!(aware(MonsterAwareness::OffGuard), 3);
+        let lit = surprise_chances(Terrain::Dungeon, true, Hours::Active, &EncounterSurprise::default());
+        assert_eq!((lit.party_in_six, lit.monsters_in_six), (2, 1));
+        let loud = dark(EncounterSurprise { monsters_cannot_surprise: true, ..EncounterSurprise::default() });
+        assert_eq!((loud.party_in_six, loud.monsters_in_six), (0, 2));
+        let loud_party = dark(EncounterSurprise { party_cannot_surprise: true, ..EncounterSurprise::default() });
+        assert_eq!((loud_party.party_in_six, loud_party.monsters_in_six), (2, 0));
+        let own = dark(EncounterSurprise {
+            awareness: MonsterAwareness::OffGuard,
+            monsters_in_six: Some(4),
+            party_in_six: Some(9),
+            ..EncounterSurprise::default()
+        });
+        assert_eq!((own.party_in_six, own.monsters_in_six), (6, 4));
+    }
+
+    /// "a 2-in-6 chance of being surprised": at or under the chance, each edge both sides.
+    #[test]
+    fn surprise_roll_edges() {
+        for (chance, face, surprised) in [(2, 2, true), (2, 3, false), (1, 1, true), (1, 2, false), (3, 3, true), (3, 4, false)]
+        {
+            let s = roll_side_surprise(chance, &mut faces(&[face]));
+            assert_eq!(s.surprised, surprised, "{face} against {chance} in 6");
+        }
+        let mut none = faces(&[]);
+        let s = roll_side_surprise(0, &mut none);
+        assert_eq!((s.roll, s.surprised), (None, false));
+        let chances = SurpriseChances { case: SurpriseCase::BothTwoInSix, party_in_six: 2, monsters_in_six: 2 };
+        let r = roll_surprise(chances, &mut faces(&[2, 3]));
+        assert_eq!(r.outcome, SurpriseOutcome::PartySurprised);
+        assert_eq!(r.rolls().len(), 2);
+        assert_eq!(roll_surprise(chances, &mut faces(&[3, 1])).outcome, SurpriseOutcome::MonstersSurprised);
+        assert_eq!(roll_surprise(chances, &mut faces(&[1, 2])).outcome, SurpriseOutcome::Both);
+        assert_eq!(roll_surprise(chances, &mut faces(&[6, 3])).outcome, SurpriseOutcome::Neither);
+    }
+
+    #[test]
+    fn surprise_rate_is_two_in_six() {
+        let mut src = SeededDice::new(16);
+        let trials = 30_000u32;
+        let surprised = (0..trials).filter(|_| roll_side_surprise(2, &mut src).surprised).count() as u32;
+        // 2 faces of 6: 1/3.
+        let chi = chi_square(&[surprised, trials - surprised], &[1.0 / 3.0, 2.0 / 3.0]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "surprised {surprised}");
+    }
+
+    // ---- reactions ----
+
+    /// "2-3| Hostile ... 12| Helpful", each edge both sides, and the clamp beyond 2–12.
+    #[test]
+    fn reaction_rows_and_edges() {
+        use Reaction::*;
+        for (total, row) in [
+            (-3, Hostile),
+            (1, Hostile),
+            (2, Hostile),
+            (3, Hostile),
+            (4, Unfriendly),
+            (5, Unfriendly),
+            (6, Indifferent),
+            (7, Indifferent),
+            (8, Unsure),
+            (9, Unsure),
+            (10, Friendly),
+            (11, Friendly),
+            (12, Helpful),
+            (13, Helpful),
+            (20, Helpful),
+        ] {
+            assert_eq!(reaction_band(total), row, "{total}");
+        }
+    }
+
+    #[test]
+    fn possible_actions_are_the_text_s() {
+        let words = |r: Reaction| r.possible_actions().iter().map(|a| a.label()).collect::<Vec<_>>().join(", ");
+        assert_eq!(words(Reaction::Hostile), "attack, offer horrible deal");
+        assert_eq!(words(Reaction::Unfriendly), "insult, draw weapons, offer bad deal");
+        assert_eq!(words(Reaction::Indifferent), "ignore, offer normal deal");
+        assert_eq!(words(Reaction::Unsure), "observe, retreat, hide");
+        assert_eq!(words(Reaction::Friendly), "non-combat aid, offer good deal");
+        assert_eq!(words(Reaction::Helpful), "combat aid, offer great deal");
+        let all: usize = Reaction::ALL.iter().map(|r| r.possible_actions().len()).sum();
+        assert_eq!(all, PossibleAction::ALL.len(), "each action in one row");
+    }
+
+    #[test]
+    fn the_reaction_roll_adds_the_face_and_biases() {
+        let biases = [ReactionBias { reason: "anti-cleric meets a cleric".into(), value: -2 }];
+        let r = roll_reaction(1, &biases, &mut faces(&[3, 4]));
+        assert_eq!(r.roll.total, 6);
+        assert_eq!(mods(&r.roll), vec![("face's reaction modifier", 1), ("anti-cleric meets a cleric", -2)]);
+        assert_eq!((r.reaction, r.clamped), (Reaction::Indifferent, false));
+        let r = roll_reaction(-2, &[], &mut faces(&[1, 1]));
+        assert_eq!((r.roll.total, r.reaction, r.clamped), (0, Reaction::Hostile, true));
+        let r = roll_reaction(2, &[], &mut faces(&[6, 5]));
+        assert_eq!((r.roll.total, r.reaction, r.clamped), (13, Reaction::Helpful, true));
+        let r = roll_reaction(0, &[], &mut faces(&[6, 6]));
+        assert_eq!((r.reaction, r.clamped), (Reaction::Helpful, false));
+    }
+
+    /// "the party member with the highest Charisma (unless the party wishes to nominate someone else as their 'face')".
+    #[test]
+    fn the_face_is_the_highest_charisma_unless_nominated() {
+        let m = |charisma, reaction_modifier| FaceCandidate { charisma, reaction_modifier };
+        let party = [m(10, 0), m(15, 1), m(15, 2), m(8, -1)];
+        assert_eq!(choose_face(&party, None), Some(1));
+        assert_eq!(choose_face(&party, Some(3)), Some(3));
+        assert_eq!(choose_face(&party, Some(9)), Some(1));
+        assert_eq!(choose_face(&[], None), None);
+    }
+
+    /// Reaction rows from 2d6 worked out by hand: ways to roll each total of two dice are
+    /// 1,2,3,4,5,6,5,4,3,2,1 (2..12) of 36. Modifier 0: hostile 2–3 = 1+2 = 3/36, unfriendly
+    /// 4–5 = 3+4 = 7/36, indifferent 6–7 = 5+6 = 11/36, unsure 8–9 = 5+4 = 9/36, friendly
+    /// 10–11 = 3+2 = 5/36, helpful 12 = 1/36. Modifier +2 (natural 2–12 read as 4–14):
+    /// hostile needs natural ≤ 1, 0/36; unfriendly natural 2–3, 3/36; indifferent 4–5, 7/36;
+    /// unsure 6–7, 11/36; friendly 8–9, 9/36; helpful 10–12 (clamped), 3+2+1 = 6/36.
+    #[test]
+    fn reaction_rows_match_the_text() {
+        let expected: [(i32, [f64; 6]); 2] = [
+            (0, [3.0 / 36.0, 7.0 / 36.0, 11.0 / 36.0, 9.0 / 36.0, 5.0 / 36.0, 1.0 / 36.0]),
+            (2, [0.0, 3.0 / 36.0, 7.0 / 36.0, 11.0 / 36.0, 9.0 / 36.0, 6.0 / 36.0]),
+        ];
+        let mut src = SeededDice::new(2_612);
+        for (modifier, probabilities) in expected {
+            let mut observed = [0u32; 6];
+            for _ in 0..36_000 {
+                let r = roll_reaction(modifier, &[], &mut src);
+                let row = Reaction::ALL.iter().position(|&x| x == r.reaction).expect("a row");
+                observed[row] += 1;
+            }
+            let chi = chi_square(&observed, &probabilities);
+            assert!(chi < CHI_SQUARE_5_DF_999, "modifier {modifier}: {observed:?}, chi-square {chi}");
+        }
+    }
+
+    // ---- wandering statistics ----
+
+    /// "a 1-in-6 chance": one face of six, 1/6 encounters, 5/6 none.
+    #[test]
+    fn wandering_rate_is_one_in_six() {
+        let mut src = SeededDice::new(6_001);
+        let trials = 60_000u32;
+        let encounters =
+            (0..trials).filter(|_| roll_wandering_check(&mut src).outcome == WanderingOutcome::Encounter).count() as u32;
+        let chi = chi_square(&[encounters, trials - encounters], &[1.0 / 6.0, 5.0 / 6.0]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "encounters {encounters} of {trials}");
+    }
+
+    /// "2d6x10 feet": 20, 30, ... 120 feet with the 2d6 chances 1,2,3,4,5,6,5,4,3,2,1 in 36.
+    #[test]
+    fn encounter_distance_distribution() {
+        let ways = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+        let expected: Vec<f64> = ways.iter().map(|w| w / 36.0).collect();
+        let mut src = SeededDice::new(2_006);
+        let mut observed = [0u32; 11];
+        for _ in 0..36_000 {
+            let d = roll_encounter_distance(Terrain::Dungeon, &mut src);
+            assert!(d.feet.is_multiple_of(10) && (20..=120).contains(&d.feet), "{} feet", d.feet);
+            observed[(d.feet / 10 - 2) as usize] += 1;
+        }
+        let chi = chi_square(&observed, &expected);
+        assert!(chi < CHI_SQUARE_10_DF_999, "{observed:?}, chi-square {chi}");
+    }
+
+    // ---- combat order ----
+
+    fn step(order: &mut CombatOrder, src: &mut impl DiceSource) -> (CombatPhase, u32, Vec<Vec<usize>>) {
+        let s = order.advance(&settings(), src);
+        (s.phase, s.round, s.acting)
+    }
+
+    /// S1–S6 with one side surprised: no S2a (a single unsurprised side), then normal rounds.
+    #[test]
+    fn combat_order_with_one_side_surprised() {
+        use CombatPhase as P;
+        let mut o = CombatOrder::begin(vec![false, true]);
+        assert_eq!(o.phase, P::DetermineSurprise);
+        let mut dice = faces(&[2, 5]);
+        assert_eq!(step(&mut o, &mut dice), (P::SurpriseDeclare, 1, vec![vec![0]]));
+        assert_eq!(step(&mut o, &mut dice), (P::SurpriseMovement, 1, vec![vec![0]]));
+        assert_eq!(step(&mut o, &mut dice).0, P::SurpriseRanged);
+        assert_eq!(step(&mut o, &mut dice).0, P::SurpriseSpells);
+        assert_eq!(step(&mut o, &mut dice).0, P::SurpriseMelee);
+        assert_eq!(step(&mut o, &mut dice), (P::Declare, 2, vec![vec![0, 1]]));
+        let s = o.advance(&settings(), &mut dice);
+        assert_eq!((s.phase, s.acting.clone()), (P::Initiative, vec![vec![1], vec![0]]), "5 beats 2");
+        assert_eq!(s.rolls().len(), 2);
+        for phase in [P::Movement, P::Ranged, P::Spells, P::Melee] {
+            assert_eq!(step(&mut o, &mut dice), (phase, 2, vec![vec![1], vec![0]]));
+        }
+        assert_eq!(step(&mut o, &mut dice).0..=P::Declare, P::Declare..=P::Declare);
+        assert_eq!(o.round, 3);
+        o.end(CombatEnd::Surrender);
+        assert_eq!((o.phase, o.end), (P::Ended, Some(CombatEnd::Surrender)));
+        assert_eq!(step(&mut o, &mut dice).0, P::Ended);
+        assert!(dice.is_empty());
+    }
+
+    /// No one surprised: "S2a. Roll initiative (1d6) for each unsurprised side if there are multiple".
+    #[test]
+    fn combat_order_with_no_one_surprised_rolls_s2a() {
+        use CombatPhase as P;
+        let mut o = CombatOrder::begin(vec![false, false, false]);
+        let mut dice = faces(&[3, 6, 3]);
+        assert_eq!(step(&mut o, &mut dice), (P::SurpriseDeclare, 1, vec![vec![0, 1, 2]]));
+        let s = o.advance(&settings(), &mut dice);
+        assert_eq!(s.phase, P::SurpriseInitiative);
+        // 6 first; the two 3s tie and act together (the default reading).
+        assert_eq!(s.acting, vec![vec![1], vec![0, 2]]);
+        assert_eq!(step(&mut o, &mut dice).0, P::SurpriseMovement);
+    }
+
+    /// Every side surprised: the surprise round passes, normal combat begins in round 2.
+    #[test]
+    fn combat_order_with_everyone_surprised() {
+        let mut o = CombatOrder::begin(vec![true, true]);
+        assert_eq!(step(&mut o, &mut faces(&[])), (CombatPhase::Declare, 2, vec![vec![0, 1]]));
+    }
+
+    #[test]
+    fn initiative_ties() {
+        let sides = [0, 1, 2];
+        let i = roll_initiative(&sides, InitiativeTies::Simultaneous, &mut faces(&[4, 4, 1]));
+        assert_eq!(i.order, vec![vec![0, 1], vec![2]]);
+        assert!(i.rerolls.is_empty());
+        // Reroll: the tied 4s roll again, 2 then 5: side 1 first.
+        let i = roll_initiative(&sides, InitiativeTies::Reroll, &mut faces(&[4, 4, 1, 2, 5]));
+        assert_eq!(i.order, vec![vec![1], vec![0], vec![2]]);
+        assert_eq!(i.rolls().len(), 5);
+        // A tie again rolls again.
+        let i = roll_initiative(&[0, 1], InitiativeTies::Reroll, &mut faces(&[3, 3, 6, 6, 1, 2]));
+        assert_eq!(i.order, vec![vec![1], vec![0]]);
+    }
+
+    // ---- morale ----
+
+    fn state(group_size: u32, group_dead: u32, hp: i32, max_hp: i32) -> MoraleState {
+        MoraleState { group_size, group_dead, hp, max_hp, leader: None }
+    }
+
+    /// "30% or more of their group are dead", "30% or less hp remaining", each edge both sides.
+    #[test]
+    fn morale_trigger_edges() {
+        use MoraleTrigger::*;
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 2, 10, 10)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 3, 10, 10)), vec![GroupDead]);
+        // 3 of 9 is 33%; 2 of 9 is 22%.
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(9, 3, 10, 10)), vec![GroupDead]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(9, 2, 10, 10)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 0, 3, 10)), vec![LowHp]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 0, 4, 10)), vec![]);
+        // 30% of 7 hp is 2.1: 2 is under, 3 is over.
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(1, 0, 2, 7)), vec![LowHp]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(1, 0, 3, 7)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(0, 0, 0, 0)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 5, 1, 10)), vec![GroupDead, LowHp]);
+    }
+
+    /// Henchmen: "if their leader is reduced to 25% or less hp"; "automatically fall loyalty checks if their leader dies".
+    #[test]
+    fn leader_triggers_are_for_henchmen() {
+        use MoraleTrigger::*;
+        let with = |hp, dead| MoraleState {
+            leader: Some(LeaderState { hp, max_hp: 20, dead }),
+            ..state(4, 0, 10, 10)
+        };
+        assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(5, false)), vec![LeaderLowHp]);
+        assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(6, false)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(0, true)), vec![LeaderDied]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &with(0, true)), vec![], "monsters have no leader rule");
+    }
+
+    #[test]
+    fn morale_rechecks() {
+        use MoraleTrigger::*;
+        assert!(morale_check_due(&[], &[GroupDead], MoraleRecheck::NewTrigger));
+        assert!(!morale_check_due(&[GroupDead], &[GroupDead], MoraleRecheck::NewTrigger));
+        assert!(morale_check_due(&[GroupDead], &[GroupDead, LowHp], MoraleRecheck::NewTrigger));
+        assert!(morale_check_due(&[GroupDead], &[GroupDead], MoraleRecheck::EveryRound));
+        assert!(!morale_check_due(&[], &[], MoraleRecheck::EveryRound));
+    }
+
+    fn check(score: i32, score_modifiers: &[Modifier]) -> MoraleCheck<'_> {
+        MoraleCheck {
+            kind: MoraleKind::Morale,
+            score,
+            score_modifiers,
+            fights_to_the_last: false,
+            leader_died: false,
+            can_flee: true,
+        }
+    }
+
+    /// "roll 2d10: If the result is equal or lower then the character acts normally"; "flee if possible or surrender if unable".
+    #[test]
+    fn morale_roll_edges() {
+        let r = roll_morale(&check(7, &[]), &mut faces(&[3, 4]));
+        assert_eq!((r.outcome, r.roll.as_ref().map(|r| r.total)), (MoraleOutcome::ActsNormally, Some(7)));
+        let r = roll_morale(&check(7, &[]), &mut faces(&[4, 4]));
+        assert_eq!(r.outcome, MoraleOutcome::Flees);
+        let r = roll_morale(&MoraleCheck { can_flee: false, ..check(7, &[]) }, &mut faces(&[4, 4]));
+        assert_eq!(r.outcome, MoraleOutcome::Surrenders);
+        // 2d10 is 2–20: a score of 1 always fails, 20 never.
+        assert_eq!(roll_morale(&check(1, &[]), &mut faces(&[1, 1])).outcome, MoraleOutcome::Flees);
+        assert_eq!(roll_morale(&check(20, &[]), &mut faces(&[10, 10])).outcome, MoraleOutcome::ActsNormally);
+    }
+
+    /// "the referee may modify morale scores to reflect circumstances"; "fight to the last".
+    #[test]
+    fn morale_scores_are_modified() {
+        let changes = [Modifier { reason: "chief slain".into(), value: -2 }, Modifier { reason: "none".into(), value: 0 }];
+        let r = roll_morale(&check(9, &changes), &mut faces(&[3, 4]));
+        assert_eq!((r.base_score, r.score, r.score_modifiers.len()), (9, 7, 1));
+        assert_eq!(r.outcome, MoraleOutcome::ActsNormally);
+        let r = roll_morale(&check(9, &changes), &mut faces(&[4, 4]));
+        assert_eq!(r.outcome, MoraleOutcome::Flees);
+        let last = MoraleCheck { fights_to_the_last: true, ..check(5, &[]) };
+        let r = roll_morale(&last, &mut faces(&[10, 10]));
+        assert_eq!((r.score, r.outcome), (20, MoraleOutcome::ActsNormally));
+        assert_eq!(r.score_modifiers.last().map(|m| m.value), Some(15));
+    }
+
+    /// "Henchmen automatically fall loyalty checks if their leader dies": no dice.
+    #[test]
+    fn a_dead_leader_fails_loyalty_without_a_roll() {
+        let c = MoraleCheck { kind: MoraleKind::Loyalty, leader_died: true, ..check(12, &[]) };
+        let mut none = faces(&[]);
+        let r = roll_morale(&c, &mut none);
+        assert_eq!((r.roll.is_none(), r.automatic_failure, r.outcome), (true, true, MoraleOutcome::Flees));
+        let r = roll_morale(&MoraleCheck { can_flee: false, ..c }, &mut none);
+        assert_eq!(r.outcome, MoraleOutcome::Surrenders);
+        // A monster's "leader" is no rule of the text: it rolls.
+        let r = roll_morale(&MoraleCheck { kind: MoraleKind::Morale, ..c }, &mut faces(&[1, 1]));
+        assert_eq!((r.automatic_failure, r.outcome), (false, MoraleOutcome::ActsNormally));
+    }
+
+    /// 2d10 ≤ 7 by hand: pairs (a, b) of 1–10 with a + b = s number s − 1 for s ≤ 11, so
+    /// totals 2..7 give 1+2+3+4+5+6 = 21 of 100.
+    #[test]
+    fn morale_rate_matches_the_text() {
+        let mut src = SeededDice::new(2_010);
+        let trials = 40_000u32;
+        let normal = (0..trials)
+            .filter(|_| roll_morale(&check(7, &[]), &mut src).outcome == MoraleOutcome::ActsNormally)
+            .count() as u32;
+        let chi = chi_square(&[normal, trials - normal], &[0.21, 0.79]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "acts normally {normal} of {trials}");
+    }
+
+    #[test]
+    fn outcomes_have_ids() {
+        assert_eq!(Outcome::id(Reaction::Unsure), "unsure");
+        assert_eq!(WanderingOutcome::Encounter.classified().id(), "encounter");
+        assert_eq!(EncumbranceRow::From101To150.id(), "101_to_150_lb");
+        assert_eq!(CombatPhase::SurpriseInitiative.id(), "s2a_initiative");
+        assert!(CombatPhase::SurpriseMelee.in_surprise_round() && !CombatPhase::Melee.in_surprise_round());
+    }
+
+    #[test]
+    fn settings_default_and_read_back() {
+        let s = OsrSettings::default();
+        assert_eq!(s.feet_per_inch, 10.0);
+        assert_eq!(s.moves_per_wandering_check, 7);
+        assert_eq!(s.initiative_ties, InitiativeTies::Simultaneous);
+        let json = serde_json::to_string(&s).expect("settings serialize");
+        let back: OsrSettings = serde_json::from_str(&json).expect("settings read back");
+        assert_eq!(back, s);
+        let partial: OsrSettings = serde_json::from_str(r#"{"initiative_ties":"reroll"}"#).expect("partial");
+        assert_eq!((partial.initiative_ties, partial.armour_rows.plate), (InitiativeTies::Reroll, Some(EncumbranceRow::From50To100)));
+    }
+}
