@@ -1944,7 +1944,7 @@ mod tests {
         for phase in [P::Movement, P::Ranged, P::Spells, P::Melee] {
             assert_eq!(step(&mut o, &mut dice), (phase, 2, vec![vec![1], vec![0]]));
         }
-        assert_eq!(step(&mut o, &mut dice).0..=P::Declare, P::Declare..=P::Declare);
+        assert_eq!(step(&mut o, &mut dice).0, P::Declare);
         assert_eq!(o.round, 3);
         o.end(CombatEnd::Surrender);
         assert_eq!((o.phase, o.end), (P::Ended, Some(CombatEnd::Surrender)));
@@ -1998,17 +1998,18 @@ mod tests {
     #[test]
     fn morale_trigger_edges() {
         use MoraleTrigger::*;
-        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 2, 10, 10)), vec![]);
+        let none: Vec<MoraleTrigger> = Vec::new();
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 2, 10, 10)), none);
         assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 3, 10, 10)), vec![GroupDead]);
         // 3 of 9 is 33%; 2 of 9 is 22%.
         assert_eq!(morale_triggers(MoraleKind::Morale, &state(9, 3, 10, 10)), vec![GroupDead]);
-        assert_eq!(morale_triggers(MoraleKind::Morale, &state(9, 2, 10, 10)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(9, 2, 10, 10)), none);
         assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 0, 3, 10)), vec![LowHp]);
-        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 0, 4, 10)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 0, 4, 10)), none);
         // 30% of 7 hp is 2.1: 2 is under, 3 is over.
         assert_eq!(morale_triggers(MoraleKind::Morale, &state(1, 0, 2, 7)), vec![LowHp]);
-        assert_eq!(morale_triggers(MoraleKind::Morale, &state(1, 0, 3, 7)), vec![]);
-        assert_eq!(morale_triggers(MoraleKind::Morale, &state(0, 0, 0, 0)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(1, 0, 3, 7)), none);
+        assert_eq!(morale_triggers(MoraleKind::Morale, &state(0, 0, 0, 0)), none);
         assert_eq!(morale_triggers(MoraleKind::Morale, &state(10, 5, 1, 10)), vec![GroupDead, LowHp]);
     }
 
@@ -2016,14 +2017,15 @@ mod tests {
     #[test]
     fn leader_triggers_are_for_henchmen() {
         use MoraleTrigger::*;
+        let none: Vec<MoraleTrigger> = Vec::new();
         let with = |hp, dead| MoraleState {
             leader: Some(LeaderState { hp, max_hp: 20, dead }),
             ..state(4, 0, 10, 10)
         };
         assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(5, false)), vec![LeaderLowHp]);
-        assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(6, false)), vec![]);
+        assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(6, false)), none);
         assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(0, true)), vec![LeaderDied]);
-        assert_eq!(morale_triggers(MoraleKind::Morale, &with(0, true)), vec![], "monsters have no leader rule");
+        assert_eq!(morale_triggers(MoraleKind::Morale, &with(0, true)), none, "monsters have no leader rule");
     }
 
     #[test]
