@@ -59,6 +59,7 @@ pub mod lighting;
 pub mod magic;
 pub mod morval_traps;
 pub mod movement;
+pub mod osr;
 pub mod outcome;
 pub mod prisoners;
 pub mod sleepers;
@@ -102,6 +103,11 @@ mod tests {
     use super::morval_traps::{
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
         PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
+    };
+    use super::osr::{
+        CombatEnd, CombatPhase, DistanceUnit, EncumbranceRow, EntryKind, Hours, InitiativeTies, ItemKind,
+        MonsterAwareness, MoraleKind, MoraleOutcome, MoraleRecheck, MoraleTrigger, PossibleAction, Reaction,
+        SpeedLimit, SurpriseCase, SurpriseOutcome, Terrain, WanderingOutcome,
     };
     use super::prisoners::{
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
@@ -253,6 +259,26 @@ mod tests {
             WardKind,
             WardOutcome,
             FrightOutcome,
+            EncumbranceRow,
+            ItemKind,
+            SpeedLimit,
+            Terrain,
+            DistanceUnit,
+            EntryKind,
+            WanderingOutcome,
+            Hours,
+            SurpriseCase,
+            MonsterAwareness,
+            SurpriseOutcome,
+            Reaction,
+            PossibleAction,
+            CombatPhase,
+            CombatEnd,
+            InitiativeTies,
+            MoraleKind,
+            MoraleTrigger,
+            MoraleRecheck,
+            MoraleOutcome,
         );
     }
 }
