@@ -58,6 +58,7 @@ pub mod khemri_traps;
 pub mod lighting;
 pub mod morval_traps;
 pub mod movement;
+pub mod obstacles;
 pub mod outcome;
 pub mod prisoners;
 pub mod sleepers;
@@ -96,6 +97,11 @@ mod tests {
     use super::morval_traps::{
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
         PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
+    };
+    use super::obstacles::{
+        CutOutcome, ExcessRounding, GlassWallOutcome, HalfStrengthRounding, LodgementOutcome, ObstacleItem,
+        OverloadOutcome, OverloadRolls, RopeFallStrike, RopeKind, SlowRiderStrike, StakeSide, StakeSpeed, StakeStage,
+        ThrowDownOutcome, ThrowDownTries, Troop, VehicleKind,
     };
     use super::prisoners::{
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
@@ -217,6 +223,24 @@ mod tests {
             Weakness,
             WeaknessRoll,
             WeaknessOutcome,
+            SlowRiderStrike,
+            ExcessRounding,
+            OverloadRolls,
+            ThrowDownTries,
+            HalfStrengthRounding,
+            RopeFallStrike,
+            StakeStage,
+            Troop,
+            StakeSide,
+            StakeSpeed,
+            RopeKind,
+            OverloadOutcome,
+            ObstacleItem,
+            LodgementOutcome,
+            ThrowDownOutcome,
+            CutOutcome,
+            GlassWallOutcome,
+            VehicleKind,
         );
     }
 }

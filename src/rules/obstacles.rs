@@ -1256,3 +1256,706 @@ impl Rolls for GlassWallClimb {
         self.roll.push_rolls(out);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::{ScriptedDice, SeededDice};
+    use crate::rules::house_rules::is_house_rule_reason;
+    use crate::rules::stats::chi_square;
+
+    /// Chi-square 99.9% critical values by degrees of freedom.
+    const CHI_SQUARE_1_DF_999: f64 = 10.828;
+    const CHI_SQUARE_2_DF_999: f64 = 13.816;
+
+    fn settings() -> ObstaclesSettings {
+        ObstaclesSettings::default()
+    }
+
+    fn mods(roll: &Roll) -> Vec<(&str, i32)> {
+        roll.modifiers.iter().map(|m| (&*m.reason, m.value)).collect()
+    }
+
+    fn no_dice() -> crate::rules::dice::ScriptedFaces {
+        ScriptedDice::faces(Vec::<u32>::new())
+    }
+
+    fn on_earth(climbers: &[Climber]) -> RopeLoad<'_> {
+        RopeLoad { climbers, ground: PitBottom::Earth }
+    }
+
+    /// A climber of `weight` standing at the foot of the rope (no fall to roll).
+    fn at_foot(weight: f32) -> Climber {
+        Climber { weight_quabits: weight, height_in: 0.0 }
+    }
+
+    // ---- sharpened stakes ----
+
+    #[test]
+    fn stakes_take_two_moves_to_fell_and_three_to_position() {
+        let w = |stage, moves_left| StakeWork { stage, moves_left };
+        assert_eq!(stake_work(0), w(StakeStage::Felling, 5));
+        assert_eq!(stake_work(1), w(StakeStage::Felling, 4));
+        assert_eq!(stake_work(2), w(StakeStage::Positioning, 3));
+        assert_eq!(stake_work(4), w(StakeStage::Positioning, 1));
+        assert_eq!(stake_work(5), w(StakeStage::Ready, 0));
+        assert_eq!(stake_work(9), w(StakeStage::Ready, 0));
+    }
+
+    #[test]
+    fn rider_speed_band_edges() {
+        assert_eq!(stake_speed(24.0), StakeSpeed::FifteenPlus);
+        assert_eq!(stake_speed(15.0), StakeSpeed::FifteenPlus);
+        assert_eq!(stake_speed(14.9), StakeSpeed::TenPlus);
+        assert_eq!(stake_speed(10.0), StakeSpeed::TenPlus);
+        assert_eq!(stake_speed(9.9), StakeSpeed::SixPlus);
+        assert_eq!(stake_speed(6.0), StakeSpeed::SixPlus);
+        assert_eq!(stake_speed(5.9), StakeSpeed::UnderSix);
+        assert_eq!(stake_speed(0.0), StakeSpeed::UnderSix);
+        assert_eq!(stake_speed(f32::NAN), StakeSpeed::UnderSix);
+    }
+
+    #[test]
+    fn rider_strike_rows() {
+        let s = settings();
+        let strike = |speed: f32, face: u32| {
+            let r = rider_stake_strike(speed, 2, &s, &mut ScriptedDice::faces([face]));
+            r.strike.expect("a strike at 6\"+")
+        };
+        // D10 5 + F 2 − 4 = 3 at 15"+.
+        let r = strike(15.0, 5);
+        assert_eq!((mods(&r), r.total), (vec![("F", 2), ("speed 15\"+", -4)], 3));
+        let r = strike(14.5, 5);
+        assert_eq!((mods(&r), r.total), (vec![("F", 2), ("speed 10\"+", -5)], 2));
+        let r = strike(10.0, 5);
+        assert_eq!(r.total, 2);
+        let r = strike(9.5, 5);
+        assert_eq!((mods(&r), r.total), (vec![("F", 2), ("speed 6\"+", -6)], 1));
+        let r = strike(6.0, 0);
+        assert_eq!(r.total, -4);
+        // No F: no factor logged.
+        let r = rider_stake_strike(15.0, 0, &s, &mut ScriptedDice::faces([9])).strike.expect("strike");
+        assert_eq!((mods(&r), r.total), (vec![("speed 15\"+", -4)], 5));
+        // Under 6": no row, nothing rolled.
+        let mut dice = no_dice();
+        let r = rider_stake_strike(5.9, 2, &s, &mut dice);
+        assert_eq!((r.speed, r.strike), (StakeSpeed::UnderSix, None));
+        assert_eq!(r.house_rules, vec![SLOW_RIDERS_PATH]);
+        assert!(dice.is_empty());
+        // The other reading: as 6"+, tagged.
+        let as_six = ObstaclesSettings { slow_riders: SlowRiderStrike::AsSixInches, ..settings() };
+        let r = rider_stake_strike(5.9, 2, &as_six, &mut ScriptedDice::faces([5]));
+        let roll = r.strike.expect("a strike under the reading");
+        assert_eq!(roll.total, 1);
+        assert_eq!(roll.modifiers[1].value, -6);
+        assert!(is_house_rule_reason(&roll.modifiers[1].reason));
+        assert!(!is_house_rule_reason(&roll.modifiers[0].reason));
+        // At 6"+ the text decides: no house rule.
+        assert!(rider_stake_strike(6.0, 0, &s, &mut ScriptedDice::faces([1])).house_rules.is_empty());
+    }
+
+    #[test]
+    fn stakes_move_losses() {
+        let m = stakes_move;
+        let sm = |loss_in, move_in| StakesMove { loss_in, move_in };
+        // Foot attacking: −1" from a normal move, −3" from a charge move.
+        assert_eq!(m(6.0, Troop::Foot, StakeSide::SharpSide, false), sm(1.0, 5.0));
+        assert_eq!(m(12.0, Troop::Foot, StakeSide::SharpSide, true), sm(3.0, 9.0));
+        // Riders attacking lose no inches (strike and melee only).
+        assert_eq!(m(12.0, Troop::Rider, StakeSide::SharpSide, true), sm(0.0, 12.0));
+        // Advancing from behind: riders −3", foot −1", charging or not.
+        assert_eq!(m(12.0, Troop::Rider, StakeSide::Behind, false), sm(3.0, 9.0));
+        assert_eq!(m(12.0, Troop::Rider, StakeSide::Behind, true), sm(3.0, 9.0));
+        assert_eq!(m(6.0, Troop::Foot, StakeSide::Behind, false), sm(1.0, 5.0));
+        assert_eq!(m(12.0, Troop::Foot, StakeSide::Behind, true), sm(1.0, 11.0));
+        // Never below 0.
+        assert_eq!(m(2.0, Troop::Foot, StakeSide::SharpSide, true), sm(3.0, 0.0));
+        assert_eq!(m(1.0, Troop::Foot, StakeSide::SharpSide, false), sm(1.0, 0.0));
+    }
+
+    #[test]
+    fn stakes_melee_rows() {
+        let s = settings();
+        let melee = |loses_charge_bonus, melee_factor| StakesMelee { loses_charge_bonus, melee_factor };
+        assert_eq!(stakes_melee(Troop::Rider, StakeSide::SharpSide, &s), melee(true, -1));
+        assert_eq!(stakes_melee(Troop::Foot, StakeSide::SharpSide, &s), melee(true, 0));
+        assert_eq!(stakes_melee(Troop::Rider, StakeSide::Behind, &s), melee(false, 0));
+        assert_eq!(stakes_melee(Troop::Foot, StakeSide::Behind, &s), melee(false, 0));
+        let foot_too = ObstaclesSettings { foot_melee_from_sharp_side: true, ..settings() };
+        assert_eq!(stakes_melee(Troop::Foot, StakeSide::SharpSide, &foot_too), melee(true, -1));
+        assert_eq!(stakes_melee(Troop::Foot, StakeSide::Behind, &foot_too), melee(false, 0));
+    }
+
+    // ---- ropes and cords ----
+
+    #[test]
+    fn rope_strengths_follow_the_text() {
+        assert_eq!(RopeKind::Light.strength_quabits(), 5);
+        assert_eq!(RopeKind::Permanent.strength_quabits(), 10);
+        assert_eq!(RopeKind::ShipsGrapnel.strength_quabits(), 10);
+        assert_eq!(RopeKind::Mooring.strength_quabits(), 20);
+        assert_eq!(RopeKind::Cord.strength_quabits(), 1);
+        assert!(!RopeKind::Light.is_heavier());
+        assert!(!RopeKind::Cord.is_heavier());
+        assert!(RopeKind::Permanent.is_heavier() && RopeKind::ShipsGrapnel.is_heavier());
+        assert!(RopeKind::Mooring.is_heavier());
+        let r = Rope::standard(RopeKind::Light);
+        assert_eq!((r.length_hets, r.strength_quabits, r.parted), (6.0, 5, false));
+    }
+
+    #[test]
+    fn hets_quabits_and_persons() {
+        let s = settings();
+        // "six het lengths (6 table inches)".
+        assert_eq!(hets_to_inches(STANDARD_LENGTH_HETS, &s), STANDARD_LENGTH_IN);
+        assert_eq!(hets_to_inches(0.5, &s), 0.5);
+        let six = ObstaclesSettings { inches_per_het: 6.0, ..settings() };
+        assert_eq!(hets_to_inches(6.0, &six), 36.0);
+        assert!(rope_reaches(6.0, 6.0, &s));
+        assert!(!rope_reaches(6.0, 6.5, &s));
+        // 5 quabits is "one and a quarter average persons": a person is 4 quabits, 64 kilos.
+        assert_eq!(AVERAGE_PERSON_QUABITS, 4.0);
+        assert_eq!(quabits_to_kilograms(AVERAGE_PERSON_QUABITS), 64.0);
+        assert_eq!(Climber::average_person(2.0), Climber { weight_quabits: 4.0, height_in: 2.0 });
+        assert!((quabits_to_pounds(1.0) - 35.27).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_quarter_het_of_cord_binds_a_prisoner() {
+        assert_eq!(prisoners_bound_by(0.25), 1);
+        assert_eq!(prisoners_bound_by(0.24), 0);
+        assert_eq!(prisoners_bound_by(0.5), 2);
+        assert_eq!(prisoners_bound_by(0.74), 2);
+        // A six-het ball binds 24.
+        assert_eq!(prisoners_bound_by(6.0), 24);
+        assert_eq!(prisoners_bound_by(0.0), 0);
+        assert_eq!(prisoners_bound_by(-1.0), 0);
+        assert_eq!(prisoners_bound_by(f32::NAN), 0);
+    }
+
+    #[test]
+    fn overload_band_edges() {
+        assert_eq!(overload_band(-5), OverloadOutcome::Breaks);
+        assert_eq!(overload_band(2), OverloadOutcome::Breaks);
+        assert_eq!(overload_band(3), OverloadOutcome::Holds);
+        assert_eq!(overload_band(6), OverloadOutcome::Holds);
+    }
+
+    #[test]
+    fn excess_quabits_by_reading() {
+        assert_eq!(excess_quabits(5.0, 5, ExcessRounding::Up), 0);
+        assert_eq!(excess_quabits(4.0, 5, ExcessRounding::Up), 0);
+        assert_eq!(excess_quabits(5.5, 5, ExcessRounding::Up), 1);
+        assert_eq!(excess_quabits(5.5, 5, ExcessRounding::Down), 0);
+        assert_eq!(excess_quabits(6.0, 5, ExcessRounding::Up), 1);
+        assert_eq!(excess_quabits(6.0, 5, ExcessRounding::Down), 1);
+        assert_eq!(excess_quabits(8.0, 5, ExcessRounding::Up), 3);
+        assert_eq!(raw_excess_quabits(f32::NAN, 5), 0.0);
+    }
+
+    #[test]
+    fn overload_rows() {
+        let s = settings();
+        let rope = Rope::standard(RopeKind::Light);
+        // At its strength: not overloaded, no roll.
+        let five = [at_foot(5.0)];
+        let mut dice = no_dice();
+        let c = resolve_overload(&rope, &on_earth(&five), &s, &mut dice);
+        assert_eq!((c.outcome, c.excess_quabits, c.roll), (OverloadOutcome::NotOverloaded, 0, None));
+        assert!(dice.is_empty());
+        // 6 on 5: one excess quabit, D6 − 1: a 3 is 2, breaks; a 4 is 3, holds.
+        let six = [at_foot(6.0)];
+        let c = resolve_overload(&rope, &on_earth(&six), &s, &mut ScriptedDice::faces([4]));
+        let roll = c.roll.as_ref().expect("overloaded");
+        assert_eq!((mods(roll), roll.total, roll.target), (vec![("1 excess quabit", -1)], 3, Some(2)));
+        assert_eq!((c.outcome, c.rope.parted, roll.passed()), (OverloadOutcome::Holds, false, Some(false)));
+        let c = resolve_overload(&rope, &on_earth(&six), &s, &mut ScriptedDice::faces([3]));
+        assert_eq!((c.outcome, c.rope.parted), (OverloadOutcome::Breaks, true));
+        assert!(c.falls.is_empty(), "a climber at the foot does not fall");
+        assert!(c.house_rules.is_empty());
+        // Two persons on a light rope: 3 excess; a 5 is 2, breaks; a 6 is 3, holds.
+        let two = [at_foot(4.0), at_foot(4.0)];
+        let c = resolve_overload(&rope, &on_earth(&two), &s, &mut ScriptedDice::faces([5]));
+        assert_eq!((c.excess_quabits, c.outcome), (3, OverloadOutcome::Breaks));
+        let c = resolve_overload(&rope, &on_earth(&two), &s, &mut ScriptedDice::faces([6]));
+        assert_eq!(c.outcome, OverloadOutcome::Holds);
+        // Half a quabit over: one counted (up), tagged with the reading; or none (down), D6 bare.
+        let over = [at_foot(5.5)];
+        let c = resolve_overload(&rope, &on_earth(&over), &s, &mut ScriptedDice::faces([3]));
+        assert_eq!((c.excess_quabits, c.outcome), (1, OverloadOutcome::Breaks));
+        assert_eq!(c.house_rules, vec![EXCESS_ROUNDING_PATH]);
+        let down = ObstaclesSettings { excess_rounding: ExcessRounding::Down, ..settings() };
+        let c = resolve_overload(&rope, &on_earth(&over), &down, &mut ScriptedDice::faces([3]));
+        assert_eq!((c.excess_quabits, c.outcome), (0, OverloadOutcome::Holds));
+        assert!(c.roll.as_ref().expect("still overloaded").modifiers.is_empty());
+        let c = resolve_overload(&rope, &on_earth(&over), &down, &mut ScriptedDice::faces([2]));
+        assert_eq!(c.outcome, OverloadOutcome::Breaks);
+    }
+
+    #[test]
+    fn a_broken_rope_drops_its_climbers() {
+        let s = settings();
+        let rope = Rope::standard(RopeKind::Light);
+        // A person 3" up and one at the foot: 8 quabits, 3 excess. D6 1 breaks; the fall D10 5:
+        // 5 − 4 (earth, the first inch) + 2 (two extra inches) = 3.
+        let climbers = [Climber::average_person(3.0), Climber::average_person(0.0)];
+        let mut dice = ScriptedDice::faces([1, 5]);
+        let c = resolve_overload(&rope, &on_earth(&climbers), &s, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!(c.outcome, OverloadOutcome::Breaks);
+        assert_eq!(c.falls.len(), 1);
+        let fall = &c.falls[0];
+        assert_eq!((fall.climber, fall.height_in), (0, 3.0));
+        let strike = fall.strike.as_ref().expect("as a pit fall");
+        assert_eq!(strike.modifiers.iter().map(|m| m.value).collect::<Vec<_>>(), vec![-4, 2]);
+        assert!(strike.modifiers.iter().all(|m| is_house_rule_reason(&m.reason)));
+        assert_eq!(strike.total, 3);
+        assert_eq!(c.house_rules, vec![ROPE_FALL_STRIKE_PATH]);
+        let rolls = c.rolls();
+        assert_eq!(rolls.iter().map(|r| r.dice).collect::<Vec<_>>(), vec![Dice::D6, Dice::D10]);
+        // Rocky ground, half an inch up: the first inch only, −3.
+        let low = [Climber { weight_quabits: 6.0, height_in: 0.5 }];
+        let load = RopeLoad { climbers: &low, ground: PitBottom::Rocky };
+        let c = resolve_overload(&rope, &load, &s, &mut ScriptedDice::faces([1, 9]));
+        let strike = c.falls[0].strike.as_ref().expect("a strike");
+        assert_eq!((strike.modifiers.len(), strike.total), (1, 6));
+        // Not rolled: the fall is reported with no strike and no die.
+        let unrolled = ObstaclesSettings { rope_fall_strike: RopeFallStrike::NotRolled, ..settings() };
+        let mut dice = ScriptedDice::faces([1]);
+        let c = resolve_overload(&rope, &on_earth(&climbers), &unrolled, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!((c.falls.len(), c.falls[0].strike.clone()), (1, None));
+        assert!(c.house_rules.is_empty());
+    }
+
+    #[test]
+    fn when_an_overloaded_rope_rolls() {
+        let s = settings();
+        assert!(overload_roll_due(0.0, 1.0, false, &s));
+        assert!(overload_roll_due(1.0, 3.0, false, &s));
+        assert!(!overload_roll_due(1.0, 1.0, true, &s), "it held this load");
+        assert!(!overload_roll_due(2.0, 0.0, true, &s), "not overloaded");
+        let each = ObstaclesSettings { overload_rolls: OverloadRolls::EachRound, ..settings() };
+        assert!(overload_roll_due(1.0, 1.0, true, &each));
+        assert!(!overload_roll_due(1.0, 1.0, false, &each));
+        assert!(!overload_roll_due(0.0, 0.0, true, &each));
+    }
+
+    // ---- carrying ----
+
+    #[test]
+    fn carrying_heavier_ropes_and_grapnels_costs_half_endurance() {
+        use ObstacleItem::*;
+        let s = settings();
+        let cost = |items: &[ObstacleItem]| carrying_endurance_cost(items, &s);
+        assert_eq!(cost(&[]), 0.0);
+        assert_eq!(cost(&[LightRope]), 0.0);
+        assert_eq!(cost(&[CordBall]), 0.0);
+        assert_eq!(cost(&[Grapnel]), 0.0, "a grapnel without a rope");
+        assert_eq!(cost(&[Grapnel, CordBall]), 0.0, "a cord is not a rope");
+        assert_eq!(cost(&[PermanentRope]), 0.5);
+        assert_eq!(cost(&[ShipsGrapnelRope]), 0.5);
+        assert_eq!(cost(&[MooringRope, PermanentRope]), 1.0);
+        assert_eq!(cost(&[Grapnel, LightRope]), 0.5);
+        assert_eq!(cost(&[Grapnel, Grapnel, LightRope]), 0.5, "one rope for one grapnel");
+        assert_eq!(cost(&[Grapnel, PermanentRope]), 1.0);
+        let once = ObstaclesSettings { endurance_costs_add_up: false, ..settings() };
+        assert_eq!(carrying_endurance_cost(&[Grapnel, PermanentRope], &once), 0.5);
+        assert_eq!(carrying_endurance_cost(&[LightRope], &once), 0.0);
+    }
+
+    #[test]
+    fn item_weights_come_from_the_settings() {
+        use ObstacleItem::*;
+        let w = ItemWeights {
+            light_rope: 1.0,
+            permanent_rope: 2.0,
+            ships_grapnel_rope: 3.0,
+            mooring_rope: 4.0,
+            cord_ball: 5.0,
+            grapnel: 6.0,
+        };
+        let each: Vec<f32> = ObstacleItem::ALL.iter().map(|i| i.weight_quabits(&w)).collect();
+        assert_eq!(each, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(inventory_weight_quabits(&[LightRope, Grapnel, Grapnel], &w), 13.0);
+        assert_eq!(inventory_weight_quabits(&[], &w), 0.0);
+        assert_eq!(inventory_weight_quabits(&[LightRope, Grapnel], &ItemWeights::default()), 0.5);
+        assert_eq!(Grapnel.rope_kind(), None);
+        assert_eq!(CordBall.rope_kind(), Some(RopeKind::Cord));
+    }
+
+    // ---- grapnels ----
+
+    #[test]
+    fn grapnel_ranges_and_lodgement_edges() {
+        assert_eq!(grapnel_range_in(Sex::Male), 5.0);
+        assert_eq!(grapnel_range_in(Sex::Female), 4.0);
+        assert_eq!(lodgement_band(5), LodgementOutcome::NoLodgement);
+        assert_eq!(lodgement_band(6), LodgementOutcome::Lodged);
+        let t = throw_grapnel(Sex::Male, 5.0, &mut ScriptedDice::faces([6]));
+        assert_eq!(t.outcome, LodgementOutcome::Lodged);
+        assert_eq!(t.roll.as_ref().map(|r| (r.target, r.passed())), Some((Some(6), Some(true))));
+        let t = throw_grapnel(Sex::Male, 5.0, &mut ScriptedDice::faces([5]));
+        assert_eq!(t.outcome, LodgementOutcome::NoLodgement);
+        let mut dice = no_dice();
+        assert_eq!(throw_grapnel(Sex::Male, 5.01, &mut dice).outcome, LodgementOutcome::OutOfRange);
+        assert_eq!(throw_grapnel(Sex::Female, 4.01, &mut dice).outcome, LodgementOutcome::OutOfRange);
+        assert_eq!(throw_grapnel(Sex::Female, f32::NAN, &mut dice).outcome, LodgementOutcome::OutOfRange);
+        assert!(dice.is_empty());
+        let t = throw_grapnel(Sex::Female, 4.0, &mut ScriptedDice::faces([9]));
+        assert_eq!(t.outcome, LodgementOutcome::Lodged);
+        let t = throw_grapnel(Sex::Female, 4.0, &mut ScriptedDice::faces([0]));
+        assert_eq!(t.outcome, LodgementOutcome::NoLodgement);
+    }
+
+    #[test]
+    fn throw_down_rows() {
+        let s = settings();
+        assert_eq!(throw_down_band(6), ThrowDownOutcome::Holds);
+        assert_eq!(throw_down_band(7), ThrowDownOutcome::ThrownDown);
+        assert!(within_throw_down_reach(1.0));
+        assert!(!within_throw_down_reach(1.01));
+        // Within 1": a 7 throws it down and drops the climber 2.5" up (D10 4: 4 − 4 + 1 = 1).
+        let up = [Climber::average_person(2.5)];
+        let mut dice = ScriptedDice::faces([7, 4]);
+        let t = throw_down_grapnel(1.0, &on_earth(&up), &s, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!(t.outcome, ThrowDownOutcome::ThrownDown);
+        assert_eq!(t.falls.len(), 1);
+        assert_eq!(t.falls[0].strike.as_ref().map(|r| r.total), Some(1));
+        assert_eq!(t.house_rules, vec![ROPE_FALL_STRIKE_PATH]);
+        // A 6 holds: nobody falls.
+        let t = throw_down_grapnel(0.5, &on_earth(&up), &s, &mut ScriptedDice::faces([6]));
+        assert_eq!((t.outcome, t.falls.len()), (ThrowDownOutcome::Holds, 0));
+        // Thrown down with no one on it.
+        let t = throw_down_grapnel(0.0, &NO_LOAD, &s, &mut ScriptedDice::faces([9]));
+        assert_eq!((t.outcome, t.falls.len()), (ThrowDownOutcome::ThrownDown, 0));
+        assert!(t.house_rules.is_empty());
+        // Beyond 1": no roll.
+        let mut dice = no_dice();
+        let t = throw_down_grapnel(1.01, &on_earth(&up), &s, &mut dice);
+        assert_eq!((t.outcome, t.roll), (ThrowDownOutcome::OutOfReach, None));
+        assert!(dice.is_empty());
+    }
+
+    #[test]
+    fn when_an_opponent_tries_to_throw_it_down() {
+        let s = settings();
+        assert!(throw_down_due(false, true, false, &s), "comes within 1\"");
+        assert!(!throw_down_due(true, true, true, &s), "once per approach");
+        assert!(!throw_down_due(true, false, true, &s));
+        assert!(!throw_down_due(false, false, true, &s));
+        let each = ObstaclesSettings { throw_down_tries: ThrowDownTries::EachRound, ..settings() };
+        assert!(throw_down_due(true, true, true, &each));
+        assert!(!throw_down_due(true, true, false, &each));
+        assert!(!throw_down_due(true, false, true, &each));
+    }
+
+    // ---- cutting ----
+
+    #[test]
+    fn cut_band_edges() {
+        assert_eq!(cut_band(-3), CutOutcome::Fail);
+        assert_eq!(cut_band(-2), CutOutcome::Fail);
+        assert_eq!(cut_band(-1), CutOutcome::Weakened);
+        assert_eq!(cut_band(0), CutOutcome::Weakened);
+        assert_eq!(cut_band(1), CutOutcome::Cut);
+        assert_eq!(cut_band(12), CutOutcome::Cut);
+    }
+
+    #[test]
+    fn half_strength_by_reading() {
+        assert_eq!(half_strength(5, HalfStrengthRounding::Up), 3);
+        assert_eq!(half_strength(5, HalfStrengthRounding::Down), 2);
+        assert_eq!(half_strength(10, HalfStrengthRounding::Up), 5);
+        assert_eq!(half_strength(10, HalfStrengthRounding::Down), 5);
+        assert_eq!(half_strength(1, HalfStrengthRounding::Up), 1);
+        assert_eq!(half_strength(1, HalfStrengthRounding::Down), 0);
+        assert_eq!(half_strength(0, HalfStrengthRounding::Up), 0);
+    }
+
+    #[test]
+    fn cutting_rows_through_the_roll() {
+        let s = settings();
+        let light = Rope::standard(RopeKind::Light);
+        let blade = |strike| CuttingWeapon { strike, sharp_edged: true };
+        let cut = |rope: &Rope, strike, face, s: &ObstaclesSettings| {
+            resolve_cut(rope, blade(strike), &NO_LOAD, s, &mut ScriptedDice::faces([face]))
+        };
+        // Light rope (5, half 3 rounded up), strike 0: the total is the face − 3.
+        let c = cut(&light, 0, 1, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(-2), CutOutcome::Fail));
+        assert_eq!(c.rope, light);
+        let c = cut(&light, 0, 2, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(-1), CutOutcome::Weakened));
+        assert_eq!((c.rope.strength_quabits, c.rope.parted), (3, false));
+        let c = cut(&light, 0, 3, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(0), CutOutcome::Weakened));
+        let c = cut(&light, 0, 4, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(1), CutOutcome::Cut));
+        assert!(c.rope.parted);
+        assert_eq!(mods(c.roll.as_ref().expect("rolled")), vec![("half rope's quabit strength", -3)]);
+        assert_eq!(c.house_rules, vec![HALF_STRENGTH_ROUNDING_PATH]);
+        // A weapon strike counts.
+        let c = cut(&light, 2, 2, &s);
+        let roll = c.roll.as_ref().expect("rolled");
+        assert_eq!(mods(roll), vec![("weapon strike", 2), ("half rope's quabit strength", -3)]);
+        assert_eq!((roll.total, c.outcome), (1, CutOutcome::Cut));
+        // Rounded down: half 2; a 0 is −2, fails; a 1 is −1, weakens.
+        let down = ObstaclesSettings { half_strength_rounding: HalfStrengthRounding::Down, ..settings() };
+        assert_eq!(cut(&light, 0, 0, &down).outcome, CutOutcome::Fail);
+        assert_eq!(cut(&light, 0, 1, &down).outcome, CutOutcome::Weakened);
+        // An even strength needs no rounding: permanent rope, half 5.
+        let permanent = Rope::standard(RopeKind::Permanent);
+        let c = cut(&permanent, 0, 5, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(0), CutOutcome::Weakened));
+        assert!(c.house_rules.is_empty());
+        assert_eq!(c.rope.strength_quabits, 8);
+        // Weakened again from 3 to 1; a cord (1) to 0, never below.
+        let weak = Rope { strength_quabits: 3, ..light };
+        assert_eq!(cut(&weak, 0, 1, &s).rope.strength_quabits, 1);
+        let cord = Rope::standard(RopeKind::Cord);
+        let c = cut(&cord, 0, 0, &s);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(-1), CutOutcome::Weakened));
+        assert_eq!(c.rope.strength_quabits, 0);
+        // No roll: a blunt weapon, or a rope already parted.
+        let mut dice = no_dice();
+        let c = resolve_cut(&light, CuttingWeapon { strike: 3, sharp_edged: false }, &NO_LOAD, &s, &mut dice);
+        assert_eq!((c.outcome, c.roll), (CutOutcome::NotSharpEdged, None));
+        let parted = Rope { parted: true, ..light };
+        let c = resolve_cut(&parted, blade(3), &NO_LOAD, &s, &mut dice);
+        assert_eq!((c.outcome, c.roll), (CutOutcome::AlreadyParted, None));
+        assert!(dice.is_empty());
+    }
+
+    #[test]
+    fn a_weakened_rope_under_load_rolls_for_overload() {
+        let s = settings();
+        let light = Rope::standard(RopeKind::Light);
+        let blade = CuttingWeapon { strike: 0, sharp_edged: true };
+        let one = [Climber::average_person(3.0)];
+        // D10 2: −1, weakened to 3 under 4 quabits: one excess. D6 3 − 1 = 2 breaks; the fall
+        // D10 5 − 4 + 2 = 3.
+        let mut dice = ScriptedDice::faces([2, 3, 5]);
+        let c = resolve_cut(&light, blade, &on_earth(&one), &s, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!(c.outcome, CutOutcome::Weakened);
+        let o = c.overload.as_ref().expect("now overloaded");
+        assert_eq!((o.excess_quabits, o.outcome), (1, OverloadOutcome::Breaks));
+        assert_eq!((c.rope.parted, c.rope.strength_quabits), (true, 3));
+        assert_eq!(o.falls.len(), 1);
+        assert!(c.falls.is_empty());
+        assert_eq!(c.rolls().iter().map(|r| r.dice).collect::<Vec<_>>(), vec![Dice::D10, Dice::D6, Dice::D10]);
+        assert!(c.house_rules.contains(&ROPE_FALL_STRIKE_PATH));
+        // D6 4 − 1 = 3 holds.
+        let c = resolve_cut(&light, blade, &on_earth(&one), &s, &mut ScriptedDice::faces([2, 4]));
+        assert_eq!(c.overload.as_ref().map(|o| o.outcome), Some(OverloadOutcome::Holds));
+        assert!(!c.rope.parted);
+        // A permanent rope weakened to 8 still carries 4: no overload roll.
+        let permanent = Rope::standard(RopeKind::Permanent);
+        let mut dice = ScriptedDice::faces([4]);
+        let c = resolve_cut(&permanent, blade, &on_earth(&one), &s, &mut dice);
+        assert_eq!((c.outcome, c.overload.is_none()), (CutOutcome::Weakened, true));
+        assert!(dice.is_empty());
+    }
+
+    #[test]
+    fn a_cut_rope_drops_its_climbers() {
+        let s = settings();
+        let light = Rope::standard(RopeKind::Light);
+        let blade = CuttingWeapon { strike: 3, sharp_edged: true };
+        let two = [Climber::average_person(4.0), Climber::average_person(1.0)];
+        // D10 9 + 3 − 3 = 9: cut. Falls: 0 − 4 + 3 = −1 from 4"; 9 − 4 = 5 from 1".
+        let mut dice = ScriptedDice::faces([9, 0, 9]);
+        let c = resolve_cut(&light, blade, &on_earth(&two), &s, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!(c.outcome, CutOutcome::Cut);
+        let falls: Vec<(usize, f32, Option<i32>)> =
+            c.falls.iter().map(|f| (f.climber, f.height_in, f.strike.as_ref().map(|r| r.total))).collect();
+        assert_eq!(falls, vec![(0, 4.0, Some(-1)), (1, 1.0, Some(5))]);
+        assert!(c.overload.is_none());
+    }
+
+    // ---- glass-topped walls ----
+
+    #[test]
+    fn glass_wall_rows_under_the_default() {
+        let s = settings();
+        let climb = |cloth, face| climb_glass_wall(cloth, &s, &mut ScriptedDice::faces([face]));
+        // D6 − 2 against 3+: a 4 is 2, fails; a 5 is 3, over.
+        let c = climb(false, 4);
+        assert_eq!(mods(&c.roll), vec![("Pst AvD", -2)]);
+        assert_eq!((c.roll.total, c.outcome), (2, GlassWallOutcome::FailsToClimb));
+        assert_eq!(climb(false, 5).outcome, GlassWallOutcome::Climbed);
+        // Cloth or newspaper +1: a 4 is 3, over; a 3 is 2, fails.
+        let c = climb(true, 4);
+        assert_eq!(mods(&c.roll), vec![("Pst AvD", -2), ("cloth or newspaper used", 1)]);
+        assert_eq!((c.roll.total, c.outcome), (3, GlassWallOutcome::Climbed));
+        assert_eq!(climb(true, 3).outcome, GlassWallOutcome::FailsToClimb);
+        assert_eq!(c.roll.dice, Dice::D6);
+        assert_eq!(c.house_rules, vec![GLASS_WALL_DICE_PATH, GLASS_WALL_TARGET_PATH]);
+    }
+
+    #[test]
+    fn glass_wall_dice_and_target_are_settings() {
+        let s = ObstaclesSettings { glass_wall_dice: Dice::D10, glass_wall_target: 5, ..settings() };
+        let climb = |face| climb_glass_wall(false, &s, &mut ScriptedDice::faces([face]));
+        assert_eq!((climb(7).roll.total, climb(7).outcome), (5, GlassWallOutcome::Climbed));
+        assert_eq!((climb(6).roll.total, climb(6).outcome), (4, GlassWallOutcome::FailsToClimb));
+        assert_eq!(climb(0).roll.total, -2);
+    }
+
+    // ---- cattle-grid planks ----
+
+    #[test]
+    fn planks_take_one_man_three_rounds() {
+        let s = settings();
+        assert_eq!(plank_work(0), PlankWork { rounds_worked: 0, rounds_left: 3, laid: false });
+        assert_eq!(plank_work(2), PlankWork { rounds_worked: 2, rounds_left: 1, laid: false });
+        assert_eq!(plank_work(3), PlankWork { rounds_worked: 3, rounds_left: 0, laid: true });
+        let mut work = plank_work(0);
+        for _ in 0..2 {
+            work = lay_planks_round(work, 1, true, &s);
+        }
+        assert!(!work.laid);
+        work = lay_planks_round(work, 1, true, &s);
+        assert!(work.laid);
+        // Three men are no quicker by default; sharing, one round does it.
+        assert!(!lay_planks_round(plank_work(0), 3, true, &s).laid);
+        let share = ObstaclesSettings { plank_layers_share_work: true, ..settings() };
+        assert!(lay_planks_round(plank_work(0), 3, true, &share).laid);
+        assert!(!lay_planks_round(plank_work(0), 2, true, &share).laid);
+        // No planks at hand, or no man: nothing done.
+        assert_eq!(lay_planks_round(plank_work(1), 1, false, &s), plank_work(1));
+        assert_eq!(lay_planks_round(plank_work(1), 0, true, &s), plank_work(1));
+        // Laid planks stay laid.
+        assert_eq!(lay_planks_round(plank_work(3), 1, true, &s), plank_work(3));
+    }
+
+    #[test]
+    fn horse_drawn_vehicles_need_planks() {
+        assert!(!vehicle_can_cross(VehicleKind::Wagon, false));
+        assert!(vehicle_can_cross(VehicleKind::Wagon, true));
+        assert!(!vehicle_can_cross(VehicleKind::Cart, false));
+        assert!(vehicle_can_cross(VehicleKind::Cart, true));
+        assert!(vehicle_can_cross(VehicleKind::Handcart, false));
+        assert!(VehicleKind::Wagon.horse_drawn() && VehicleKind::Cart.horse_drawn());
+        assert!(!VehicleKind::Handcart.horse_drawn());
+    }
+
+    #[test]
+    fn settings_default_and_read_back() {
+        let s: ObstaclesSettings = ron::from_str("(glass_wall_target: 4)").expect("a partial block");
+        assert_eq!(s, ObstaclesSettings { glass_wall_target: 4, ..settings() });
+        assert!(ron::from_str::<ObstaclesSettings>("(no_such_field: 1)").is_err());
+    }
+
+    // ---- rates against the text ----
+
+    #[test]
+    fn lodgement_rate_matches_the_text() {
+        // D10 shows 0–9; "D10 6+" passes on 6, 7, 8, 9: 4 faces in 10.
+        let mut src = SeededDice::new(20_006);
+        let mut observed = [0u32; 2];
+        for _ in 0..20_000 {
+            match throw_grapnel(Sex::Male, 3.0, &mut src).outcome {
+                LodgementOutcome::Lodged => observed[0] += 1,
+                LodgementOutcome::NoLodgement => observed[1] += 1,
+                LodgementOutcome::OutOfRange => unreachable!("within 5\""),
+            }
+        }
+        let chi = chi_square(&observed, &[0.4, 0.6]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "chi-square {chi}: {observed:?}");
+    }
+
+    #[test]
+    fn throw_down_rate_matches_the_text() {
+        // "D10 7+": 7, 8, 9 of 0–9, 3 in 10.
+        let mut src = SeededDice::new(20_007);
+        let mut observed = [0u32; 2];
+        for _ in 0..20_000 {
+            match throw_down_grapnel(0.5, &NO_LOAD, &settings(), &mut src).outcome {
+                ThrowDownOutcome::ThrownDown => observed[0] += 1,
+                ThrowDownOutcome::Holds => observed[1] += 1,
+                ThrowDownOutcome::OutOfReach => unreachable!("within 1\""),
+            }
+        }
+        let chi = chi_square(&observed, &[0.3, 0.7]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "chi-square {chi}: {observed:?}");
+    }
+
+    #[test]
+    fn rope_break_rates_match_the_text() {
+        // "D6 - 1each excess quabit, = 2- breaks": with e excess quabits the rope breaks when the
+        // face is 2 + e or less, (2 + e) / 6 of the time.
+        let s = settings();
+        let configs: [(RopeKind, f32, f64); 4] = [
+            // 6 on a light rope (5): e = 1, faces 1–3, 3/6.
+            (RopeKind::Light, 6.0, 3.0 / 6.0),
+            // 5½ on a light rope: e = 1 (a begun quabit counts), 3/6.
+            (RopeKind::Light, 5.5, 3.0 / 6.0),
+            // Two persons (8) on a light rope: e = 3, faces 1–5, 5/6.
+            (RopeKind::Light, 8.0, 5.0 / 6.0),
+            // Three persons (12) on a permanent rope (10): e = 2, faces 1–4, 4/6.
+            (RopeKind::Permanent, 12.0, 4.0 / 6.0),
+        ];
+        let mut src = SeededDice::new(20_011);
+        for (kind, weight, p_break) in configs {
+            let rope = Rope::standard(kind);
+            let load = [at_foot(weight)];
+            let mut observed = [0u32; 2];
+            for _ in 0..12_000 {
+                match resolve_overload(&rope, &on_earth(&load), &s, &mut src).outcome {
+                    OverloadOutcome::Breaks => observed[0] += 1,
+                    OverloadOutcome::Holds => observed[1] += 1,
+                    OverloadOutcome::NotOverloaded => unreachable!("overloaded"),
+                }
+            }
+            let chi = chi_square(&observed, &[p_break, 1.0 - p_break]);
+            assert!(chi < CHI_SQUARE_1_DF_999, "{kind:?} {weight}: chi-square {chi}, {observed:?} vs {p_break}");
+        }
+    }
+
+    #[test]
+    fn cutting_rates_match_the_text() {
+        // A light rope (5, half 3 rounded up) and a strike 0 blade: total = face − 3. Fail at −2−:
+        // faces 0, 1 (2/10); weaken at −1 and 0: faces 2, 3 (2/10); cut at +1+: faces 4–9 (6/10).
+        let s = settings();
+        let rope = Rope::standard(RopeKind::Light);
+        let blade = CuttingWeapon { strike: 0, sharp_edged: true };
+        let mut src = SeededDice::new(20_017);
+        let mut observed = [0u32; 3];
+        for _ in 0..20_000 {
+            match resolve_cut(&rope, blade, &NO_LOAD, &s, &mut src).outcome {
+                CutOutcome::Fail => observed[0] += 1,
+                CutOutcome::Weakened => observed[1] += 1,
+                CutOutcome::Cut => observed[2] += 1,
+                other => unreachable!("{other:?}"),
+            }
+        }
+        let chi = chi_square(&observed, &[0.2, 0.2, 0.6]);
+        assert!(chi < CHI_SQUARE_2_DF_999, "chi-square {chi}: {observed:?}");
+    }
+
+    #[test]
+    fn glass_wall_rates_under_the_default() {
+        // D6 − 2 against 3+: faces 5, 6 (2/6); with cloth D6 − 1: faces 4, 5, 6 (3/6).
+        let s = settings();
+        let mut src = SeededDice::new(20_019);
+        for (cloth, p) in [(false, 2.0 / 6.0), (true, 3.0 / 6.0)] {
+            let mut observed = [0u32; 2];
+            for _ in 0..12_000 {
+                match climb_glass_wall(cloth, &s, &mut src).outcome {
+                    GlassWallOutcome::Climbed => observed[0] += 1,
+                    GlassWallOutcome::FailsToClimb => observed[1] += 1,
+                }
+            }
+            let chi = chi_square(&observed, &[p, 1.0 - p]);
+            assert!(chi < CHI_SQUARE_1_DF_999, "cloth {cloth}: chi-square {chi}, {observed:?}");
+        }
+    }
+}
