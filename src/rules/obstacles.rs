@@ -51,7 +51,7 @@ pub const STANDARD_LENGTH_IN: f32 = 6.0;
 /// 000 "Grapnels, Ropes, and cords": "(A quabit = 16 kilos.)".
 pub const KILOGRAMS_PER_QUABIT: f32 = 16.0;
 /// Pounds in a kilogram (the OSR text 003 weighs in lbs).
-pub const POUNDS_PER_KILOGRAM: f32 = 2.204_622_6;
+pub const POUNDS_PER_KILOGRAM: f32 = 2.204_623;
 /// 000 "Grapnels, Ropes, and cords": the light rope "capable of carrying 5 quabits".
 pub const LIGHT_ROPE_QUABITS: u32 = 5;
 /// 000 "Grapnels, Ropes, and cords": "Permanently placed ropes and ships grapnel ropes can usually carry 10 quabits".
