@@ -60,6 +60,7 @@ pub mod magic;
 pub mod morval_traps;
 pub mod movement;
 pub mod osr;
+pub mod obstacles;
 pub mod outcome;
 pub mod prisoners;
 pub mod sleepers;
@@ -108,6 +109,10 @@ mod tests {
         CombatEnd, CombatPhase, DistanceUnit, EncumbranceRow, EntryKind, Hours, InitiativeTies, ItemKind,
         MonsterAwareness, MoraleKind, MoraleOutcome, MoraleRecheck, MoraleTrigger, PossibleAction, Reaction,
         SpeedLimit, SurpriseCase, SurpriseOutcome, Terrain, WanderingOutcome,
+    use super::obstacles::{
+        CutOutcome, ExcessRounding, GlassWallOutcome, HalfStrengthRounding, LodgementOutcome, ObstacleItem,
+        OverloadOutcome, OverloadRolls, RopeFallStrike, RopeKind, SlowRiderStrike, StakeSide, StakeSpeed, StakeStage,
+        ThrowDownOutcome, ThrowDownTries, Troop, VehicleKind,
     };
     use super::prisoners::{
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
@@ -279,6 +284,24 @@ mod tests {
             MoraleTrigger,
             MoraleRecheck,
             MoraleOutcome,
+            SlowRiderStrike,
+            ExcessRounding,
+            OverloadRolls,
+            ThrowDownTries,
+            HalfStrengthRounding,
+            RopeFallStrike,
+            StakeStage,
+            Troop,
+            StakeSide,
+            StakeSpeed,
+            RopeKind,
+            OverloadOutcome,
+            ObstacleItem,
+            LodgementOutcome,
+            ThrowDownOutcome,
+            CutOutcome,
+            GlassWallOutcome,
+            VehicleKind,
         );
     }
 }
