@@ -60,6 +60,7 @@ pub mod morval_traps;
 pub mod movement;
 pub mod outcome;
 pub mod prisoners;
+pub mod sight;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod stats;
@@ -101,6 +102,7 @@ mod tests {
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
         EscapeOutcome, MeanRounding, MixedEscort, PrisonerRank, RunnerChoice, StruggleOutcome, UndoOrder,
     };
+    use super::sight::CarriedLight;
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
     use crate::scene::{ConditionKind, Material};
     use crate::sim::fire_front::CellState;
@@ -122,6 +124,7 @@ mod tests {
         }
         check_all!(
             Armour,
+            CarriedLight,
             Fuel,
             HeldIgniter,
             ThrownIgniter,
