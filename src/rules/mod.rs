@@ -63,6 +63,7 @@ pub mod osr;
 pub mod obstacles;
 pub mod outcome;
 pub mod prisoners;
+pub mod sight;
 pub mod sleepers;
 #[cfg(test)]
 pub(crate) mod stats;
@@ -118,6 +119,7 @@ mod tests {
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,
         EscapeOutcome, MeanRounding, MixedEscort, PrisonerRank, RunnerChoice, StruggleOutcome, UndoOrder,
     };
+    use super::sight::CarriedLight;
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
     use super::tracking::{
         CrossingChoice, CrossingTrails, GuessedDirection, PepperOutcome, Rain, ScentAge, ScentOutcome, SearchAgain,
@@ -143,6 +145,7 @@ mod tests {
         }
         check_all!(
             Armour,
+            CarriedLight,
             Fuel,
             HeldIgniter,
             ThrownIgniter,

@@ -6,6 +6,7 @@
 mod entry;
 mod grid;
 mod path;
+mod visibility;
 mod walls;
 
 pub use entry::{
@@ -14,6 +15,10 @@ pub use entry::{
 };
 pub use grid::SegmentGrid;
 pub use path::{heading_along_path, point_along_path};
+pub use visibility::{
+    DOOR_ON_WALL_IN, JOIN_IN, LitDisc, ON_WALL_IN, RANGE_ARC_ERROR_IN, SeenArea, Segment, SightBlockers, TableBounds,
+    TablePoint, VisibilityPolygon, lit_areas, seen_area, sees_point, sight_blockers, visibility_polygon, visible,
+};
 pub use walls::{WallIndex, WallSegment};
 
 use crate::scene::{Door, Point, Wall, WallKind};
