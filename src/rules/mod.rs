@@ -102,7 +102,7 @@ mod tests {
         EscapeOutcome, MeanRounding, MixedEscort, PrisonerRank, RunnerChoice, StruggleOutcome, UndoOrder,
     };
     use super::sleepers::{Dresser, Hearing, Noise, Rank, ResponseOutcome, Shelter, WakingOutcome};
-    use crate::scene::{ConditionKind, Material};
+    use crate::scene::{ConditionKind, Material, RunStatus};
     use crate::sim::fire_front::CellState;
 
     fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
@@ -204,6 +204,7 @@ mod tests {
             StruggleOutcome,
             BerserkState,
             BerserkOutcome,
+            RunStatus,
             Quality,
             Relevance,
             DecisionOutcome,
