@@ -792,6 +792,9 @@ fn berserkers(pieces: &mut [Piece], ctx: &Ctx, log: &mut EventLog) {
             let run_in = running_move_in(pieces[i].base_move_in, false);
             let budget = run_in.min((from.distance(goal) - CHASE_GAP_IN).max(0.0));
             run_toward(&mut pieces[i], goal, budget, ctx);
+            // Reading: a charge is at a run, and costs the running point even in contact (the
+            // text gives melee no fatigue of its own).
+            pieces[i].ran = true;
             pieces[i].speed = pieces[i].speed.max(run_in);
             let now = pieces[i].at.distance(goal);
             event = event
