@@ -14,7 +14,10 @@
 //!   hit leaves it out of wounds (the Mordheim injury table is not in the sources);
 //! - a figure *reached its goal* when it arrived at its last waypoint; *moves lost* counts a
 //!   move held as 1 and a move cut short as the share of it not walked;
-//! - the alarm is raised by the noise a sleeper was answering when it chose to raise it.
+//! - the alarm is raised by the noise a sleeper was answering when it chose to raise it;
+//! - escapes (docs/prisoners.md "In a scene"): a prisoner *ran off* on each `ran_off` event, was
+//!   *recaptured* on each `recaptured`, *escaped* on each `escaped` (off the table or at his
+//!   refuge), each counted by its outcome's mark.
 //!
 //! Objectives (the scene's `objectives`) are not read from the log: a figure's position is
 //! changed by movement, temptations, traps and cattle grids, not all of which log where it ends
@@ -58,6 +61,19 @@ pub struct RunSummary {
     /// Each objective, in scene order: filled by [`run_all`] and [`run_one`] from where the
     /// figures stood; left empty by [`summarize`], which has only the log.
     pub objectives: Vec<ObjectiveRun>,
+    /// Prisoners who ran off, were recaptured and escaped in the run.
+    pub escapes: EscapeRun,
+}
+
+/// Escapes in one run: how many times prisoners ran off, were recaptured, got away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct EscapeRun {
+    /// Prisoners who ran off from their escort (a prisoner may run more than once).
+    pub ran_off: u32,
+    /// Runaways whose guard tied their hands again.
+    pub recaptured: u32,
+    /// Runaways who got off the table or to their refuge.
+    pub escaped: u32,
 }
 
 /// One objective in one run.
@@ -213,6 +229,12 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
         }
         if e.system == "fire" && e.event == "fire_burning" && e.fields.get("building").is_some_and(|b| !b.is_null()) {
             s.building_burnt = true;
+        }
+        match e.meaning.mark {
+            Mark::RanOff => s.escapes.ran_off += 1,
+            Mark::Recaptured => s.escapes.recaptured += 1,
+            Mark::Escaped => s.escapes.escaped += 1,
+            _ => {}
         }
         if e.system == "sleepers" && s.alarm.is_none() && e.meaning.mark == Mark::RaisesAlarm {
             s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
@@ -422,6 +444,24 @@ pub struct ObjectiveReport {
     pub met: Share,
 }
 
+/// Escapes over all runs: the share of runs in which each happened at least once, and the mean
+/// count a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct EscapeReport {
+    /// Runs in which a prisoner ran off.
+    pub ran_off: Share,
+    /// Runs in which a runaway was recaptured.
+    pub recaptured: Share,
+    /// Runs in which a runaway escaped.
+    pub escaped: Share,
+    /// Mean runaways a run.
+    pub mean_ran_off: f64,
+    /// Mean recaptures a run.
+    pub mean_recaptured: f64,
+    /// Mean escapes a run.
+    pub mean_escaped: f64,
+}
+
 /// Area burnt of one material over all runs, in square inches.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaReport {
@@ -462,6 +502,8 @@ pub struct Report {
     pub alarm_raised: Share,
     /// Share of runs in which the alarm was first raised by each noise.
     pub alarm_by: BTreeMap<String, Share>,
+    /// Prisoners running off, recaptured and escaping.
+    pub escapes: EscapeReport,
     /// Seeds of notable runs, to replay: the most harm, the least, the median.
     pub worst_seed: Option<u64>,
     /// Seed of the run with the least harm.
@@ -482,6 +524,9 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> Report {
     let n = runs.len() as u32;
     let count = |f: &dyn Fn(&RunSummary) -> bool| runs.iter().filter(|r| f(r)).count() as u32;
+    let mean = |f: &dyn Fn(&RunSummary) -> u32| {
+        if n > 0 { runs.iter().map(|r| f64::from(f(r))).sum::<f64>() / f64::from(n) } else { 0.0 }
+    };
     let trap_names: Vec<String> = runs.first().map(|r| r.traps.keys().cloned().collect()).unwrap_or_default();
     let traps = trap_names
         .iter()
@@ -594,6 +639,14 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
         building_burnt: wilson(count(&|r| r.building_burnt), n),
         alarm_raised: wilson(count(&|r| r.alarm.is_some()), n),
         alarm_by: by_alarm.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
+        escapes: EscapeReport {
+            ran_off: wilson(count(&|r| r.escapes.ran_off > 0), n),
+            recaptured: wilson(count(&|r| r.escapes.recaptured > 0), n),
+            escaped: wilson(count(&|r| r.escapes.escaped > 0), n),
+            mean_ran_off: mean(&|r| r.escapes.ran_off),
+            mean_recaptured: mean(&|r| r.escapes.recaptured),
+            mean_escaped: mean(&|r| r.escapes.escaped),
+        },
         worst_seed: order.last().map(|r| r.seed),
         best_seed: order.first().map(|r| r.seed),
         median_seed: order.get(order.len() / 2).map(|r| r.seed),
@@ -688,6 +741,20 @@ pub fn to_text(r: &Report) -> String {
         }
         out.push_str(&format!("a building burnt: {}\n", pct(&r.building_burnt)));
     }
+    let e = &r.escapes;
+    if e.ran_off.count > 0 {
+        out.push_str(&format!(
+            "\n{:<22} {:>22} {:>10}   (prisoners, docs/prisoners.md)\n",
+            "escapes", "runs with one", "mean a run"
+        ));
+        for (what, share, mean) in [
+            ("ran off", &e.ran_off, e.mean_ran_off),
+            ("recaptured", &e.recaptured, e.mean_recaptured),
+            ("escaped", &e.escaped, e.mean_escaped),
+        ] {
+            out.push_str(&format!("{:<22} {:>22} {:>10.2}\n", what, pct(share), mean));
+        }
+    }
     out.push_str(&format!("\nalarm raised: {}\n", pct(&r.alarm_raised)));
     for (noise, s) in &r.alarm_by {
         out.push_str(&format!("    by {:<29} {}\n", noise, pct(s)));
@@ -742,6 +809,9 @@ pub fn to_csv(r: &Report) -> String {
     }
     row("fire", "", "building_burnt", &r.building_burnt);
     row("sleepers", "", "alarm_raised", &r.alarm_raised);
+    row("prisoners", "", "ran_off", &r.escapes.ran_off);
+    row("prisoners", "", "recaptured", &r.escapes.recaptured);
+    row("prisoners", "", "escaped", &r.escapes.escaped);
     for (noise, s) in &r.alarm_by {
         row("sleepers_alarm_by", noise, "alarm_raised", s);
     }

@@ -769,6 +769,103 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "000 \"Weaknesses\": \"Vanity in appearance -2 to temptations. (Mirror, clothes etc:)\".",
         why: "Jewellery is the \"etc\" of appearance.",
     },
+    // ---- Prisoners -------------------------------------------------------------------------
+    HouseRule {
+        path: "prisoners.mixed_escort",
+        default: "separate_guards",
+        silent: "000 \"Guarding prisoners\": \"one guard per 3 men or 5 women\" says nothing of an escort of both.",
+        why: "The literal \"or\": each guard watches men or women, never both; `shared_guards` shares a guard by thirds and fifths.",
+    },
+    HouseRule {
+        path: "prisoners.each_blocked_side_counts",
+        default: "false",
+        silent: "000 \"Guarding prisoners\": \"One side blocked by physical feature +1\" names one side.",
+        why: "The text gives +1 for a blocked side, so +1 however many are blocked.",
+    },
+    HouseRule {
+        path: "prisoners.dice_when_halted",
+        default: "false",
+        silent: "000 \"Guarding prisoners\": \"Moving prisoners with bound hands ... D10 +F per move\" says nothing of a halted escort.",
+        why: "The rule is for moving prisoners: a move in which no one of the escort walks rolls no escape dice.",
+    },
+    HouseRule {
+        path: "prisoners.dice_again",
+        default: "extra_roll",
+        silent: "000 \"Guarding prisoners\": \"0- a prisoner runs off and dice again\" does not say whether the extra roll counts against the excess.",
+        why: "The dice are rolled again: after a runaway the same excess prisoner rolls again, until a 1+ or no one is left.",
+    },
+    HouseRule {
+        path: "prisoners.runner",
+        default: "random",
+        silent: "000 \"Guarding prisoners\": \"a prisoner runs off\" does not say which.",
+        why: "Any prisoner still present, each as likely, drawn from the move's dice.",
+    },
+    HouseRule {
+        path: "prisoners.just_run_includes_previous_move",
+        default: "false",
+        silent: "000 \"Guarding prisoners\": \"prisoner just run -1\" gives no time.",
+        why: "The roll after a runaway is the \"dice again\" of the same move: \"just\" is within the move.",
+    },
+    HouseRule {
+        path: "prisoners.gives_up_for_good",
+        default: "true",
+        silent: "000 \"Guarding prisoners\": \"0 give up too secure\" does not say for how long.",
+        why: "\"Too secure\" is about the bonds: he gives up on these bonds.",
+    },
+    HouseRule {
+        path: "prisoners.undo_order",
+        default: "feet_first",
+        silent: "000 \"Guarding prisoners\": \"one binding per round including feet and gags\" gives no order.",
+        why: "The text's order: feet, then the gag.",
+    },
+    HouseRule {
+        path: "prisoners.second_person_helps_catch",
+        default: "false",
+        silent: "000 \"Catching, runaways, and overpowering\": \"If a second person aids the guard\" follows \"Once caught, continue struggle\".",
+        why: "Where the text puts the line: the second person aids in the struggle, not the catch.",
+    },
+    HouseRule {
+        path: "prisoners.mean_rounding",
+        default: "exact",
+        silent: "000 \"Catching, runaways, and overpowering\": \"mean and add +3 as with melees\"; the melee rules are not in the sources.",
+        why: "The mean as written, the half kept.",
+    },
+    HouseRule {
+        path: "prisoners.struggle_minus_breaks_clear",
+        default: "false",
+        silent: "000 \"Catching, runaways, and overpowering\": the struggle's only row is \"Guard +3 to tie hands and gain control\".",
+        why: "Below +3 the struggle goes on; the catch's \"minuses give inches F clear\" is not carried over.",
+    },
+    HouseRule {
+        path: "prisoners.knocked_down_stays_down",
+        default: "true",
+        silent: "000 \"Catching, runaways, and overpowering\": \"caught & knocked down\" gives no getting up.",
+        why: "Down (-2) for the whole struggle, as nothing lifts him.",
+    },
+    HouseRule {
+        path: "prisoners.berserk_without_enemy",
+        default: "keeps_raging",
+        silent: "000 \"Berserking\": \"continue to attack any enemy standing within 12\" until they collapse exhausted\" names no other end.",
+        why: "Only collapse ends the rage.",
+    },
+    HouseRule {
+        path: "prisoners.rage_fatigue_per_move",
+        default: "0",
+        silent: "000 \"Berserking\": \"costing one fatigue point\" is for the building move.",
+        why: "The text charges the building move only; running costs its own point (RULES-NOTES \"Time and movement\").",
+    },
+    HouseRule {
+        path: "prisoners.berserk_exhaustion_point",
+        default: "6",
+        silent: "000 \"Berserking\": \"until they collapse exhausted\"; no source gives a fatigue endurance.",
+        why: "The building move's point and five moves of charging at a run, about a quarter of an hour of rage; a figure may give its own.",
+    },
+    HouseRule {
+        path: "prisoners.supervision_reach_in",
+        default: "6",
+        silent: "000 \"Guarding prisoners\": bound prisoners work their bonds \"if left unsupervised\", with no distance.",
+        why: "Unsupervised when none of his guards, free and able to move, is within a basic move (6\") of him.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -804,7 +901,7 @@ pub fn display_value(value: &serde_json::Value) -> String {
 }
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
-/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`) are put back. The destructuring names
+/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`, `prisoners`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {
@@ -817,6 +914,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         lighting,
         injuries,
         temptations,
+        prisoners,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -829,6 +927,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("lighting".into(), to(serde_json::to_value(lighting)));
     map.insert("injuries".into(), to(serde_json::to_value(injuries)));
     map.insert("temptations".into(), to(serde_json::to_value(temptations)));
+    map.insert("prisoners".into(), to(serde_json::to_value(prisoners)));
     serde_json::Value::Object(map)
 }
 

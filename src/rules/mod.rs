@@ -125,7 +125,7 @@ mod tests {
         CrossingChoice, CrossingTrails, GuessedDirection, PepperOutcome, Rain, ScentAge, ScentOutcome, SearchAgain,
         SightAge, SightOutcome, Snow, UncertainMove, Wind,
     };
-    use crate::scene::{ConditionKind, Material};
+    use crate::scene::{ConditionKind, Material, RunStatus};
     use crate::sim::fire_front::CellState;
 
     fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
@@ -228,6 +228,7 @@ mod tests {
             StruggleOutcome,
             BerserkState,
             BerserkOutcome,
+            RunStatus,
             Quality,
             Relevance,
             DecisionOutcome,

@@ -1,6 +1,6 @@
 //! What an outcome means for the play-test report (docs/playtest.md, docs/traps.md): whether a
 //! trap went off, what harm it did, and the few marks the report counts (arrived, held,
-//! spotted, disarmed, alarm raised). Every outcome the log writes is a typed value that knows
+//! spotted, disarmed, alarm raised, a prisoner run off, recaptured, escaped). Every outcome the log writes is a typed value that knows
 //! its id and its meaning, so the report never matches outcome strings.
 
 use super::fire::{IgnitionOutcome, PersonInFireOutcome};
@@ -57,6 +57,12 @@ pub enum Mark {
     Disarmed,
     /// A sleeper raised the alarm.
     RaisesAlarm,
+    /// A prisoner ran off from his escort (000 "Guarding prisoners").
+    RanOff,
+    /// A runaway's guard tied his hands and gained control (000 "Catching, runaways, and overpowering").
+    Recaptured,
+    /// A runaway got off the table or to his refuge.
+    Escaped,
 }
 
 /// An outcome's meaning, carried by the log event beside its id.

@@ -219,8 +219,8 @@ crate::rules::named_enum! {
     }
 }
 
-/// The readings of these sections where a choice is needed, each default the most literal.
-/// Not yet a block of the scene's `rules`: docs/house-rules.md "Prisoners" proposes the paths.
+/// The readings of these sections where a choice is needed, each default the most literal: the
+/// scene's `rules.prisoners` block (docs/house-rules.md "Prisoners").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PrisonersSettings {
@@ -259,7 +259,20 @@ pub struct PrisonersSettings {
     /// Fatigue points each move of rage costs besides running; the text charges only the
     /// building move.
     pub rage_fatigue_per_move: u32,
+    /// The fatigue points at which a berserker without his own `exhaustion_point` collapses
+    /// exhausted: the text gives no number.
+    pub berserk_exhaustion_point: u32,
+    /// A bound prisoner is "left unsupervised" when none of his guards, free (not chasing
+    /// another) and able to move, stands within this many inches of him.
+    pub supervision_reach_in: f32,
 }
+
+/// The default [`PrisonersSettings::berserk_exhaustion_point`]: the building move's point and
+/// five moves of charging at a run (a point a move), about a quarter of an hour of rage.
+pub const DEFAULT_BERSERK_EXHAUSTION_POINT: u32 = 6;
+/// The default [`PrisonersSettings::supervision_reach_in`]: a man's basic move (RULES-NOTES
+/// "Time and movement": 6"), so a guard who can be at his side within a move supervises him.
+pub const DEFAULT_SUPERVISION_REACH_IN: f32 = 6.0;
 
 impl Default for PrisonersSettings {
     fn default() -> Self {
@@ -278,6 +291,8 @@ impl Default for PrisonersSettings {
             knocked_down_stays_down: true,
             berserk_without_enemy: BerserkWithoutEnemy::KeepsRaging,
             rage_fatigue_per_move: 0,
+            berserk_exhaustion_point: DEFAULT_BERSERK_EXHAUSTION_POINT,
+            supervision_reach_in: DEFAULT_SUPERVISION_REACH_IN,
         }
     }
 }

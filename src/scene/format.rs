@@ -178,6 +178,13 @@ pub struct RulesSettings {
     /// (docs/decisions.md).
     #[serde(skip_serializing_if = "is_default_temptations")]
     pub temptations: crate::rules::decisions::TemptationSettings,
+    /// Prisoners, runaways and berserkers: the readings where 000 is silent (docs/prisoners.md).
+    #[serde(skip_serializing_if = "is_default_prisoners")]
+    pub prisoners: crate::rules::prisoners::PrisonersSettings,
+}
+
+fn is_default_prisoners(s: &crate::rules::prisoners::PrisonersSettings) -> bool {
+    *s == crate::rules::prisoners::PrisonersSettings::default()
 }
 
 fn is_default_temptations(s: &crate::rules::decisions::TemptationSettings) -> bool {
@@ -212,6 +219,7 @@ impl Default for RulesSettings {
             lighting: Default::default(),
             injuries: Default::default(),
             temptations: Default::default(),
+            prisoners: Default::default(),
         }
     }
 }
@@ -852,6 +860,40 @@ pub struct Figure {
     /// by the simulation).
     #[serde(default, skip_serializing_if = "super::temptations::TemptationState::is_empty")]
     pub temptation: super::temptations::TemptationState,
+    /// What is bound: hands, feet, gag (000 "Guarding prisoners"); a figure bound, or with a
+    /// `prisoner_rank`, is a prisoner.
+    #[serde(default, skip_serializing_if = "super::prisoners::is_unbound")]
+    pub bound: crate::rules::prisoners::Bonds,
+    /// A prisoner's standing: leader, officer, independent or follower (the escape factors, and
+    /// who works his bonds). None on a bound figure: a follower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prisoner_rank: Option<crate::rules::prisoners::PrisonerRank>,
+    /// The figure's basic Me (melee) factor, −10 to 10: a catch's and a struggle's "basic Me factors".
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub melee_factor: i32,
+    /// Carries and uses a whip: "Guard using whip + 2" in a catch or a struggle.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub whip: bool,
+    /// A guard: the prisoners he escorts, expert or not, sides of the way blocked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<super::prisoners::GuardRole>,
+    /// Where this prisoner runs for if he runs off; none: the nearest table edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuge: Option<Point>,
+    /// A berserker: trained or not, the move he begins his rage, his exhaustion point, his state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub berserker: Option<super::prisoners::BerserkerSheet>,
+    /// Fatigue points: running costs one a move, building a rage one (RULES-NOTES "Time and movement").
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub fatigue: u32,
+    /// Where a prisoner stands with his bonds and escapes: loosenings, given up, on the run
+    /// (written by the simulation).
+    #[serde(default, skip_serializing_if = "super::prisoners::PrisonerState::is_empty")]
+    pub prisoner: super::prisoners::PrisonerState,
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 fn yes() -> bool {
@@ -873,6 +915,7 @@ fn default_side() -> String {
 pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
+pub use super::prisoners::{BerserkerSheet, GuardRole, PrisonerState, RunStatus, Runaway};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
 pub use super::traps::{Concealment, Trap, TrapKind};

@@ -14,6 +14,7 @@ pub mod log;
 pub mod movement;
 pub mod noise;
 pub mod outcome;
+pub mod prisoners;
 pub mod referee;
 pub mod rest;
 pub mod run;
@@ -33,7 +34,7 @@ pub use referee::Referee;
 pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
-/// One move: figure movement, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
+/// One move: figure movement, prisoners, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move;
 
@@ -46,6 +47,10 @@ pub struct Round;
 pub enum MoveSystems {
     /// Figures walk their paths.
     Movement,
+    /// Escorts dice for their prisoners in excess, runaways run and are run down round by
+    /// round, bonds are worked, berserkers rage. After Movement (an escort that walked is a
+    /// moving escort) and before Traps, which so see the ground runaways and berserkers ran over.
+    Prisoners,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
     /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
@@ -77,6 +82,7 @@ pub fn plugin(app: &mut App) {
         Move,
         (
             MoveSystems::Movement,
+            MoveSystems::Prisoners,
             MoveSystems::Traps,
             MoveSystems::Temptations,
             MoveSystems::Fire,
@@ -92,6 +98,7 @@ pub fn plugin(app: &mut App) {
         log::plugin,
         noise::plugin,
         movement::plugin,
+        prisoners::plugin,
         traps::plugin,
         temptations::plugin,
         fire::plugin,

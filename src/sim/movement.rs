@@ -277,6 +277,10 @@ fn move_figures(
         if tempting.is_some_and(|t| t.inside().is_some()) {
             continue;
         }
+        // A runaway runs, and a raging berserker charges, in the Prisoners set: neither walks his path.
+        if super::prisoners::off_path(&figure.0) {
+            continue;
+        }
         if waypoints.0.is_empty() {
             continue;
         }

@@ -198,6 +198,35 @@ named_enum! {
 }
 
 named_enum! {
+    /// Prisoner, chase and berserker events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum PrisonerEventOutcome {
+        /// `escort`: the guards hold every prisoner; no escape dice.
+        Secure => "secure",
+        /// `escort`: prisoners in excess; the escape dice follow.
+        InExcess => "in_excess",
+        /// `ran_off`: a prisoner ran off from his escort.
+        RanOff => "ran_off",
+        /// `fugitive_ran`: a runaway ran on this round.
+        Running => "running",
+        /// `fugitive_ran`: a wall, water or the table held him where he stood.
+        Blocked => "blocked",
+        /// `escaped`: he reached the table edge or his refuge and is out of play.
+        Escaped => "escaped",
+        /// `pursuit`: a free guard runs him down.
+        Pursues => "pursues",
+        /// `pursuit`: none of his guards is free to run him down.
+        NoGuardFree => "no_guard_free",
+        /// `recaptured`: the guard tied his hands and gained control.
+        Recaptured => "recaptured",
+        /// `binding_undone`: a prisoner with free hands undid a binding this round.
+        Undone => "undone",
+        /// `fatigue`: running (or a rage) cost fatigue points this move.
+        Tired => "tired",
+    }
+}
+
+named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
@@ -267,6 +296,12 @@ impl_outcome! {
     FireOutcome => |o| Meaning::NONE;
     SleeperOutcome => |o| Meaning::NONE;
     TemptationEventOutcome => |o| Meaning::NONE;
+    PrisonerEventOutcome => |o| match o {
+        PrisonerEventOutcome::RanOff => Meaning::NONE.mark(Mark::RanOff),
+        PrisonerEventOutcome::Recaptured => Meaning::NONE.mark(Mark::Recaptured),
+        PrisonerEventOutcome::Escaped => Meaning::NONE.mark(Mark::Escaped),
+        _ => Meaning::NONE,
+    };
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
 }
@@ -285,6 +320,7 @@ mod tests {
     use crate::rules::khemri_traps::{ComplexTrap, CrossingOutcome, DisarmOutcome, SetTrapOutcome};
     use crate::rules::morval_traps::{LoopOutcome, PayloadKind, PitOutcome, TripCordOutcome};
     use crate::rules::outcome::{Classified, Harm, Outcome, Sprung};
+    use crate::rules::prisoners::{BerserkOutcome, BondsOutcome, ChaseOutcome, EscapeOutcome, StruggleOutcome};
     use crate::rules::sleepers::{Noise, ResponseOutcome, WakingOutcome};
     use std::any::type_name;
     use std::collections::{BTreeMap, HashSet};
@@ -334,6 +370,9 @@ mod tests {
             ("traps", "spot_check" | "khemri_crossing", "spotted") => Mark::Spotted,
             ("traps", "khemri_disarm", id) if id.contains("disarmed") => Mark::Disarmed,
             ("sleepers", "response", "raise_alarm") => Mark::RaisesAlarm,
+            ("prisoners", "ran_off", "ran_off") => Mark::RanOff,
+            ("prisoners", "recaptured", "recaptured") => Mark::Recaptured,
+            ("prisoners", "escaped", "escaped") => Mark::Escaped,
             _ => Mark::None,
         };
         Meaning { sprung, harm, mark }
@@ -446,6 +485,20 @@ mod tests {
         t.add("temptations", "weakness_check", &[E::NoFriendNear]);
         t.add("decisions", "decision", &[E::Refused]);
         t.add("decisions", "decision", &DecisionOutcome::ALL);
+        use PrisonerEventOutcome as P;
+        t.add("prisoners", "escort", &[P::Secure, P::InExcess]);
+        t.add("prisoners", "escape_roll", &EscapeOutcome::ALL);
+        t.add("prisoners", "ran_off", &[P::RanOff]);
+        t.add("prisoners", "fugitive_ran", &[P::Running, P::Blocked]);
+        t.add("prisoners", "escaped", &[P::Escaped]);
+        t.add("prisoners", "pursuit", &[P::Pursues, P::NoGuardFree]);
+        t.add("prisoners", "catch", &ChaseOutcome::ALL);
+        t.add("prisoners", "struggle", &StruggleOutcome::ALL);
+        t.add("prisoners", "recaptured", &[P::Recaptured]);
+        t.add("prisoners", "bonds_roll", &BondsOutcome::ALL);
+        t.add("prisoners", "binding_undone", &[P::Undone]);
+        t.add("prisoners", "berserk", &BerserkOutcome::ALL);
+        t.add("prisoners", "fatigue", &[P::Tired]);
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
@@ -464,6 +517,7 @@ mod tests {
         t.covers(&SleeperOutcome::ALL);
         t.covers(&TemptationEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
+        t.covers(&PrisonerEventOutcome::ALL);
 
         let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();
         for (system, event, outcomes) in &t.rows {

@@ -201,6 +201,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::herds::spawn(world, scene);
     super::sleepers::spawn(world, scene);
     super::temptations::spawn(world, scene);
+    super::prisoners::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 

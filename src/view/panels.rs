@@ -33,6 +33,8 @@ pub struct PanelState {
     pub show_temptations: bool,
     /// The Decide panel (a decision diced for a figure) is open.
     pub show_decide: bool,
+    /// The prisoners panel (escorts, bonds, runaways, berserkers, fatigue) is open.
+    pub show_prisoners: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -187,6 +189,13 @@ fn menu_bar(
                 }
                 if ui.button("Decide").on_hover_text("Dice a decision for a figure between its options").clicked() {
                     panels.show_decide = !panels.show_decide;
+                }
+                if ui
+                    .button("Prisoners")
+                    .on_hover_text("Escorts and their security, bonds, runaways and chases, berserkers, fatigue")
+                    .clicked()
+                {
+                    panels.show_prisoners = !panels.show_prisoners;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
