@@ -16,7 +16,8 @@ use tabula::sim::geometry::{Segment, SightBlockers, TableBounds, TablePoint, vis
 fn dungeon() -> (Vec<Segment>, TableBounds) {
     let (cols, rows, cell) = (12usize, 8usize, 10.0f64);
     let seg = |a: (f64, f64), b: (f64, f64)| Segment::new(TablePoint::new(a.0, a.1), TablePoint::new(b.0, b.1));
-    let doorway = |i: usize, j: usize, piece: usize, outer: bool| !outer && (i + j) % 4 != 0 && (4..6).contains(&piece);
+    let doorway =
+        |i: usize, j: usize, piece: usize, outer: bool| !outer && !(i + j).is_multiple_of(4) && (4..6).contains(&piece);
     let mut walls = Vec::new();
     for j in 0..=rows {
         for i in 0..cols {
@@ -48,7 +49,8 @@ fn dungeon() -> (Vec<Segment>, TableBounds) {
         room += 1;
     }
     walls.truncate(2000);
-    let bounds = TableBounds { min: TablePoint::new(0.0, 0.0), max: TablePoint::new(cols as f64 * cell, rows as f64 * cell) };
+    let bounds =
+        TableBounds { min: TablePoint::new(0.0, 0.0), max: TablePoint::new(cols as f64 * cell, rows as f64 * cell) };
     (walls, bounds)
 }
 

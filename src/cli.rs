@@ -141,18 +141,9 @@ pub enum Command {
         /// How many moves to resolve (a move is 2 rounds by default).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_MOVES as i64))]
         moves: u32,
-        /// Dice seed; the scene's `seed` when absent.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Write the event log as JSON Lines to this file, or `-` for standard output.
-        #[arg(long, value_name = "PATH|-")]
-        events: Option<String>,
-        /// Write the end state as a scene file that loads again.
-        #[arg(long = "final", value_name = "PATH")]
-        final_scene: Option<PathBuf>,
-        /// Write `--events` or `--final` even over the scene file being read.
-        #[arg(long)]
-        force: bool,
+        /// Dice seed and outputs.
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Rest a scene's figures for days off the table: injuries are located, the left for dead
     /// live or die, wounds heal, fester or kill, with the treatment orders in the scene.
@@ -166,19 +157,35 @@ pub enum Command {
         /// How many days to rest, 1 to 3650.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=sim::MAX_REST_DAYS as i64))]
         days: u32,
-        /// Dice seed; the scene's `seed` when absent.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Write the event log as JSON Lines to this file, or `-` for standard output.
-        #[arg(long, value_name = "PATH|-")]
-        events: Option<String>,
-        /// Write the scene after the last day as a scene file that loads again.
-        #[arg(long = "final", value_name = "PATH")]
-        final_scene: Option<PathBuf>,
-        /// Write `--events` or `--final` even over the scene file being read.
-        #[arg(long)]
-        force: bool,
+        /// Dice seed and outputs.
+        #[command(flatten)]
+        run: RunArgs,
     },
+}
+
+/// The dice and outputs of a headless run (`sim`, `rest`).
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Dice seed; the scene's `seed` when absent.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the event log as JSON Lines to this file, or `-` for standard output.
+    #[arg(long, value_name = "PATH|-")]
+    events: Option<String>,
+    /// Write the end state as a scene file that loads again.
+    #[arg(long = "final", value_name = "PATH")]
+    final_scene: Option<PathBuf>,
+    /// Write `--events` or `--final` even over the scene file being read.
+    #[arg(long)]
+    force: bool,
+}
+
+impl RunArgs {
+    /// The exit code when an output would write over `scene` without `--force`.
+    fn refuse_overwriting(&self, scene: &Path) -> Option<ExitCode> {
+        let mut outputs = self.events.iter().filter(|e| *e != "-").map(PathBuf::from).chain(self.final_scene.clone());
+        outputs.find_map(|output| refuse_overwriting_input(scene, &output, self.force))
+    }
 }
 
 /// Parse the arguments and run; the process exit code comes back.
@@ -208,24 +215,14 @@ pub fn main() -> ExitCode {
             }
             import(&map, &output, inches_per_square, outer_walls)
         }
-        Some(Command::Sim { scene, moves, seed, events, final_scene, force }) => {
-            let outputs = events.iter().filter(|e| *e != "-").map(PathBuf::from).chain(final_scene.clone());
-            for output in outputs {
-                if let Some(code) = refuse_overwriting_input(&scene, &output, force) {
-                    return code;
-                }
-            }
-            run_sim(&scene, moves, seed, events.as_deref(), final_scene.as_deref())
-        }
-        Some(Command::Rest { scene, days, seed, events, final_scene, force }) => {
-            let outputs = events.iter().filter(|e| *e != "-").map(PathBuf::from).chain(final_scene.clone());
-            for output in outputs {
-                if let Some(code) = refuse_overwriting_input(&scene, &output, force) {
-                    return code;
-                }
-            }
-            run_rest(&scene, days, seed, events.as_deref(), final_scene.as_deref())
-        }
+        Some(Command::Sim { scene, moves, run }) => match run.refuse_overwriting(&scene) {
+            Some(code) => code,
+            None => run_sim(&scene, moves, run.seed, run.events.as_deref(), run.final_scene.as_deref()),
+        },
+        Some(Command::Rest { scene, days, run }) => match run.refuse_overwriting(&scene) {
+            Some(code) => code,
+            None => run_rest(&scene, days, run.seed, run.events.as_deref(), run.final_scene.as_deref()),
+        },
     }
 }
 

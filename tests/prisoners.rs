@@ -63,11 +63,11 @@ fn escort(prisoners: &[(&str, &str)], sides_blocked: u8) -> Scene {
 fn an_escort_with_a_prisoner_in_excess_rolls_with_its_factors() {
     let scene = escort(&[("Lord", ", prisoner_rank: leader"), ("A", ""), ("B", ""), ("C", "")], 1);
     let Run { log, .. } = run(&scene, 5, 1);
-    let escort = events(&log, "escort");
-    assert_eq!(escort.len(), 1, "{escort:?}");
-    assert_eq!(escort[0].outcome, "in_excess");
-    assert_eq!(escort[0].fields.get("excess").and_then(|v| v.as_u64()), Some(1));
-    assert_eq!(escort[0].fields.get("secured").and_then(|v| v.as_u64()), Some(3));
+    let escorts = events(&log, "escort");
+    assert_eq!(escorts.len(), 1, "{escorts:?}");
+    assert_eq!(escorts[0].outcome, "in_excess");
+    assert_eq!(escorts[0].fields.get("excess").and_then(|v| v.as_u64()), Some(1));
+    assert_eq!(escorts[0].fields.get("secured").and_then(|v| v.as_u64()), Some(3));
     let rolls = events(&log, "escape_roll");
     assert!(!rolls.is_empty());
     let first = rolls[0];

@@ -59,8 +59,8 @@ pub mod lighting;
 pub mod magic;
 pub mod morval_traps;
 pub mod movement;
-pub mod osr;
 pub mod obstacles;
+pub mod osr;
 pub mod outcome;
 pub mod prisoners;
 pub mod sight;
@@ -106,14 +106,15 @@ mod tests {
         Concealment, DurationUnit, InjuryKind, LifterAction, LoopOutcome, NoiseKind, PayloadKind, PitBottom,
         PitOutcome, SafetyLock, TrapKind, TripCordOutcome, VictimStatus,
     };
-    use super::osr::{
-        CombatEnd, CombatPhase, DistanceUnit, EncumbranceRow, EntryKind, Hours, InitiativeTies, ItemKind,
-        MonsterAwareness, MoraleKind, MoraleOutcome, MoraleRecheck, MoraleTrigger, PossibleAction, Reaction,
-        SpeedLimit, SurpriseCase, SurpriseOutcome, Terrain, WanderingOutcome,
     use super::obstacles::{
         CutOutcome, ExcessRounding, GlassWallOutcome, HalfStrengthRounding, LodgementOutcome, ObstacleItem,
         OverloadOutcome, OverloadRolls, RopeFallStrike, RopeKind, SlowRiderStrike, StakeSide, StakeSpeed, StakeStage,
         ThrowDownOutcome, ThrowDownTries, Troop, VehicleKind,
+    };
+    use super::osr::{
+        CombatEnd, CombatPhase, DistanceUnit, EncumbranceRow, EntryKind, Hours, InitiativeTies, ItemKind,
+        MonsterAwareness, MoraleKind, MoraleOutcome, MoraleRecheck, MoraleTrigger, PossibleAction, Reaction,
+        SpeedLimit, SurpriseCase, SurpriseOutcome, Terrain, WanderingOutcome,
     };
     use super::prisoners::{
         BerserkOutcome, BerserkState, BerserkWithoutEnemy, Binding, BondsOutcome, ChaseOutcome, DiceAgain,

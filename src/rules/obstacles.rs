@@ -888,8 +888,7 @@ pub fn within_throw_down_reach(distance_in: f32) -> bool {
 /// `was_within`: he was within 1" at his last chance (false the round it lodges); `is_within`:
 /// he is within 1" now; `new_round`: a round has begun since.
 pub fn throw_down_due(was_within: bool, is_within: bool, new_round: bool, settings: &ObstaclesSettings) -> bool {
-    is_within
-        && (!was_within || (new_round && settings.throw_down_tries == ThrowDownTries::EachRound))
+    is_within && (!was_within || (new_round && settings.throw_down_tries == ThrowDownTries::EachRound))
 }
 
 crate::rules::named_enum! {
@@ -1119,8 +1118,7 @@ pub fn climb_glass_wall(
         .modifier("Pst AvD", GLASS_WALL_FACTOR)
         .modifier("cloth or newspaper used", if cloth_or_newspaper { CLOTH_OR_NEWSPAPER_FACTOR } else { 0 })
         .at_least(settings.glass_wall_target);
-    let outcome =
-        if roll.passed() == Some(true) { GlassWallOutcome::Climbed } else { GlassWallOutcome::FailsToClimb };
+    let outcome = if roll.passed() == Some(true) { GlassWallOutcome::Climbed } else { GlassWallOutcome::FailsToClimb };
     GlassWallClimb { roll, outcome, house_rules: vec![GLASS_WALL_DICE_PATH, GLASS_WALL_TARGET_PATH] }
 }
 

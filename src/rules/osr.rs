@@ -755,6 +755,7 @@ crate::rules::named_enum! {
         /// The encounter alone.
         MonstersSurprised => "monsters_surprised",
         /// Both sides: neither acts in the surprise round.
+        #[serde(rename = "both_surprised")]
         Both => "both_surprised",
     }
 }
@@ -967,18 +968,25 @@ crate::rules::named_enum! {
     pub enum CombatPhase {
         /// "S1. Determine surprise".
         #[default]
+        #[serde(rename = "s1_determine_surprise")]
         DetermineSurprise => "s1_determine_surprise",
         /// "S2. Unsurprised sides declare actions".
+        #[serde(rename = "s2_declare")]
         SurpriseDeclare => "s2_declare",
         /// "S2a. Roll initiative (1d6) for each unsurprised side if there are multiple".
+        #[serde(rename = "s2a_initiative")]
         SurpriseInitiative => "s2a_initiative",
         /// "S3. Unsurprised movement occurs".
+        #[serde(rename = "s3_movement")]
         SurpriseMovement => "s3_movement",
         /// "S4. Unsurprised ranged attacks occur".
+        #[serde(rename = "s4_ranged")]
         SurpriseRanged => "s4_ranged",
         /// "S5. Unsurprised spells occur".
+        #[serde(rename = "s5_spells")]
         SurpriseSpells => "s5_spells",
         /// "S6. Unsurprised melee attacks occur".
+        #[serde(rename = "s6_melee")]
         SurpriseMelee => "s6_melee",
         /// "1. All sides declare actions".
         Declare => "declare",
@@ -1771,7 +1779,8 @@ mod tests {
     /// "a 2-in-6 chance of being surprised": at or under the chance, each edge both sides.
     #[test]
     fn surprise_roll_edges() {
-        for (chance, face, surprised) in [(2, 2, true), (2, 3, false), (1, 1, true), (1, 2, false), (3, 3, true), (3, 4, false)]
+        for (chance, face, surprised) in
+            [(2, 2, true), (2, 3, false), (1, 1, true), (1, 2, false), (3, 3, true), (3, 4, false)]
         {
             let s = roll_side_surprise(chance, &mut faces(&[face]));
             assert_eq!(s.surprised, surprised, "{face} against {chance} in 6");
@@ -1896,8 +1905,9 @@ mod tests {
     fn wandering_rate_is_one_in_six() {
         let mut src = SeededDice::new(6_001);
         let trials = 60_000u32;
-        let encounters =
-            (0..trials).filter(|_| roll_wandering_check(&mut src).outcome == WanderingOutcome::Encounter).count() as u32;
+        let encounters = (0..trials)
+            .filter(|_| roll_wandering_check(&mut src).outcome == WanderingOutcome::Encounter)
+            .count() as u32;
         let chi = chi_square(&[encounters, trials - encounters], &[1.0 / 6.0, 5.0 / 6.0]);
         assert!(chi < CHI_SQUARE_1_DF_999, "encounters {encounters} of {trials}");
     }
@@ -2018,10 +2028,7 @@ mod tests {
     fn leader_triggers_are_for_henchmen() {
         use MoraleTrigger::*;
         let none: Vec<MoraleTrigger> = Vec::new();
-        let with = |hp, dead| MoraleState {
-            leader: Some(LeaderState { hp, max_hp: 20, dead }),
-            ..state(4, 0, 10, 10)
-        };
+        let with = |hp, dead| MoraleState { leader: Some(LeaderState { hp, max_hp: 20, dead }), ..state(4, 0, 10, 10) };
         assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(5, false)), vec![LeaderLowHp]);
         assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(6, false)), none);
         assert_eq!(morale_triggers(MoraleKind::Loyalty, &with(0, true)), vec![LeaderDied]);
@@ -2066,7 +2073,8 @@ mod tests {
     /// "the referee may modify morale scores to reflect circumstances"; "fight to the last".
     #[test]
     fn morale_scores_are_modified() {
-        let changes = [Modifier { reason: "chief slain".into(), value: -2 }, Modifier { reason: "none".into(), value: 0 }];
+        let changes =
+            [Modifier { reason: "chief slain".into(), value: -2 }, Modifier { reason: "none".into(), value: 0 }];
         let r = roll_morale(&check(9, &changes), &mut faces(&[3, 4]));
         assert_eq!((r.base_score, r.score, r.score_modifiers.len()), (9, 7, 1));
         assert_eq!(r.outcome, MoraleOutcome::ActsNormally);
@@ -2124,6 +2132,9 @@ mod tests {
         let back: OsrSettings = serde_json::from_str(&json).expect("settings read back");
         assert_eq!(back, s);
         let partial: OsrSettings = serde_json::from_str(r#"{"initiative_ties":"reroll"}"#).expect("partial");
-        assert_eq!((partial.initiative_ties, partial.armour_rows.plate), (InitiativeTies::Reroll, Some(EncumbranceRow::From50To100)));
+        assert_eq!(
+            (partial.initiative_ties, partial.armour_rows.plate),
+            (InitiativeTies::Reroll, Some(EncumbranceRow::From50To100))
+        );
     }
 }

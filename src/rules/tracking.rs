@@ -1100,16 +1100,19 @@ mod tests {
         assert_eq!(a(u32::MAX), None);
         // Days follow moves_per_day.
         let short = |m| sight_age(m, 200);
-        assert_eq!([60, 61, 200, 201, 400, 401, 600, 601].map(short), [
-            Some(SightAge::Fresh),
-            Some(SightAge::Set),
-            Some(SightAge::Set),
-            Some(SightAge::Stale),
-            Some(SightAge::Stale),
-            Some(SightAge::Old),
-            Some(SightAge::Old),
-            None
-        ]);
+        assert_eq!(
+            [60, 61, 200, 201, 400, 401, 600, 601].map(short),
+            [
+                Some(SightAge::Fresh),
+                Some(SightAge::Set),
+                Some(SightAge::Set),
+                Some(SightAge::Stale),
+                Some(SightAge::Stale),
+                Some(SightAge::Old),
+                Some(SightAge::Old),
+                None
+            ]
+        );
         // A day no longer than the fresh window leaves no set band.
         assert_eq!(sight_age(60, 50), Some(SightAge::Fresh));
         assert_eq!(sight_age(61, 50), Some(SightAge::Stale));
@@ -1235,14 +1238,17 @@ mod tests {
         // Level 1, fresh, clear: D6 + 1 gives 2..7, every row.
         let c = sight(0, Weather::CLEAR, Lighting::Daylight);
         let outcome = |face| resolve_sight_tracking(1, &c, &mut ScriptedDice::faces([face])).outcome;
-        assert_eq!([1, 2, 3, 4, 5, 6].map(outcome), [
-            SightOutcome::Lost,
-            SightOutcome::Lost,
-            SightOutcome::DirectionUncertain,
-            SightOutcome::FollowMinusThree,
-            SightOutcome::FollowMinusOne,
-            SightOutcome::FollowNormal
-        ]);
+        assert_eq!(
+            [1, 2, 3, 4, 5, 6].map(outcome),
+            [
+                SightOutcome::Lost,
+                SightOutcome::Lost,
+                SightOutcome::DirectionUncertain,
+                SightOutcome::FollowMinusThree,
+                SightOutcome::FollowMinusOne,
+                SightOutcome::FollowNormal
+            ]
+        );
     }
 
     #[test]
@@ -1353,14 +1359,17 @@ mod tests {
         // Level 1, fresh, clear: D6 + 1 gives 2..7, every row.
         let c = scent(0, Weather::CLEAR);
         let outcome = |face| resolve_scent_tracking(1, &c, &mut ScriptedDice::faces([face])).outcome;
-        assert_eq!([1, 2, 3, 4, 5, 6].map(outcome), [
-            ScentOutcome::Lost,
-            ScentOutcome::Lost,
-            ScentOutcome::Halted,
-            ScentOutcome::FollowMinusThree,
-            ScentOutcome::FollowMinusOne,
-            ScentOutcome::FollowNormal
-        ]);
+        assert_eq!(
+            [1, 2, 3, 4, 5, 6].map(outcome),
+            [
+                ScentOutcome::Lost,
+                ScentOutcome::Lost,
+                ScentOutcome::Halted,
+                ScentOutcome::FollowMinusThree,
+                ScentOutcome::FollowMinusOne,
+                ScentOutcome::FollowNormal
+            ]
+        );
     }
 
     #[test]

@@ -171,10 +171,7 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker) {
     {
         c.problem(
             "rules",
-            format!(
-                "prisoners supervision_reach_in: {reach} must be 0 to {} inches",
-                super::load::MAX_TABLE_INCHES
-            ),
+            format!("prisoners supervision_reach_in: {reach} must be 0 to {} inches", super::load::MAX_TABLE_INCHES),
         );
     }
     if !(1..=MAX_EXHAUSTION_POINT).contains(&s.berserk_exhaustion_point) {
@@ -199,7 +196,10 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker) {
     for f in &scene.figures {
         let e = format!("figure \"{}\"", shown(&f.name));
         if f.melee_factor.abs() > MAX_MELEE_FACTOR {
-            c.problem(&e, format!("melee_factor: {} must be -{MAX_MELEE_FACTOR} to {MAX_MELEE_FACTOR}", f.melee_factor));
+            c.problem(
+                &e,
+                format!("melee_factor: {} must be -{MAX_MELEE_FACTOR} to {MAX_MELEE_FACTOR}", f.melee_factor),
+            );
         }
         if f.fatigue > MAX_FATIGUE {
             c.problem(&e, format!("fatigue: {} is more than {MAX_FATIGUE}", f.fatigue));
@@ -281,9 +281,8 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker) {
                 );
             }
             if let Some(guard) = &run.pursued_by {
-                let guards_him = figure(guard)
-                    .and_then(|g| g.guard.as_ref())
-                    .is_some_and(|role| role.prisoners.iter().any(|n| *n == f.name));
+                let guards_him =
+                    figure(guard).and_then(|g| g.guard.as_ref()).is_some_and(|role| role.prisoners.contains(&f.name));
                 if !guards_him {
                     c.problem(
                         &e,

@@ -22,13 +22,15 @@ use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::{allowance_for, walk};
 use super::outcome::PrisonerEventOutcome as P;
-use super::world::{Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls, point, vec2};
+use super::world::{
+    Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls, point, vec2,
+};
 use super::{Move, MoveSystems};
 use crate::rules::character::{Gait, Sex};
 use crate::rules::dice::Rolls;
 use crate::rules::prisoners::{
-    BerserkOutcome, BerserkState, Berserker, BondsState, ChaseOutcome, Escort, EscortPrisoner, EscapeOutcome,
-    Fugitive, PrisonersSettings, Pursuer, RUNNING_FATIGUE_PER_MOVE, StruggleOutcome, berserk_move, down_in_struggle,
+    BerserkOutcome, BerserkState, Berserker, BondsState, ChaseOutcome, EscapeOutcome, Escort, EscortPrisoner, Fugitive,
+    PrisonersSettings, Pursuer, RUNNING_FATIGUE_PER_MOVE, StruggleOutcome, berserk_move, down_in_struggle,
     escape_dice_due, just_run_at_start, resolve_catch_round, resolve_escape_dice, resolve_struggle_round,
     running_move_in, undo_binding_round, within_catch_reach, work_bonds,
 };
@@ -121,14 +123,7 @@ struct EscortGroup {
 
 #[allow(clippy::type_complexity)]
 fn resolve_prisoners(
-    mut figures: Query<(
-        &SceneOrder,
-        &mut Figure,
-        &mut TablePosition,
-        &mut Facing,
-        &mut Swept,
-        &Conditions,
-    )>,
+    mut figures: Query<(&SceneOrder, &mut Figure, &mut TablePosition, &mut Facing, &mut Swept, &Conditions)>,
     rules: Res<PrisonerRules>,
     clock: Res<MoveClock>,
     table: Option<Res<TableSize>>,
@@ -260,7 +255,11 @@ fn guards_of(pieces: &[Piece], p: usize) -> Vec<usize> {
 fn busy(pieces: &[Piece], g: usize) -> bool {
     let name = &pieces[g].sheet.name;
     pieces.iter().any(|p| {
-        p.sheet.prisoner.run.as_ref().is_some_and(|r| r.status != RunStatus::Escaped && r.pursued_by.as_ref() == Some(name))
+        p.sheet
+            .prisoner
+            .run
+            .as_ref()
+            .is_some_and(|r| r.status != RunStatus::Escaped && r.pursued_by.as_ref() == Some(name))
     })
 }
 
@@ -306,7 +305,10 @@ fn escape_dice(pieces: &mut [Piece], ctx: &Ctx, dice: &mut SimDice, log: &mut Ev
             previous.is_some() && escort.prisoners.iter().any(|&i| pieces[i].sheet.prisoner.last_ran_at == previous);
         let list: Vec<EscortPrisoner> = present
             .iter()
-            .map(|&i| EscortPrisoner { sex: pieces[i].sheet.sex, rank: pieces[i].sheet.prisoner_rank.unwrap_or_default() })
+            .map(|&i| EscortPrisoner {
+                sex: pieces[i].sheet.sex,
+                rank: pieces[i].sheet.prisoner_rank.unwrap_or_default(),
+            })
             .collect();
         let escort_dice = Escort {
             prisoners: &list,
@@ -398,7 +400,8 @@ fn destination(piece: &Piece, ctx: &Ctx) -> (Vec2, &'static str) {
         (h - at.y, Vec2::new(at.x, h)),
     ];
     edges.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let clear = edges.iter().find(|(_, e)| ctx.walls.first_hit(at, *e).is_none() && !crosses_water(at, *e, ctx.terrain));
+    let clear =
+        edges.iter().find(|(_, e)| ctx.walls.first_hit(at, *e).is_none() && !crosses_water(at, *e, ctx.terrain));
     (clear.unwrap_or(&edges[0]).1, "table_edge")
 }
 
@@ -524,7 +527,15 @@ fn run_on(pieces: &mut [Piece], i: usize, inches: f32, why: &str, round: u8, ctx
 }
 
 /// 000 "Catching, runaways, and overpowering": a round of a runaway's flight and his guard's chase, "both ... running at double move rate".
-fn flee(pieces: &mut [Piece], i: usize, mut run: Runaway, round: u8, ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
+fn flee(
+    pieces: &mut [Piece],
+    i: usize,
+    mut run: Runaway,
+    round: u8,
+    ctx: &Ctx,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+) {
     let clock = ctx.round(round);
     let rounds = f32::from(ctx.clock.rounds_per_move.max(1));
     // The runaway runs first.
@@ -608,7 +619,15 @@ fn flee(pieces: &mut [Piece], i: usize, mut run: Runaway, round: u8, ctx: &Ctx, 
 }
 
 /// 000 "Catching, runaways, and overpowering": a round of the struggle after the catch, "Fugitive -1for being caught"; "+3 to tie hands and gain control".
-fn struggle(pieces: &mut [Piece], i: usize, mut run: Runaway, round: u8, ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
+fn struggle(
+    pieces: &mut [Piece],
+    i: usize,
+    mut run: Runaway,
+    round: u8,
+    ctx: &Ctx,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+) {
     let clock = ctx.round(round);
     let by_name = index_by_name(pieces);
     let holder = run.pursued_by.as_ref().and_then(|n| by_name.get(n).copied()).filter(|&g| !pieces[g].immobile);
@@ -790,7 +809,10 @@ fn berserkers(pieces: &mut [Piece], ctx: &Ctx, log: &mut EventLog) {
         if matches!(m.outcome, BerserkOutcome::RagesWithoutEnemy | BerserkOutcome::CalmsDown) {
             event = event.house_rule("prisoners.berserk_without_enemy");
         }
-        if m.state == BerserkState::Raging && m.outcome != BerserkOutcome::BuildsRage && settings.rage_fatigue_per_move > 0 {
+        if m.state == BerserkState::Raging
+            && m.outcome != BerserkOutcome::BuildsRage
+            && settings.rage_fatigue_per_move > 0
+        {
             event = event.house_rule("prisoners.rage_fatigue_per_move");
         }
         if let Some(k) = m.target {

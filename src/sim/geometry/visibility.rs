@@ -226,7 +226,15 @@ fn cut_out_gaps(wall: Segment, gaps: &[Segment], out: &mut Vec<Segment>) {
     let mut from = 0.0f64;
     let piece = |lo: f64, hi: f64, out: &mut Vec<Segment>| {
         if (hi - lo) * length >= MIN_SEGMENT_IN {
-            let end = |t: f64| if t <= 0.0 { wall.from } else if t >= 1.0 { wall.to } else { wall.from + along * t };
+            let end = |t: f64| {
+                if t <= 0.0 {
+                    wall.from
+                } else if t >= 1.0 {
+                    wall.to
+                } else {
+                    wall.from + along * t
+                }
+            };
             out.push(Segment::new(end(lo), end(hi)));
         }
     };
@@ -829,8 +837,7 @@ fn clip_to_disc(vertices: &[TablePoint], r: f64) -> Vec<TablePoint> {
 /// on a wall's line sees along it, and a point on a wall, a door say, is seen from both
 /// sides); a line running along a blocker is not blocked by it.
 pub fn visible(origin: TablePoint, target: TablePoint, blockers: &SightBlockers, range: f64) -> bool {
-    if !origin.is_finite() || !target.is_finite() || !blockers.bounds.holds(origin) || !blockers.bounds.holds(target)
-    {
+    if !origin.is_finite() || !target.is_finite() || !blockers.bounds.holds(origin) || !blockers.bounds.holds(target) {
         return false;
     }
     let length = origin.distance(target);
@@ -912,8 +919,8 @@ pub fn seen_area<'a>(
     blockers: &SightBlockers,
 ) -> SeenArea<'a> {
     let own = visibility_polygon(viewer, blockers, own_range);
-    let line_of_sight = (own_range.is_finite() && !lit.is_empty())
-        .then(|| visibility_polygon(viewer, blockers, f64::INFINITY));
+    let line_of_sight =
+        (own_range.is_finite() && !lit.is_empty()).then(|| visibility_polygon(viewer, blockers, f64::INFINITY));
     SeenArea { own, line_of_sight, lit }
 }
 
@@ -972,9 +979,9 @@ mod tests {
     /// not cross are nearest at an end of one, so these cover every near miss.)
     fn ambiguous(o: TablePoint, p: TablePoint, raw: &[Segment], table: TableBounds, range: f64, band: f64) -> bool {
         let line = Segment::new(o, p);
-        raw.iter().any(|s| {
-            distance_to(p, *s) < band || distance_to(s.from, line) < band || distance_to(s.to, line) < band
-        }) || (range.is_finite() && (o.distance(p) - range).abs() < band + RANGE_ARC_ERROR_IN)
+        raw.iter()
+            .any(|s| distance_to(p, *s) < band || distance_to(s.from, line) < band || distance_to(s.to, line) < band)
+            || (range.is_finite() && (o.distance(p) - range).abs() < band + RANGE_ARC_ERROR_IN)
             || (p.x - table.min.x).abs() < band
             || (p.x - table.max.x).abs() < band
             || (p.y - table.min.y).abs() < band
@@ -1026,7 +1033,8 @@ mod tests {
                 }
                 _ => {
                     // Whole inches: an L and a T meeting it.
-                    let (x, y) = (rng.random_range(2..(w as i32 - 8)) as f64, rng.random_range(2..(h as i32 - 8)) as f64);
+                    let (x, y) =
+                        (rng.random_range(2..(w as i32 - 8)) as f64, rng.random_range(2..(h as i32 - 8)) as f64);
                     out.extend(polyline(&[(x, y + 6.0), (x, y), (x + 6.0, y)]));
                     out.push(seg((x + 3.0, y), (x + 3.0, y + 4.0)));
                 }
@@ -1085,7 +1093,8 @@ mod tests {
 
     #[test]
     fn a_concave_l_shaped_room_hides_what_is_round_its_corner() {
-        let room = polyline(&[(0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (10.0, 10.0), (10.0, 20.0), (0.0, 20.0), (0.0, 0.0)]);
+        let room =
+            polyline(&[(0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (10.0, 10.0), (10.0, 20.0), (0.0, 20.0), (0.0, 0.0)]);
         let blockers = SightBlockers::new(&room, bounds(30.0, 30.0));
         let o = pt(15.0, 5.0);
         let polygon = visibility_polygon(o, &blockers, f64::INFINITY);
@@ -1232,19 +1241,22 @@ mod tests {
             to,
             open,
         };
-        assert_eq!(sight_blockers(&walls, &[door((4.0, 0.0), (6.0, 0.0), true)]), vec![
-            seg((0.0, 0.0), (4.0, 0.0)),
-            seg((6.0, 0.0), (10.0, 0.0))
-        ]);
+        assert_eq!(
+            sight_blockers(&walls, &[door((4.0, 0.0), (6.0, 0.0), true)]),
+            vec![seg((0.0, 0.0), (4.0, 0.0)), seg((6.0, 0.0), (10.0, 0.0))]
+        );
         // Drawn backwards, a hair off the line, past the wall's end: cut all the same.
-        assert_eq!(sight_blockers(&walls, &[door((12.0, 0.04), (8.0, -0.04), true)]), vec![seg((0.0, 0.0), (8.0, 0.0))]);
+        assert_eq!(
+            sight_blockers(&walls, &[door((12.0, 0.04), (8.0, -0.04), true)]),
+            vec![seg((0.0, 0.0), (8.0, 0.0))]
+        );
         // Further off the line than 0.05": not in this wall.
         assert_eq!(sight_blockers(&walls, &[door((4.0, 0.1), (6.0, 0.1), true)]), vec![seg((0.0, 0.0), (10.0, 0.0))]);
         // A closed door is a blocker of its own, the wall kept whole.
-        assert_eq!(sight_blockers(&walls, &[door((4.0, 0.0), (6.0, 0.0), false)]), vec![
-            seg((0.0, 0.0), (10.0, 0.0)),
-            seg((4.0, 0.0), (6.0, 0.0))
-        ]);
+        assert_eq!(
+            sight_blockers(&walls, &[door((4.0, 0.0), (6.0, 0.0), false)]),
+            vec![seg((0.0, 0.0), (10.0, 0.0)), seg((4.0, 0.0), (6.0, 0.0))]
+        );
         // A repeated point blocks nothing.
         let repeated = vec![Wall { name: "r".into(), kind: WallKind::Inner, points: vec![(1.0, 1.0), (1.0, 1.0)] }];
         assert!(sight_blockers(&repeated, &[]).is_empty());
@@ -1273,7 +1285,11 @@ mod tests {
         let (r, d): (f64, f64) = (6.0, 2.0);
         let cut = r * r * (d / r).acos() - d * (r * r - d * d).sqrt();
         let expected = std::f64::consts::PI * r * r - cut;
-        assert!((polygon.area() - expected).abs() < std::f64::consts::TAU * r * RANGE_ARC_ERROR_IN, "{}", polygon.area());
+        assert!(
+            (polygon.area() - expected).abs() < std::f64::consts::TAU * r * RANGE_ARC_ERROR_IN,
+            "{}",
+            polygon.area()
+        );
     }
 
     #[test]
@@ -1328,7 +1344,9 @@ mod tests {
     fn dungeon() -> (Vec<Segment>, TableBounds) {
         let (cols, rows, cell) = (12usize, 8usize, 10.0f64);
         let mut walls = Vec::new();
-        let doorway = |i: usize, j: usize, piece: usize, outer: bool| !outer && (i + j) % 4 != 0 && (4..6).contains(&piece);
+        let doorway = |i: usize, j: usize, piece: usize, outer: bool| {
+            !outer && !(i + j).is_multiple_of(4) && (4..6).contains(&piece)
+        };
         for j in 0..=rows {
             for i in 0..cols {
                 for k in 0..10 {
@@ -1377,7 +1395,8 @@ mod tests {
             for s in blockers.segments() {
                 add_pieces(&mut pieces, s.from - o, s.to - o);
             }
-            let all: Vec<TablePoint> = clip_to_disc(&sweep(&pieces, &|_| Some(2.0 * range)), range).into_iter().map(|p| p + o).collect();
+            let all: Vec<TablePoint> =
+                clip_to_disc(&sweep(&pieces, &|_| Some(2.0 * range)), range).into_iter().map(|p| p + o).collect();
             let all = VisibilityPolygon { origin: o, vertices: all };
             assert!((filtered.area() - all.area()).abs() < 0.5, "{} against {}", filtered.area(), all.area());
             for _ in 0..300 {
@@ -1395,14 +1414,11 @@ mod tests {
     #[test]
     fn lights_show_what_is_in_sight_beyond_the_own_range() {
         // A corridor 40" long, a wall across it at x = 30 with a gap at its top.
-        let walls = vec![
-            seg((0.0, 2.0), (40.0, 2.0)),
-            seg((0.0, 6.0), (40.0, 6.0)),
-            seg((30.0, 2.0), (30.0, 5.0)),
-        ];
+        let walls = vec![seg((0.0, 2.0), (40.0, 2.0)), seg((0.0, 6.0), (40.0, 6.0)), seg((30.0, 2.0), (30.0, 5.0))];
         let blockers = SightBlockers::new(&walls, bounds(40.0, 10.0));
         let viewer = pt(2.0, 4.0);
-        let lights = [LitDisc { position: pt(20.0, 4.0), radius: 6.0 }, LitDisc { position: pt(36.0, 3.0), radius: 6.0 }];
+        let lights =
+            [LitDisc { position: pt(20.0, 4.0), radius: 6.0 }, LitDisc { position: pt(36.0, 3.0), radius: 6.0 }];
         let lit = lit_areas(&lights, &blockers);
         let seen = seen_area(viewer, 2.0, &lit, &blockers);
         for (p, expected, why) in [
