@@ -57,6 +57,8 @@ pub enum Mark {
     Disarmed,
     /// A sleeper raised the alarm.
     RaisesAlarm,
+    /// A tracker came within 1" of its quarry.
+    CaughtUp,
 }
 
 /// An outcome's meaning, carried by the log event beside its id.

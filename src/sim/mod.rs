@@ -19,6 +19,7 @@ pub mod rest;
 pub mod run;
 pub mod sleepers;
 pub mod temptations;
+pub mod trails;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod traps;
@@ -33,7 +34,7 @@ pub use referee::Referee;
 pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
-/// One move: figure movement, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
+/// One move: figure movement, trails, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move;
 
@@ -46,6 +47,10 @@ pub struct Round;
 pub enum MoveSystems {
     /// Figures walk their paths.
     Movement,
+    /// Trails: each figure's path goes on its trail; trackers read their quarry's trail, dice
+    /// and move (000 "Tracking", "Scent Tracking", "Pepper trap"). After Movement, so the
+    /// quarry's move is on the trail, and before Traps, which so see a tracker's path too.
+    Trails,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
     /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
@@ -77,6 +82,7 @@ pub fn plugin(app: &mut App) {
         Move,
         (
             MoveSystems::Movement,
+            MoveSystems::Trails,
             MoveSystems::Traps,
             MoveSystems::Temptations,
             MoveSystems::Fire,
@@ -92,6 +98,7 @@ pub fn plugin(app: &mut App) {
         log::plugin,
         noise::plugin,
         movement::plugin,
+        trails::plugin,
         traps::plugin,
         temptations::plugin,
         fire::plugin,
