@@ -286,3 +286,28 @@ fn the_same_seed_gives_the_same_manhunt_log() {
     assert!(a.contains("\"system\":\"tracking\""));
     assert_eq!(a, b);
 }
+
+/// The play-test counts, for each tracker, the runs in which it ended a move within 1" of its
+/// quarry: exactly the runs whose log holds its `caught_up` event.
+#[test]
+fn the_manhunt_play_test_counts_how_often_the_hounds_catch_up() {
+    use tabula::playtest::{report, run_all, to_csv, to_text};
+    let scene = manhunt();
+    let runs = run_all(&scene, 12, 40, 1, 2, &|_| {});
+    let r = report("manhunt", &runs, 40, 1);
+    let names: Vec<&str> = r.trackers.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Brutus", "Fang", "Ranger Hale"]);
+    for (i, summary) in runs.iter().enumerate() {
+        let Run { log, .. } = run(&scene, summary.seed, 40);
+        for t in ["Brutus", "Fang", "Ranger Hale"] {
+            let caught = log.events.iter().any(|e| e.event == "caught_up" && e.subject == t);
+            assert_eq!(summary.trackers[t].caught_up, caught, "run {i}, {t}");
+        }
+    }
+    let brutus = &r.trackers[0];
+    assert_eq!((brutus.quarry.as_str(), brutus.caught_up.of), ("Fugitive", 12));
+    let caught = runs.iter().filter(|s| s.trackers["Brutus"].caught_up).count() as u32;
+    assert_eq!(brutus.caught_up.count, caught);
+    assert!(to_text(&r).contains("caught up"));
+    assert!(to_csv(&r).contains("tracker,Brutus,caught_up,"));
+}
