@@ -18,6 +18,7 @@
 //! - escapes (docs/prisoners.md "In a scene"): a prisoner *ran off* on each `ran_off` event, was
 //!   *recaptured* on each `recaptured`, *escaped* on each `escaped` (off the table or at his
 //!   refuge), each counted by its outcome's mark.
+//! - a tracker *caught up* when it ended a move within 1" of its quarry (a `caught_up` event).
 //!
 //! Objectives (the scene's `objectives`) are not read from the log: a figure's position is
 //! changed by movement, temptations, traps and cattle grids, not all of which log where it ends
@@ -63,6 +64,8 @@ pub struct RunSummary {
     pub objectives: Vec<ObjectiveRun>,
     /// Prisoners who ran off, were recaptured and escaped in the run.
     pub escapes: EscapeRun,
+    /// Each tracker by name: its quarry, and whether it caught up with it.
+    pub trackers: BTreeMap<String, TrackerRun>,
 }
 
 /// Escapes in one run: how many times prisoners ran off, were recaptured, got away.
@@ -74,6 +77,17 @@ pub struct EscapeRun {
     pub recaptured: u32,
     /// Runaways who got off the table or to their refuge.
     pub escaped: u32,
+}
+
+/// What one tracker did in one run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TrackerRun {
+    /// The quarry it was set on.
+    pub quarry: String,
+    /// It ended a move within 1" of its quarry.
+    pub caught_up: bool,
+    /// The first move it did.
+    pub caught_up_move: Option<u32>,
 }
 
 /// One objective in one run.
@@ -155,6 +169,9 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
     for f in &scene.figures {
         s.figures.insert(f.name.clone(), FigureRun::default());
     }
+    for t in &scene.trails.trackers {
+        s.trackers.insert(t.figure.clone(), TrackerRun { quarry: t.quarry.clone(), ..Default::default() });
+    }
     let mut victims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut positions: BTreeMap<String, (f32, f32)> =
         scene.figures.iter().map(|f| (f.name.clone(), f.position)).collect();
@@ -235,6 +252,13 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             Mark::Recaptured => s.escapes.recaptured += 1,
             Mark::Escaped => s.escapes.escaped += 1,
             _ => {}
+        }
+        if e.meaning.mark == Mark::CaughtUp
+            && let Some(t) = s.trackers.get_mut(&e.subject)
+            && !t.caught_up
+        {
+            t.caught_up = true;
+            t.caught_up_move = Some(e.move_number);
         }
         if e.system == "sleepers" && s.alarm.is_none() && e.meaning.mark == Mark::RaisesAlarm {
             s.alarm = Some(str_field(e, "noise").unwrap_or("unknown").to_string());
@@ -462,6 +486,19 @@ pub struct EscapeReport {
     pub mean_escaped: f64,
 }
 
+/// One tracker over all runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrackerReport {
+    /// The tracker's name.
+    pub name: String,
+    /// The quarry it was set on.
+    pub quarry: String,
+    /// Share of runs in which it caught up (ended a move within 1" of its quarry).
+    pub caught_up: Share,
+    /// Mean move of catching up, over the runs in which it did.
+    pub mean_caught_up_move: Option<f64>,
+}
+
 /// Area burnt of one material over all runs, in square inches.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaReport {
@@ -494,6 +531,8 @@ pub struct Report {
     pub figures: Vec<FigureReport>,
     /// Each objective, in scene order.
     pub objectives: Vec<ObjectiveReport>,
+    /// Each tracker, in name order.
+    pub trackers: Vec<TrackerReport>,
     /// Area burnt per material, in material order.
     pub burnt_area: Vec<AreaReport>,
     /// Share of runs in which a building burnt.
@@ -608,6 +647,27 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
                 .collect()
         })
         .unwrap_or_default();
+    let trackers: Vec<TrackerReport> = runs
+        .first()
+        .map(|first| {
+            first
+                .trackers
+                .iter()
+                .map(|(name, t)| {
+                    let get = |r: &RunSummary| r.trackers.get(name).cloned().unwrap_or_default();
+                    let moves: Vec<f64> =
+                        runs.iter().filter_map(|r| get(r).caught_up_move).map(f64::from).collect();
+                    TrackerReport {
+                        name: name.clone(),
+                        quarry: t.quarry.clone(),
+                        caught_up: wilson(count(&|r| get(r).caught_up), n),
+                        mean_caught_up_move: (!moves.is_empty())
+                            .then(|| moves.iter().sum::<f64>() / moves.len() as f64),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let materials: BTreeSet<String> = runs.iter().flat_map(|r| r.burnt_area.keys().cloned()).collect();
     let burnt_area = materials
         .into_iter()
@@ -635,6 +695,7 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
         traps,
         figures,
         objectives,
+        trackers,
         burnt_area,
         building_burnt: wilson(count(&|r| r.building_burnt), n),
         alarm_raised: wilson(count(&|r| r.alarm.is_some()), n),
@@ -728,6 +789,13 @@ pub fn to_text(r: &Report) -> String {
             out.push_str("    not reached: runs that ended before the move (more --moves), left out of met\n");
         }
     }
+    if !r.trackers.is_empty() {
+        out.push_str(&format!("\n{:<22} {:<22} {:>22} {:>10}\n", "tracker", "quarry", "caught up", "mean move"));
+        for t in &r.trackers {
+            let mean = t.mean_caught_up_move.map_or("-".to_string(), |m| format!("{m:.1}"));
+            out.push_str(&format!("{:<22} {:<22} {:>22} {:>10}\n", t.name, t.quarry, pct(&t.caught_up), mean));
+        }
+    }
     if !r.burnt_area.is_empty() {
         out.push_str(&format!(
             "\n{:<22} {:>10} {:>10} {:>10} {:>10}   (square inches burnt)\n",
@@ -806,6 +874,9 @@ pub fn to_csv(r: &Report) -> String {
     for o in &r.objectives {
         row("objective", &o.name, "reached", &o.reached);
         row("objective", &o.name, "met", &o.met);
+    }
+    for t in &r.trackers {
+        row("tracker", &t.name, "caught_up", &t.caught_up);
     }
     row("fire", "", "building_burnt", &r.building_burnt);
     row("sleepers", "", "alarm_raised", &r.alarm_raised);

@@ -866,6 +866,61 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "000 \"Guarding prisoners\": bound prisoners work their bonds \"if left unsupervised\", with no distance.",
         why: "Unsupervised when none of his guards, free and able to move, is within a basic move (6\") of him.",
     },
+    // ---- Tracking ---------------------------------------------------------------------------
+    HouseRule {
+        path: "tracking.guessed_direction",
+        default: "any_direction",
+        silent: "000 \"Tracking\": \"tracker moves 3\" next move in guessed direction\", without saying how the guess is made.",
+        why: "A guess carries no knowledge of where the prey went: any whole degree from the dice; `onward` keeps the trail's last heading.",
+    },
+    HouseRule {
+        path: "tracking.uncertain_move",
+        default: "next_move",
+        silent: "000 \"Tracking\": \"4 prey was here but direction uncertain, tracker moves 3\" next move\".",
+        why: "The literal \"next move\": the tracker stays where the prey was the move of the 4 and guesses the move after; `this_move` guesses at once.",
+    },
+    HouseRule {
+        path: "tracking.pick_up_at_least",
+        default: "5",
+        silent: "000 \"Tracking\": \"can only follow the track if within 1\" and the dice score is high enough\", with no score.",
+        why: "5 is the lowest row that follows the trail.",
+    },
+    HouseRule {
+        path: "tracking.search_again",
+        default: "ahead_on_trail",
+        silent: "000 \"Scent Tracking\": \"must search again at least 3\" away from loss point\" gives the distance, not the place.",
+        why: "Hounds lose the scent at a ford and find it across the water: the first point of the trail at least 3\" on and more than 1\" from water; `random_cast` goes 3\" in a direction from the dice.",
+    },
+    HouseRule {
+        path: "tracking.search_again_in",
+        default: "3",
+        silent: "000 \"Scent Tracking\": \"at least 3\"\", a least, not a distance.",
+        why: "The text's least; never less.",
+    },
+    HouseRule {
+        path: "tracking.crossing_trails",
+        default: "ignored",
+        silent: "000 \"Tracking\" and \"Scent Tracking\" are silent on trails of several quarries crossing (\"known to GM\", \"GM will know scent path\").",
+        why: "The text gives no factor for crossings: the tracker follows his own quarry; `confused` and `follow_fresher` are the alternatives.",
+    },
+    HouseRule {
+        path: "tracking.sneeze_noise",
+        default: "screech",
+        silent: "000 \"Pepper trap\": \"sneeze violently (heard to 9\")\"; the waking table lists no sneeze.",
+        why: "A violent sneeze is a sudden sharp noise: a screech (+2 waking), heard to the text's 9\".",
+    },
+    HouseRule {
+        path: "tracking.sneezes_each_move",
+        default: "false",
+        silent: "000 \"Pepper trap\": \"moving into one draught of pepper ... sneeze violently\" says nothing of later moves.",
+        why: "The text's one sneeze, on moving in.",
+    },
+    HouseRule {
+        path: "tracking.pepper_radius_in",
+        default: "0.5",
+        silent: "000 \"Pepper trap\": \"one draught of pepper laid on the trail\", with no size.",
+        why: "Half an inch, a pinch across the trail; a draught may give its own `radius_in`.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -901,7 +956,8 @@ pub fn display_value(value: &serde_json::Value) -> String {
 }
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
-/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`, `prisoners`) are put back. The destructuring names
+/// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`,
+/// `prisoners`, `tracking`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {
@@ -915,6 +971,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         injuries,
         temptations,
         prisoners,
+        tracking,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -928,6 +985,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("injuries".into(), to(serde_json::to_value(injuries)));
     map.insert("temptations".into(), to(serde_json::to_value(temptations)));
     map.insert("prisoners".into(), to(serde_json::to_value(prisoners)));
+    map.insert("tracking".into(), to(serde_json::to_value(tracking)));
     serde_json::Value::Object(map)
 }
 

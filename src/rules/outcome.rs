@@ -63,6 +63,8 @@ pub enum Mark {
     Recaptured,
     /// A runaway got off the table or to his refuge.
     Escaped,
+    /// A tracker came within 1" of its quarry.
+    CaughtUp,
 }
 
 /// An outcome's meaning, carried by the log event beside its id.

@@ -415,9 +415,8 @@ crate::rules::named_enum! {
     }
 }
 
-/// The readings of these sections where a choice is needed, each default the most literal.
-/// Not yet a block of the scene's `rules`: docs/house-rules.md "Tracking" proposes the paths
-/// (`rules.tracking.*`).
+/// The readings of these sections where a choice is needed, each default the most literal: the
+/// scene's `rules.tracking` block, every field a house rule (docs/house-rules.md "Tracking").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TrackingSettings {
@@ -442,7 +441,14 @@ pub struct TrackingSettings {
     /// Whether a peppered animal sneezes again each move it fails its D6 (true) or only on
     /// moving into the pepper (false, the text's one sneeze).
     pub sneezes_each_move: bool,
+    /// How far around its point a draught of pepper reaches, inches, for a draught that gives
+    /// no `radius_in`: the text gives "one draught of pepper laid on the trail" no size; half
+    /// an inch is a pinch across the trail.
+    pub pepper_radius_in: f32,
 }
+
+/// [`TrackingSettings::pepper_radius_in`]'s default: half an inch.
+pub const DEFAULT_PEPPER_RADIUS_IN: f32 = 0.5;
 
 impl Default for TrackingSettings {
     fn default() -> Self {
@@ -455,6 +461,7 @@ impl Default for TrackingSettings {
             crossing_trails: CrossingTrails::Ignored,
             sneeze_noise: Noise::Screech,
             sneezes_each_move: false,
+            pepper_radius_in: DEFAULT_PEPPER_RADIUS_IN,
         }
     }
 }

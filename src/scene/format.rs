@@ -99,6 +99,10 @@ pub struct Scene {
     /// The GM's weakness checks: a figure dices its weakness's own roll at a move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weakness_checks: Vec<super::temptations::WeaknessCheck>,
+    /// Trails, trackers, draughts of pepper and the weather ([`super::trails`]); trails laid
+    /// in play and the trackers' state are written back by the simulation.
+    #[serde(default, skip_serializing_if = "super::trails::TrailsSection::is_empty")]
+    pub trails: super::trails::TrailsSection,
     /// Goals a play-test counts: a side all inside an area by a move ([`Objective`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<Objective>,
@@ -181,10 +185,18 @@ pub struct RulesSettings {
     /// Prisoners, runaways and berserkers: the readings where 000 is silent (docs/prisoners.md).
     #[serde(skip_serializing_if = "is_default_prisoners")]
     pub prisoners: crate::rules::prisoners::PrisonersSettings,
+    /// Tracking house rules: the guessed direction, searching again, crossing trails, the
+    /// pepper (docs/tracking.md).
+    #[serde(skip_serializing_if = "is_default_tracking")]
+    pub tracking: crate::rules::tracking::TrackingSettings,
 }
 
 fn is_default_prisoners(s: &crate::rules::prisoners::PrisonersSettings) -> bool {
     *s == crate::rules::prisoners::PrisonersSettings::default()
+}
+
+fn is_default_tracking(s: &crate::rules::tracking::TrackingSettings) -> bool {
+    *s == crate::rules::tracking::TrackingSettings::default()
 }
 
 fn is_default_temptations(s: &crate::rules::decisions::TemptationSettings) -> bool {
@@ -220,6 +232,7 @@ impl Default for RulesSettings {
             injuries: Default::default(),
             temptations: Default::default(),
             prisoners: Default::default(),
+            tracking: Default::default(),
         }
     }
 }
@@ -918,6 +931,10 @@ pub use super::injuries::Treatment;
 pub use super::prisoners::{BerserkerSheet, GuardRole, PrisonerState, RunStatus, Runaway};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
+pub use super::trails::{
+    CounterScent, PepperDraught, SceneTrail, TrackerFields, TrackerMode, TrackerSense, TrackerState, TrailPoint, TrailsSection,
+    WeatherChange,
+};
 pub use super::traps::{Concealment, Trap, TrapKind};
 
 #[cfg(test)]

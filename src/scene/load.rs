@@ -556,6 +556,8 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     super::injuries::check_scene(scene, &mut c);
     super::temptations::check_scene(scene, &mut c);
     super::prisoners::check_scene(scene, &mut c);
+    super::trails::check_settings(&scene.rules.tracking, &mut c);
+    super::trails::check_scene(scene, &mut c);
     check_objectives(scene, &mut c);
     // References between entities, now that every name is known.
     let figure_names: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();

@@ -20,6 +20,7 @@ pub mod rest;
 pub mod run;
 pub mod sleepers;
 pub mod temptations;
+pub mod trails;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod traps;
@@ -34,7 +35,7 @@ pub use referee::Referee;
 pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
-/// One move: figure movement, prisoners, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
+/// One move: figure movement, prisoners, trails, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move;
 
@@ -51,6 +52,10 @@ pub enum MoveSystems {
     /// round, bonds are worked, berserkers rage. After Movement (an escort that walked is a
     /// moving escort) and before Traps, which so see the ground runaways and berserkers ran over.
     Prisoners,
+    /// Trails: each figure's path goes on its trail; trackers read their quarry's trail, dice
+    /// and move (000 "Tracking", "Scent Tracking", "Pepper trap"). After Movement, so the
+    /// quarry's move is on the trail, and before Traps, which so see a tracker's path too.
+    Trails,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
     /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
@@ -83,6 +88,7 @@ pub fn plugin(app: &mut App) {
         (
             MoveSystems::Movement,
             MoveSystems::Prisoners,
+            MoveSystems::Trails,
             MoveSystems::Traps,
             MoveSystems::Temptations,
             MoveSystems::Fire,
@@ -99,6 +105,7 @@ pub fn plugin(app: &mut App) {
         noise::plugin,
         movement::plugin,
         prisoners::plugin,
+        trails::plugin,
         traps::plugin,
         temptations::plugin,
         fire::plugin,

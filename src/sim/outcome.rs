@@ -227,6 +227,35 @@ named_enum! {
 }
 
 named_enum! {
+    /// Tracking events that are not a rule's own outcome (`sim::trails`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum TrackingEventOutcome {
+        /// `cast_to_trail`: more than 1" from its quarry's trail, the tracker goes to it (no roll).
+        CastToTrail => "cast_to_trail",
+        /// `guessed_move`: the guessed 3" of a sight tracker.
+        Guessed => "guessed",
+        /// `search`: a scent tracker on its way to search again.
+        Searching => "searching",
+        /// `search`: at the search point; it dices again next move.
+        AtSearchPoint => "at_search_point",
+        /// `search`: no point of the trail ahead will do; it stays and dices again next move.
+        NoSearchPoint => "no_search_point",
+        /// `backtracked`: a sight tracker went back the way he came.
+        Backtracked => "backtracked",
+        /// `trail_lost`.
+        Lost => "lost",
+        /// `trail_found`: following again after a loss, a guess or a search.
+        Found => "found",
+        /// `switched_trail`: a fresher crossing trail taken (`tracking.crossing_trails`).
+        Switched => "switched",
+        /// `caught_up`: the tracker ended its move within 1" of its quarry.
+        CaughtUp => "caught_up",
+        /// `gave_up`: the trail is too old to follow.
+        GaveUp => "gave_up",
+    }
+}
+
+named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
@@ -302,6 +331,10 @@ impl_outcome! {
         PrisonerEventOutcome::Escaped => Meaning::NONE.mark(Mark::Escaped),
         _ => Meaning::NONE,
     };
+    TrackingEventOutcome => |o| match o {
+        TrackingEventOutcome::CaughtUp => Meaning::NONE.mark(Mark::CaughtUp),
+        _ => Meaning::NONE,
+    };
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
 }
@@ -373,6 +406,7 @@ mod tests {
             ("prisoners", "ran_off", "ran_off") => Mark::RanOff,
             ("prisoners", "recaptured", "recaptured") => Mark::Recaptured,
             ("prisoners", "escaped", "escaped") => Mark::Escaped,
+            ("tracking", "caught_up", "caught_up") => Mark::CaughtUp,
             _ => Mark::None,
         };
         Meaning { sprung, harm, mark }
@@ -499,6 +533,22 @@ mod tests {
         t.add("prisoners", "binding_undone", &[P::Undone]);
         t.add("prisoners", "berserk", &BerserkOutcome::ALL);
         t.add("prisoners", "fatigue", &[P::Tired]);
+        {
+            use crate::rules::tracking::{PepperOutcome, ScentOutcome, SightOutcome};
+            use TrackingEventOutcome as K;
+            t.add("tracking", "sight_tracking", &SightOutcome::ALL);
+            t.add("tracking", "scent_tracking", &ScentOutcome::ALL);
+            t.add("tracking", "pepper", &PepperOutcome::ALL);
+            t.add("tracking", "cast_to_trail", &[K::CastToTrail]);
+            t.add("tracking", "guessed_move", &[K::Guessed]);
+            t.add("tracking", "search", &[K::Searching, K::AtSearchPoint, K::NoSearchPoint]);
+            t.add("tracking", "backtracked", &[K::Backtracked]);
+            t.add("tracking", "trail_lost", &[K::Lost]);
+            t.add("tracking", "trail_found", &[K::Found]);
+            t.add("tracking", "switched_trail", &[K::Switched]);
+            t.add("tracking", "caught_up", &[K::CaughtUp]);
+            t.add("tracking", "gave_up", &[K::GaveUp]);
+        }
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
@@ -516,6 +566,7 @@ mod tests {
         t.covers(&FireOutcome::ALL);
         t.covers(&SleeperOutcome::ALL);
         t.covers(&TemptationEventOutcome::ALL);
+        t.covers(&TrackingEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
         t.covers(&PrisonerEventOutcome::ALL);
 

@@ -202,6 +202,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::sleepers::spawn(world, scene);
     super::temptations::spawn(world, scene);
     super::prisoners::spawn(world, scene);
+    super::trails::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -258,5 +259,6 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::fire::snapshot(world, &mut scene);
     super::herds::snapshot(world, &mut scene);
     super::sleepers::snapshot(world, &mut scene);
+    super::trails::snapshot(world, &mut scene);
     Some(scene)
 }

@@ -242,6 +242,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         decisions: Vec::new(),
         outvotes: Vec::new(),
         weakness_checks: Vec::new(),
+        trails: Default::default(),
         objectives: Vec::new(),
     };
     check_scene(&scene)?;
