@@ -102,6 +102,9 @@ pub struct Scene {
     /// Goals a play-test counts: a side all inside an area by a move ([`Objective`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<Objective>,
+    /// Magicians, spell orders, wards, occult beings, curses and mesmerisms ([`super::magic`]).
+    #[serde(default, skip_serializing_if = "super::magic::MagicSection::is_empty")]
+    pub magic: super::magic::MagicSection,
 }
 
 /// A goal the play-test report counts (docs/playtest.md "Objectives"): it is met in a run when
@@ -178,6 +181,13 @@ pub struct RulesSettings {
     /// (docs/decisions.md).
     #[serde(skip_serializing_if = "is_default_temptations")]
     pub temptations: crate::rules::decisions::TemptationSettings,
+    /// Magic house rules and readings (docs/magic.md).
+    #[serde(skip_serializing_if = "is_default_magic")]
+    pub magic: crate::rules::magic::MagicSettings,
+}
+
+fn is_default_magic(s: &crate::rules::magic::MagicSettings) -> bool {
+    *s == crate::rules::magic::MagicSettings::default()
 }
 
 fn is_default_temptations(s: &crate::rules::decisions::TemptationSettings) -> bool {
@@ -212,6 +222,7 @@ impl Default for RulesSettings {
             lighting: Default::default(),
             injuries: Default::default(),
             temptations: Default::default(),
+            magic: Default::default(),
         }
     }
 }
@@ -873,6 +884,7 @@ fn default_side() -> String {
 pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
+pub use super::magic::{CastOrder, Curse, CurseKind, MagicSection, MagicianEntry, Mesmerised, OccultBeing, Ward};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
 pub use super::traps::{Concealment, Trap, TrapKind};

@@ -555,6 +555,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     }
     super::injuries::check_scene(scene, &mut c);
     super::temptations::check_scene(scene, &mut c);
+    super::magic::check_scene(scene, &mut c);
     check_objectives(scene, &mut c);
     // References between entities, now that every name is known.
     let figure_names: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();

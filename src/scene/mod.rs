@@ -10,6 +10,7 @@ pub mod format;
 pub mod herds;
 pub mod injuries;
 pub mod load;
+pub mod magic;
 pub mod save;
 pub mod sleepers;
 pub mod stress;

@@ -243,6 +243,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         outvotes: Vec::new(),
         weakness_checks: Vec::new(),
         objectives: Vec::new(),
+        magic: Default::default(),
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;
