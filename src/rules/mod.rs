@@ -118,7 +118,7 @@ mod tests {
         CrossingChoice, CrossingTrails, GuessedDirection, PepperOutcome, Rain, ScentAge, ScentOutcome, SearchAgain,
         SightAge, SightOutcome, Snow, UncertainMove, Wind,
     };
-    use crate::scene::{ConditionKind, Material};
+    use crate::scene::{ConditionKind, CurseKind, Material};
     use crate::sim::fire_front::CellState;
 
     fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
@@ -258,6 +258,7 @@ mod tests {
             WardedBeing,
             WardKind,
             WardOutcome,
+            CurseKind,
             FrightOutcome,
             EncumbranceRow,
             ItemKind,

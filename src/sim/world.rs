@@ -201,6 +201,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::herds::spawn(world, scene);
     super::sleepers::spawn(world, scene);
     super::temptations::spawn(world, scene);
+    super::magic::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -257,5 +258,6 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::fire::snapshot(world, &mut scene);
     super::herds::snapshot(world, &mut scene);
     super::sleepers::snapshot(world, &mut scene);
+    super::magic::snapshot(world, &mut scene);
     Some(scene)
 }
