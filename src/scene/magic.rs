@@ -6,7 +6,9 @@
 
 use super::format::{Point, Scene};
 use super::load::{Checker, MAX_MOVES_PLAYED, MAX_NAME_CHARS, MAX_POINTS, MAX_TABLE_INCHES, shown};
-use crate::rules::magic::{DEMON_RANK_MAX, DEMON_RANK_MIN, FailedSpell, MagicSettings, Spell, VictimDistance, WardKind, WardedBeing};
+use crate::rules::magic::{
+    DEMON_RANK_MAX, DEMON_RANK_MIN, FailedSpell, MagicSettings, Spell, VictimDistance, WardKind, WardedBeing,
+};
 use serde::{Deserialize, Serialize};
 
 /// Most magicians in a scene.
@@ -283,9 +285,10 @@ pub(crate) fn check_settings(settings: &MagicSettings, c: &mut Checker) {
             c.problem("rules", format!("magic {field}: {v} must be 0 to {MAX_MAGIC_POWER}"));
         }
     }
-    for (field, v) in
-        [("ghost_rows_lll_factor", settings.ghost_rows_lll_factor), ("gremlin_rows_lll_factor", settings.gremlin_rows_lll_factor)]
-    {
+    for (field, v) in [
+        ("ghost_rows_lll_factor", settings.ghost_rows_lll_factor),
+        ("gremlin_rows_lll_factor", settings.gremlin_rows_lll_factor),
+    ] {
         if !(-10..=10).contains(&v) {
             c.problem("rules", format!("magic {field}: {v} must be -10 to 10"));
         }
@@ -409,7 +412,8 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     for (i, curse) in m.curses.iter().enumerate() {
         let e = format!("curse \"{}\"", shown(&curse.victim));
         if !is_figure(&curse.victim) && !target_of_order(&curse.victim) {
-            c.problem(&e, format!("victim: \"{}\" is neither a figure nor a spell order's target", shown(&curse.victim)));
+            let victim = shown(&curse.victim);
+            c.problem(&e, format!("victim: \"{victim}\" is neither a figure nor a spell order's target"));
         }
         if m.curses[..i].iter().any(|o| o.victim == curse.victim && o.curse == curse.curse) {
             c.problem(&e, format!("curse: a {} curse on the same victim is listed twice", curse.curse.id()));
@@ -525,7 +529,8 @@ impl CastOrder {
                 None => c.problem(&e, "target: a curse needs its victim".into()),
                 Some(t) if figure(t) => {
                     if self.victim.is_some() {
-                        c.problem(&e, "victim: a figure's distance is measured; give it only for a victim off the table".into());
+                        let why = "victim: a figure's distance is measured; give it only for a victim off the table";
+                        c.problem(&e, why.into());
                     }
                 }
                 Some(_) => match self.victim {
@@ -548,7 +553,9 @@ impl CastOrder {
                 }
                 match self.class {
                     None => c.problem(&e, "class: Mesmerise needs the person's class as a number".into()),
-                    Some(k) if k.abs() > MAX_CLASS => c.problem(&e, format!("class: {k} must be -{MAX_CLASS} to {MAX_CLASS}")),
+                    Some(k) if k.abs() > MAX_CLASS => {
+                        c.problem(&e, format!("class: {k} must be -{MAX_CLASS} to {MAX_CLASS}"))
+                    }
                     Some(_) => {}
                 }
             }
