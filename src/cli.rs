@@ -72,6 +72,9 @@ pub enum Command {
         /// Open with the temptations panel shown (GM view).
         #[arg(long)]
         temptations: bool,
+        /// Open with the magic panel shown (GM view).
+        #[arg(long)]
+        magic: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -183,8 +186,19 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => demo(),
-        Some(Command::Open { scene, screenshot, moves, rounds, view, measure_frames, play, roster, temptations }) => {
-            open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations))
+        Some(Command::Open {
+            scene,
+            screenshot,
+            moves,
+            rounds,
+            view,
+            measure_frames,
+            play,
+            roster,
+            temptations,
+            magic,
+        }) => {
+            open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations, magic))
         }
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -542,7 +556,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster, temptations): (Option<f32>, bool, bool),
+    (play, roster, temptations, magic): (Option<f32>, bool, bool, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -561,13 +575,22 @@ fn open(
             ViewArg::Gm => crate::view::ViewKind::Gm,
             ViewArg::Projector => crate::view::ViewKind::Projector,
         };
-        let options =
-            crate::view::ViewOptions { screenshot, moves, rounds, view, measure_frames, play, roster, temptations };
+        let options = crate::view::ViewOptions {
+            screenshot,
+            moves,
+            rounds,
+            view,
+            measure_frames,
+            play,
+            roster,
+            temptations,
+            magic,
+        };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations);
+        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations, magic);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

@@ -21,6 +21,7 @@ mod roster;
 mod screenshot;
 mod settings;
 mod sleepers;
+mod magic;
 mod temptations;
 mod tokens;
 mod traps;
@@ -68,6 +69,8 @@ pub struct ViewOptions {
     pub roster: bool,
     /// Open with the temptations panel shown (sites, who is inside, figures' qualities).
     pub temptations: bool,
+    /// Open with the magic panel shown (magicians' MP, curses, mesmerisms, occult beings).
+    pub magic: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -114,6 +117,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.temptations {
         app.world_mut().resource_mut::<panels::PanelState>().show_temptations = true;
     }
+    if options.magic {
+        app.world_mut().resource_mut::<panels::PanelState>().show_magic = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -149,7 +155,14 @@ pub fn plugin(app: &mut App) {
         hover::plugin,
         measure::plugin,
     ));
-    app.add_plugins((herds::plugin, playhead::plugin, tokens::plugin, roster::plugin, temptations::plugin));
+    app.add_plugins((
+        herds::plugin,
+        playhead::plugin,
+        tokens::plugin,
+        roster::plugin,
+        temptations::plugin,
+        magic::plugin,
+    ));
 }
 
 /// Table inches to world units.

@@ -33,6 +33,8 @@ pub struct PanelState {
     pub show_temptations: bool,
     /// The Decide panel (a decision diced for a figure) is open.
     pub show_decide: bool,
+    /// The Magic panel (magicians' MP, curses, mesmerisms, occult beings) is open.
+    pub show_magic: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -187,6 +189,9 @@ fn menu_bar(
                 }
                 if ui.button("Decide").on_hover_text("Dice a decision for a figure between its options").clicked() {
                     panels.show_decide = !panels.show_decide;
+                }
+                if ui.button("Magic").on_hover_text("Magicians' Magic Power, curses, mesmerisms, occult beings").clicked() {
+                    panels.show_magic = !panels.show_magic;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
