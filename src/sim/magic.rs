@@ -610,8 +610,8 @@ impl Pass {
                     day: self.day,
                     gremlin_rank: if curse == CurseKind::Gremlin { gremlin_rank } else { None },
                 };
-                match self.magic.curses.iter_mut().find(|c| c.victim == victim && c.curse == curse) {
-                    Some(old) => *old = laid.clone(),
+                match self.magic.curses.iter().position(|c| c.victim == victim && c.curse == curse) {
+                    Some(i) => self.magic.curses[i] = laid.clone(),
                     None => self.magic.curses.push(laid.clone()),
                 }
                 let mut event = LogEvent::new("magic", "curse_laid", victim)
@@ -645,8 +645,8 @@ impl Pass {
                     day: self.day,
                     prompt_days,
                 };
-                match self.magic.mesmerised.iter_mut().find(|m| m.figure == figure) {
-                    Some(old) => *old = entry,
+                match self.magic.mesmerised.iter().position(|m| m.figure == figure) {
+                    Some(i) => self.magic.mesmerised[i] = entry,
                     None => self.magic.mesmerised.push(entry),
                 }
             }
