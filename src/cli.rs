@@ -75,6 +75,9 @@ pub enum Command {
         /// Open with the prisoners panel shown (GM view): escorts, bonds, runaways, berserkers.
         #[arg(long)]
         prisoners: bool,
+        /// Open with the magic panel shown (GM view).
+        #[arg(long)]
+        magic: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -204,7 +207,8 @@ pub fn main() -> ExitCode {
             roster,
             temptations,
             prisoners,
-        }) => open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations, prisoners)),
+            magic,
+        }) => open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations, prisoners, magic)),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
             playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
@@ -551,7 +555,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster, temptations, prisoners): (Option<f32>, bool, bool, bool),
+    (play, roster, temptations, prisoners, magic): (Option<f32>, bool, bool, bool, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -580,12 +584,13 @@ fn open(
             roster,
             temptations,
             prisoners,
+            magic,
         };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations, prisoners);
+        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations, prisoners, magic);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

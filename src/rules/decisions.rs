@@ -1547,8 +1547,14 @@ pub fn roll_weakness(kind: WeaknessRoll, src: &mut impl DiceSource) -> WeaknessR
     let roll = Roll::new(Dice::D10, src);
     let roll =
         if kind == WeaknessRoll::FriendInMelee { roll.at_most(kind.target()) } else { roll.at_least(kind.target()) };
-    let passed = roll.passed() == Some(true);
-    let outcome = match kind {
+    let outcome = weakness_outcome(kind, roll.passed() == Some(true));
+    WeaknessResult { kind, roll, outcome }
+}
+
+/// 000 "Weaknesses": what a weakness roll gives, from whether it met its target (read again
+/// when another rule, the evil eye's −1, changes the total).
+pub fn weakness_outcome(kind: WeaknessRoll, passed: bool) -> WeaknessOutcome {
+    match kind {
         WeaknessRoll::StopDrinking
         | WeaknessRoll::StopGambling
         | WeaknessRoll::StopDallying
@@ -1573,8 +1579,7 @@ pub fn roll_weakness(kind: WeaknessRoll, src: &mut impl DiceSource) -> WeaknessR
                 WeaknessOutcome::FriendSpared
             }
         }
-    };
-    WeaknessResult { kind, roll, outcome }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -114,6 +114,11 @@ pub const HOUSE_RULE_REASONS: &[(&str, &str)] = &[
     ("2nd-level animal trainer (house rule)", "herds.second_level_trainer_catch_bonus"),
     ("horse, not listed (house rule)", "herds.unlisted_stampede_factor"),
     ("wolf, not listed (house rule)", "herds.unlisted_stampede_factor"),
+    ("tired (house rule)", "magic.tired_reduction"),
+    ("flesh wounded (house rule)", "magic.flesh_wounded_reduction"),
+    ("wounded (house rule)", "magic.wounded_reduction"),
+    ("sore wounded (house rule)", "magic.sore_wounded_reduction"),
+    ("attempting again (house rule)", "magic.try_again_penalty_cumulative"),
 ];
 
 /// Settings that are not house rules: a choice the text itself offers or a reading of its
@@ -139,6 +144,10 @@ pub const TEXT_SETTINGS: &[&str] = &[
     // Injuries: 000 "Adventurers Apparent 'Death' dicing" and 001 "Saga Apparently Dead
     // Recovery Dicing" are alternatives the texts offer.
     "injuries.apparent_death_text",
+    // Magic: 001 "Spell Casting" writes "D6 + MMP – TS" (the literal MMP) and the list gives
+    // only "$ success" and "# fail": both defaults are the text's words.
+    "magic.general_cast_power",
+    "magic.listed_spells_may_try_again",
 ];
 
 /// Every house rule, by domain (the same order as docs/house-rules.md).
@@ -921,6 +930,97 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "000 \"Pepper trap\": \"one draught of pepper laid on the trail\", with no size.",
         why: "Half an inch, a pinch across the trail; a draught may give its own `radius_in`.",
     },
+    // ---- Magic and occult wards -----------------------------------------------------------
+    HouseRule {
+        path: "magic.tired_reduction",
+        default: "1",
+        silent: "001 \"MAGIC!\": the MMP \"is reduced if the Magician is tired or wounded\", with no number.",
+        why: "One point, as a fatigue point is one.",
+    },
+    HouseRule {
+        path: "magic.flesh_wounded_reduction",
+        default: "1",
+        silent: "001 \"MAGIC!\": \"or wounded\", with no number.",
+        why: "001 \"Wound Recoveries\": \"Flesh wounded D6 days at –1\".",
+    },
+    HouseRule {
+        path: "magic.wounded_reduction",
+        default: "1",
+        silent: "001 \"MAGIC!\": \"or wounded\", with no number.",
+        why: "001 \"Wound Recoveries\": wounded \"first half –1 and second –1\".",
+    },
+    HouseRule {
+        path: "magic.sore_wounded_reduction",
+        default: "3",
+        silent: "001 \"MAGIC!\": \"or wounded\", with no number.",
+        why: "001 \"Wound Recoveries\": \"Sore wounded (-3)\".",
+    },
+    HouseRule {
+        path: "magic.general_cast_cost",
+        default: "target",
+        silent: "001 \"Spell Casting\": \"the Target (TS) of Magic Power Units (MPUs) needed\"; \"After a spell has been cast, Magic Power is recovered\"; no cost is given.",
+        why: "The TS MPUs the spell needed are used up (no more than he has); `nothing` is the alternative.",
+    },
+    HouseRule {
+        path: "magic.listed_spell_cost",
+        default: "all_magic_power",
+        silent: "001 \"Spells\": each adds \"MP\" to the die and gives no cost.",
+        why: "The spell draws on the Magic Power its roll added, which then \"is recovered at 1 per move\"; `one_point` and `nothing` are the alternatives.",
+    },
+    HouseRule {
+        path: "magic.try_again_penalty_cumulative",
+        default: "false",
+        silent: "001 \"Spell Casting\": \"attempt again immediately at a cost of 1 fatigue point and deducting 1 from the dice\", for one attempt again.",
+        why: "The same words each time: every attempt again −1 and a fatigue point.",
+    },
+    HouseRule {
+        path: "magic.ghost_rows_lll_factor",
+        default: "-5",
+        silent: "001 \"Spells\": Summon a Ghost, Call for a suspected ghost, Reveal Occult Presence: \"SUN -6, DLL -4\", no LLL.",
+        why: "Between SUN and DLL.",
+    },
+    HouseRule {
+        path: "magic.gremlin_rows_lll_factor",
+        default: "-3",
+        silent: "001 \"Spells\": Gremlin, Demon and both curses: \"SUN -3, DLL -2\", no LLL.",
+        why: "Halfway is −2½; daylight is daylight, so as SUN.",
+    },
+    HouseRule {
+        path: "magic.people_beyond_five",
+        default: "continue_row",
+        silent: "001 \"Spells\": \"2 people -1, 3 -2, 4 -3, 5 -4\" stops at five.",
+        why: "The row's own step goes on (6 present: −5); `as_five` keeps −4.",
+    },
+    HouseRule {
+        path: "magic.ward_test.dice",
+        default: "D6",
+        silent: "001 \"Occult Wards\": silver is \"diced D6 within 6”\"; garlic and wolf's bane name no die.",
+        why: "Silver's D6 for all three wards.",
+    },
+    HouseRule {
+        path: "magic.ward_test.target",
+        default: "1",
+        silent: "001 \"Occult Wards\" gives each ward's FV against each being, not the test.",
+        why: "Die − FV against 1+, as \"D6 + MMP – TS = 1+\"; below, the being is repelled.",
+    },
+    HouseRule {
+        path: "magic.occult_fright_test.dice",
+        default: "D6",
+        silent: "001 \"Occult Wards\": \"Adds 1 to ADT dicing against occult Frights\"; the test is in neither source.",
+        why: "A D6, the die of the wards; a scene supplies its own.",
+    },
+    HouseRule {
+        path: "magic.occult_fright_test.target",
+        default: "1",
+        silent: "001 \"Occult Wards\": the fright test and the beings' FVs are in neither source.",
+        why: "Die − FV (+1 for a ward) against 1+, as the wards; a scene supplies its own.",
+    },
+    HouseRule {
+        path: "magic.presence_reach_in",
+        default: "6",
+        silent: "001 \"Spells\": \"2 people present -1\", \"Victim present +1\", \"others present -1\": \"present\" has no distance.",
+        why: "6\", the longest reach the magic text gives (silver \"within 6”\"): a room's width.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -972,6 +1072,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         temptations,
         prisoners,
         tracking,
+        magic,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -986,6 +1087,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("temptations".into(), to(serde_json::to_value(temptations)));
     map.insert("prisoners".into(), to(serde_json::to_value(prisoners)));
     map.insert("tracking".into(), to(serde_json::to_value(tracking)));
+    map.insert("magic".into(), to(serde_json::to_value(magic)));
     serde_json::Value::Object(map)
 }
 

@@ -126,6 +126,9 @@ pub const GARLIC_FRIGHT_VALUES: [(WardedBeing, u8); 2] = [(WardedBeing::Werewolf
 pub const WOLFS_BANE_FRIGHT_VALUES: [(WardedBeing, u8); 2] = [(WardedBeing::Werewolf, 3), (WardedBeing::Wolf, 4)];
 /// 001 "Occult Wards": "The possession of a Ward Adds 1 to ADT dicing against occult Frights".
 pub const WARD_FRIGHT_BONUS: i32 = 1;
+/// House rule `magic.presence_reach_in`: a figure within 6" of the magician is present (the
+/// silver ward's "within 6”", the longest reach the magic text gives).
+pub const DEFAULT_PRESENCE_REACH_IN: f32 = 6.0;
 
 // The reasons a house rule decides; built through `house_rule_reason` where they are used.
 // (Not yet in `HOUSE_RULE_REASONS`: the settings are not a block of the scene's `rules` yet.)
@@ -253,6 +256,10 @@ pub struct MagicSettings {
     pub ward_test: FrightTest,
     /// A person's "ADT dicing against occult Frights": a scene-supplied test (house rule).
     pub occult_fright_test: FrightTest,
+    /// House rule: how near the magician, in inches, a figure is "present" (the spells' "people
+    /// present", a curse's "Victim present", mesmerism's "others present"). Default 6", the
+    /// longest reach the magic text gives (silver "within 6”").
+    pub presence_reach_in: f32,
 }
 
 impl Default for MagicSettings {
@@ -272,6 +279,7 @@ impl Default for MagicSettings {
             people_beyond_five: PeopleBeyondFive::ContinueRow,
             ward_test: FrightTest::default(),
             occult_fright_test: FrightTest::default(),
+            presence_reach_in: DEFAULT_PRESENCE_REACH_IN,
         }
     }
 }

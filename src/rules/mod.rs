@@ -126,7 +126,7 @@ mod tests {
         CrossingChoice, CrossingTrails, GuessedDirection, PepperOutcome, Rain, ScentAge, ScentOutcome, SearchAgain,
         SightAge, SightOutcome, Snow, UncertainMove, Wind,
     };
-    use crate::scene::{ConditionKind, Material, RunStatus};
+    use crate::scene::{ConditionKind, CurseKind, Material, RunStatus};
     use crate::sim::fire_front::CellState;
 
     fn check<T: Copy + Serialize + Debug>(all: &[T], id: fn(T) -> &'static str) {
@@ -268,6 +268,7 @@ mod tests {
             WardedBeing,
             WardKind,
             WardOutcome,
+            CurseKind,
             FrightOutcome,
             EncumbranceRow,
             ItemKind,

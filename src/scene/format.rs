@@ -106,6 +106,9 @@ pub struct Scene {
     /// Goals a play-test counts: a side all inside an area by a move ([`Objective`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<Objective>,
+    /// Magicians, spell orders, wards, occult beings, curses and mesmerisms ([`super::magic`]).
+    #[serde(default, skip_serializing_if = "super::magic::MagicSection::is_empty")]
+    pub magic: super::magic::MagicSection,
 }
 
 /// A goal the play-test report counts (docs/playtest.md "Objectives"): it is met in a run when
@@ -189,6 +192,9 @@ pub struct RulesSettings {
     /// pepper (docs/tracking.md).
     #[serde(skip_serializing_if = "is_default_tracking")]
     pub tracking: crate::rules::tracking::TrackingSettings,
+    /// Magic house rules and readings (docs/magic.md).
+    #[serde(skip_serializing_if = "is_default_magic")]
+    pub magic: crate::rules::magic::MagicSettings,
 }
 
 fn is_default_prisoners(s: &crate::rules::prisoners::PrisonersSettings) -> bool {
@@ -197,6 +203,10 @@ fn is_default_prisoners(s: &crate::rules::prisoners::PrisonersSettings) -> bool 
 
 fn is_default_tracking(s: &crate::rules::tracking::TrackingSettings) -> bool {
     *s == crate::rules::tracking::TrackingSettings::default()
+}
+
+fn is_default_magic(s: &crate::rules::magic::MagicSettings) -> bool {
+    *s == crate::rules::magic::MagicSettings::default()
 }
 
 fn is_default_temptations(s: &crate::rules::decisions::TemptationSettings) -> bool {
@@ -233,6 +243,7 @@ impl Default for RulesSettings {
             temptations: Default::default(),
             prisoners: Default::default(),
             tracking: Default::default(),
+            magic: Default::default(),
         }
     }
 }
@@ -929,6 +940,7 @@ pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
 pub use super::prisoners::{BerserkerSheet, GuardRole, PrisonerState, RunStatus, Runaway};
+pub use super::magic::{CastOrder, Curse, CurseKind, MagicSection, MagicianEntry, Mesmerised, OccultBeing, Ward};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
 pub use super::trails::{

@@ -11,6 +11,7 @@ pub mod herds;
 pub mod injuries;
 pub mod load;
 pub mod prisoners;
+pub mod magic;
 pub mod save;
 pub mod sleepers;
 pub mod stress;

@@ -11,6 +11,7 @@ pub mod fire_front;
 pub mod geometry;
 pub mod herds;
 pub mod log;
+pub mod magic;
 pub mod movement;
 pub mod noise;
 pub mod outcome;
@@ -63,6 +64,9 @@ pub enum MoveSystems {
     /// passes no tavern), and before Fire, Herds and Sleepers, which so see where a figure that
     /// went in really stopped (its move is cut short there, as a trap cuts it).
     Temptations,
+    /// Magic: occult beings walk, spell orders are cast, wards dice, Magic Power recovers.
+    /// After Temptations (a figure that went in is where it stopped) and before Fire.
+    Magic,
     /// Fire: the move's rounds run, fires catch and spread.
     Fire,
     /// Herds wander, stampede and are herded.
@@ -91,6 +95,7 @@ pub fn plugin(app: &mut App) {
             MoveSystems::Trails,
             MoveSystems::Traps,
             MoveSystems::Temptations,
+            MoveSystems::Magic,
             MoveSystems::Fire,
             MoveSystems::Herds,
             MoveSystems::Sleepers,
@@ -108,6 +113,7 @@ pub fn plugin(app: &mut App) {
         trails::plugin,
         traps::plugin,
         temptations::plugin,
+        magic::plugin,
         fire::plugin,
         herds::plugin,
         sleepers::plugin,

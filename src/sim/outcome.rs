@@ -256,6 +256,25 @@ named_enum! {
 }
 
 named_enum! {
+    /// Magic events that are not a rule's own outcome.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum MagicEventOutcome {
+        /// `being_moved`: walked and has waypoints left.
+        Moved => "moved",
+        /// `being_moved`: reached its last waypoint.
+        Arrived => "arrived",
+        /// `being_moved`: a wall stopped it short (a ghost passes walls).
+        BlockedByWall => "blocked_by_wall",
+        /// `revealed`: a spell revealed the being to the players.
+        Revealed => "revealed",
+        /// `curse_laid`.
+        CurseLaid => "curse_laid",
+        /// `magic_power`: Magic Power recovered this move.
+        Recovered => "recovered",
+    }
+}
+
+named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
@@ -335,6 +354,7 @@ impl_outcome! {
         TrackingEventOutcome::CaughtUp => Meaning::NONE.mark(Mark::CaughtUp),
         _ => Meaning::NONE,
     };
+    MagicEventOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
 }
@@ -550,6 +570,14 @@ mod tests {
             t.add("tracking", "gave_up", &[K::GaveUp]);
         }
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
+        use MagicEventOutcome as M;
+        t.add("magic", "being_moved", &[M::Moved, M::Arrived, M::BlockedByWall]);
+        t.add("magic", "cast", &crate::rules::magic::SpellOutcome::ALL);
+        t.add("magic", "revealed", &[M::Revealed]);
+        t.add("magic", "curse_laid", &[M::CurseLaid]);
+        t.add("magic", "occult_fright", &crate::rules::magic::FrightOutcome::ALL);
+        t.add("magic", "ward_check", &crate::rules::magic::WardOutcome::ALL);
+        t.add("magic", "magic_power", &[M::Recovered]);
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
         t.add("injuries", "wound_recovery", &WoundRecovery::ALL);
@@ -567,6 +595,7 @@ mod tests {
         t.covers(&SleeperOutcome::ALL);
         t.covers(&TemptationEventOutcome::ALL);
         t.covers(&TrackingEventOutcome::ALL);
+        t.covers(&MagicEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
         t.covers(&PrisonerEventOutcome::ALL);
 

@@ -15,6 +15,7 @@
 
 use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::magic::{Cursed, evil_eye_on};
 use super::outcome::TemptationEventOutcome;
 use super::sleepers::nearest_along_path;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
@@ -22,7 +23,7 @@ use super::{Move, MoveSystems};
 use crate::rules::decisions::{
     DecisionError, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities, TemptationReadings,
     Tempted, Weakness, WeaknessRoll, decide, outvote, outvoters, roll_leave, roll_temptation, roll_weakness,
-    spend_money,
+    spend_money, weakness_outcome,
 };
 use crate::rules::dice::Rolls;
 use crate::rules::sleepers::Rank;
@@ -413,12 +414,21 @@ fn outvote_orders(
 /// rolls once for each figure of its side within 1", in scene order.
 fn weakness_checks(
     checks: Res<WeaknessChecks>,
-    figures: Query<(&SceneOrder, &Figure, &TablePosition)>,
+    figures: Query<(&SceneOrder, &Figure, &TablePosition, Option<&Cursed>)>,
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
 ) {
     for check in checks.0.iter().filter(|c| c.at_move == clock.move_number) {
+        let cursed = figures.iter().find(|(_, f, _, _)| f.0.name == check.figure).and_then(|(_, _, _, c)| c);
+        // 001 "Lay an evil eye Curse": "deducts 1 from every dice throw for character".
+        let roll = |dice: &mut SimDice| {
+            let mut result = roll_weakness(check.roll, dice);
+            if evil_eye_on(&mut result.roll, cursed) {
+                result.outcome = weakness_outcome(result.kind, result.roll.passed() == Some(true));
+            }
+            result
+        };
         let event = || {
             LogEvent::new("temptations", "weakness_check", check.figure.as_str())
                 .field("check", &check.name)
@@ -426,27 +436,27 @@ fn weakness_checks(
                 .field("weakness", check.roll.weakness().id())
         };
         if check.roll != WeaknessRoll::FriendInMelee {
-            let result = roll_weakness(check.roll, &mut *dice);
+            let result = roll(&mut *dice);
             log.push(&clock, event().outcome(result.outcome).roll(result.roll));
             continue;
         }
         let mut all: Vec<_> = figures.iter().collect();
-        all.sort_by_key(|(order, _, _)| **order);
-        let Some(&(_, clumsy, at)) = all.iter().find(|(_, f, _)| f.0.name == check.figure) else {
+        all.sort_by_key(|(order, _, _, _)| **order);
+        let Some(&(_, clumsy, at, _)) = all.iter().find(|(_, f, _, _)| f.0.name == check.figure) else {
             // Checked on load: the figure is in the scene.
             continue;
         };
         let friends: Vec<(&str, f32)> = all
             .iter()
-            .filter(|(_, f, _)| f.0.name != clumsy.0.name && f.0.side == clumsy.0.side)
-            .map(|(_, f, p)| (f.0.name.as_str(), p.0.distance(at.0)))
+            .filter(|(_, f, _, _)| f.0.name != clumsy.0.name && f.0.side == clumsy.0.side)
+            .map(|(_, f, p, _)| (f.0.name.as_str(), p.0.distance(at.0)))
             .filter(|&(_, d)| d <= FRIEND_IN_MELEE_REACH_IN)
             .collect();
         if friends.is_empty() {
             log.push(&clock, event().outcome(TemptationEventOutcome::NoFriendNear));
         }
         for (friend, distance) in friends {
-            let result = roll_weakness(check.roll, &mut *dice);
+            let result = roll(&mut *dice);
             log.push(
                 &clock,
                 event()

@@ -227,6 +227,11 @@ fn record_trails(
     clock: Res<MoveClock>,
     mut laid: ResMut<TrailsLaid>,
 ) {
+    // A scene with no trails and no trackers lays none: nothing would read them, and every
+    // saved scene of a crowd would carry a day of footprints (docs/tracking.md "In a scene").
+    if scene.0.trails.is_empty() && scene.0.trackers.is_empty() {
+        return;
+    }
     let now = clock.move_number;
     for (_, name, swept) in figures.iter().sort::<&SceneOrder>() {
         lay(&mut laid.0, name.as_str(), &swept.segments, now);

@@ -203,6 +203,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::temptations::spawn(world, scene);
     super::prisoners::spawn(world, scene);
     super::trails::spawn(world, scene);
+    super::magic::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -260,5 +261,6 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::herds::snapshot(world, &mut scene);
     super::sleepers::snapshot(world, &mut scene);
     super::trails::snapshot(world, &mut scene);
+    super::magic::snapshot(world, &mut scene);
     Some(scene)
 }

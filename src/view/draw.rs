@@ -15,7 +15,16 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             rebuild.run_if(resource_changed::<SceneGeneration>),
-            (draw_grid, draw_walls, draw_lights, draw_paths, draw_traps, follow_labels, reveal_trap_labels),
+            (
+                draw_grid,
+                draw_walls,
+                draw_lights,
+                draw_paths,
+                draw_traps,
+                follow_labels,
+                reveal_trap_labels,
+                reveal_being_labels,
+            ),
         )
             .chain()
             .after(PlayheadSystems),
@@ -383,9 +392,12 @@ fn draw_traps(
 /// to the players), sleepers' are always GM-only; everything else is public.
 fn spawn_labels(
     mut commands: Commands,
-    named: Query<(Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>), With<SceneOrder>>,
+    named: Query<
+        (Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>, Option<&crate::sim::magic::OccultBeing>),
+        With<SceneOrder>,
+    >,
 ) {
-    for (entity, name, trap, asleep) in &named {
+    for (entity, name, trap, asleep, being) in &named {
         let mut label = commands.spawn((
             Text2d::new(name.as_str()),
             TextFont { font_size: FontSize::Px(0.55 * PX_PER_INCH), ..default() },
@@ -393,8 +405,22 @@ fn spawn_labels(
             Transform::from_xyz(0.0, 0.0, 5.0),
             Label(entity),
         ));
-        if asleep || trap.is_some() {
+        // An occult being's name is the GM's until a spell reveals it.
+        if asleep || trap.is_some() || being.is_some_and(|b| !b.0.revealed) {
             label.insert(gm_only());
+        }
+    }
+}
+
+/// An occult being revealed in play shows its name to the players from then on.
+fn reveal_being_labels(
+    mut commands: Commands,
+    labels: Query<(Entity, &Label), With<bevy::camera::visibility::RenderLayers>>,
+    beings: Query<&crate::sim::magic::OccultBeing>,
+) {
+    for (entity, label) in &labels {
+        if beings.get(label.0).is_ok_and(|b| b.0.revealed) {
+            commands.entity(entity).remove::<bevy::camera::visibility::RenderLayers>();
         }
     }
 }

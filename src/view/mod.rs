@@ -22,6 +22,7 @@ mod roster;
 mod screenshot;
 mod settings;
 mod sleepers;
+mod magic;
 mod temptations;
 mod tokens;
 mod traps;
@@ -71,6 +72,8 @@ pub struct ViewOptions {
     pub temptations: bool,
     /// Open with the prisoners panel shown (escorts, bonds, runaways, berserkers, fatigue).
     pub prisoners: bool,
+    /// Open with the magic panel shown (magicians' MP, curses, mesmerisms, occult beings).
+    pub magic: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -120,6 +123,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.prisoners {
         app.world_mut().resource_mut::<panels::PanelState>().show_prisoners = true;
     }
+    if options.magic {
+        app.world_mut().resource_mut::<panels::PanelState>().show_magic = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -162,6 +168,7 @@ pub fn plugin(app: &mut App) {
         roster::plugin,
         temptations::plugin,
         prisoners::plugin,
+        magic::plugin,
     ));
 }
 

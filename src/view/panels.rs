@@ -35,6 +35,8 @@ pub struct PanelState {
     pub show_decide: bool,
     /// The prisoners panel (escorts, bonds, runaways, berserkers, fatigue) is open.
     pub show_prisoners: bool,
+    /// The Magic panel (magicians' MP, curses, mesmerisms, occult beings) is open.
+    pub show_magic: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -196,6 +198,9 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_prisoners = !panels.show_prisoners;
+                }
+                if ui.button("Magic").on_hover_text("Magicians' Magic Power, curses, mesmerisms, occult beings").clicked() {
+                    panels.show_magic = !panels.show_magic;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;

@@ -244,6 +244,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         weakness_checks: Vec::new(),
         trails: Default::default(),
         objectives: Vec::new(),
+        magic: Default::default(),
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;

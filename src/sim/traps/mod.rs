@@ -414,6 +414,8 @@ struct Mover {
     changed: bool,
     /// Its steed fell under it and threw it: written back as not `mounted`.
     unhorsed: bool,
+    /// Under the evil eye: −1 on its rolls ([`crate::sim::magic::evil_eye_on`]).
+    cursed: Option<crate::sim::magic::Cursed>,
 }
 
 impl Mover {
@@ -902,9 +904,10 @@ fn resolve_traps(world: &mut World) {
                 &Waypoints,
                 &Swept,
                 Option<&Wounds>,
+                Option<&crate::sim::magic::Cursed>,
             )>()
             .iter(world)
-            .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds)| {
+            .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds, cursed)| {
                 let mut starts = Vec::with_capacity(swept.segments.len());
                 let mut total = 0.0;
                 for &(a, b) in &swept.segments {
@@ -931,6 +934,7 @@ fn resolve_traps(world: &mut World) {
                     waypoints: waypoints.0.clone(),
                     changed: false,
                     unhorsed: false,
+                    cursed: cursed.copied(),
                 }
             })
             .collect();
@@ -1164,6 +1168,7 @@ mod tests {
             waypoints: VecDeque::new(),
             changed: false,
             unhorsed: false,
+            cursed: None,
         }
     }
 

@@ -131,7 +131,11 @@ impl Pass {
             personal: mover.sheet.spot_factor,
         };
         let lighting = lighting_at_trap(self, t);
-        let result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
+        let mut result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
+        // 001 "Lay an evil eye Curse": "deducts 1 from every dice throw for character".
+        if crate::sim::magic::evil_eye_on(&mut result.roll, self.movers[m].cursed.as_ref()) {
+            result.spotted = rules::spotted(result.roll.total, class, &self.settings.morval);
+        }
         let event = self
             .new_event("spot_check", m, t, c.time)
             .outcome(if result.spotted { TrapOutcome::Spotted } else { TrapOutcome::NotSpotted })
