@@ -208,7 +208,14 @@ pub fn main() -> ExitCode {
             temptations,
             prisoners,
             magic,
-        }) => open(&scene, screenshot, (moves, rounds), view, measure_frames, (play, roster, temptations, prisoners, magic)),
+        }) => open(
+            &scene,
+            screenshot,
+            (moves, rounds),
+            view,
+            measure_frames,
+            (play, roster, temptations, prisoners, magic),
+        ),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
             playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())

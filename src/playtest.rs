@@ -655,8 +655,7 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
                 .iter()
                 .map(|(name, t)| {
                     let get = |r: &RunSummary| r.trackers.get(name).cloned().unwrap_or_default();
-                    let moves: Vec<f64> =
-                        runs.iter().filter_map(|r| get(r).caught_up_move).map(f64::from).collect();
+                    let moves: Vec<f64> = runs.iter().filter_map(|r| get(r).caught_up_move).map(f64::from).collect();
                     TrackerReport {
                         name: name.clone(),
                         quarry: t.quarry.clone(),

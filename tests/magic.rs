@@ -204,9 +204,7 @@ fn assert_cursed(plain: &LogEvent, cursed: &LogEvent) {
 #[test]
 fn the_evil_eye_takes_one_off_a_weakness_check() {
     let check = "weakness_checks: [(name: \"a purse\", figure: \"Ann\", roll: not_steal, at_move: 1)]";
-    let plain = scene_from_str(&format!(
-        "(version: 1, table: (width: 30, height: 20), figures: [{ANN}], {check})"
-    ));
+    let plain = scene_from_str(&format!("(version: 1, table: (width: 30, height: 20), figures: [{ANN}], {check})"));
     let cursed = scene_from_str(&format!(
         "(version: 1, table: (width: 30, height: 20), figures: [{ANN}], {check},
           magic: (curses: [(victim: \"Ann\", curse: evil_eye, by: \"a witch\")]))"
@@ -318,7 +316,11 @@ fn each_spell_succeeds_as_often_as_the_text_says() {
             vec![("succeeds", 4.0 / 6.0), ("may_try_again", 1.0 / 6.0), ("fails", 1.0 / 6.0)],
         ),
         // Dry Clothes: D6 + 3 ≥ 5 on 2–6.
-        ("dry_clothes", parlour("LLL", 3, "", &order("spell: dry_clothes")), vec![("succeeds", 5.0 / 6.0), ("fails", 1.0 / 6.0)]),
+        (
+            "dry_clothes",
+            parlour("LLL", 3, "", &order("spell: dry_clothes")),
+            vec![("succeeds", 5.0 / 6.0), ("fails", 1.0 / 6.0)],
+        ),
         // Summon a Ghost by name: D6 + 3, D/L −2, ≥ 4 on 3–6.
         (
             "summon_ghost",
@@ -326,14 +328,25 @@ fn each_spell_succeeds_as_often_as_the_text_says() {
                 "D/L",
                 3,
                 "",
-                &format!("{}, beings: [(name: \"Lady\", kind: ghost, position: (25, 15))]", order("spell: summon_ghost, target: \"Lady\"")),
+                &format!(
+                    "{}, beings: [(name: \"Lady\", kind: ghost, position: (25, 15))]",
+                    order("spell: summon_ghost, target: \"Lady\"")
+                ),
             ),
             vec![("succeeds", 4.0 / 6.0), ("fails", 2.0 / 6.0)],
         ),
         // Call for a suspected ghost: D6 + 3 − 2 ≥ 6 on 5–6.
-        ("call_suspected_ghost", parlour("D/L", 3, "", &order("spell: call_suspected_ghost")), vec![("succeeds", 2.0 / 6.0), ("fails", 4.0 / 6.0)]),
+        (
+            "call_suspected_ghost",
+            parlour("D/L", 3, "", &order("spell: call_suspected_ghost")),
+            vec![("succeeds", 2.0 / 6.0), ("fails", 4.0 / 6.0)],
+        ),
         // Summon a suspected Gremlin: D6 + 3, D/L −1, ≥ 5 on 3–6.
-        ("summon_suspected_gremlin", parlour("D/L", 3, "", &order("spell: summon_suspected_gremlin")), vec![("succeeds", 4.0 / 6.0), ("fails", 2.0 / 6.0)]),
+        (
+            "summon_suspected_gremlin",
+            parlour("D/L", 3, "", &order("spell: summon_suspected_gremlin")),
+            vec![("succeeds", 4.0 / 6.0), ("fails", 2.0 / 6.0)],
+        ),
         // Summon a suspected Demon of rank 1: D6 + 3 − 1 − 1 ≥ 5 on 4–6.
         (
             "summon_suspected_demon",
@@ -353,7 +366,11 @@ fn each_spell_succeeds_as_often_as_the_text_says() {
             vec![("succeeds", 5.0 / 6.0), ("fails", 1.0 / 6.0)],
         ),
         // Reveal Occult Presence: D6 + 3 − 2 ≥ 6 on 5–6.
-        ("reveal_occult_presence", parlour("D/L", 3, "", &order("spell: reveal_occult_presence")), vec![("succeeds", 2.0 / 6.0), ("fails", 4.0 / 6.0)]),
+        (
+            "reveal_occult_presence",
+            parlour("D/L", 3, "", &order("spell: reveal_occult_presence")),
+            vec![("succeeds", 2.0 / 6.0), ("fails", 4.0 / 6.0)],
+        ),
         // Mesmerise Ann, 2" off, class −2 (so +2), no one else about: D6 + 5 ≥ 8 on 3–6.
         (
             "mesmerise",
@@ -392,7 +409,11 @@ fn depths_and_ranks_come_as_the_text_says() {
     }
     assert_rates(
         &depths,
-        &[("not_mesmerised", 2.0 / 6.0), ("obeys_immediate_orders", 2.0 / 6.0), ("carries_out_prompted_order", 2.0 / 6.0)],
+        &[
+            ("not_mesmerised", 2.0 / 6.0),
+            ("obeys_immediate_orders", 2.0 / 6.0),
+            ("carries_out_prompted_order", 2.0 / 6.0),
+        ],
     );
     let scene = parlour(
         "D/L",

@@ -1057,7 +1057,7 @@ pub fn display_value(value: &serde_json::Value) -> String {
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
 /// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`,
-/// `prisoners`, `tracking`) are put back. The destructuring names
+/// `prisoners`, `tracking`, `magic`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {

@@ -939,13 +939,13 @@ fn default_side() -> String {
 pub use super::fires::{Fire, FireIgnition, Igniter};
 pub use super::herds::{CattleGrid, GridHold, GridHoldState, Herd, Zone};
 pub use super::injuries::Treatment;
-pub use super::prisoners::{BerserkerSheet, GuardRole, PrisonerState, RunStatus, Runaway};
 pub use super::magic::{CastOrder, Curse, CurseKind, MagicSection, MagicianEntry, Mesmerised, OccultBeing, Ward};
+pub use super::prisoners::{BerserkerSheet, GuardRole, PrisonerState, RunStatus, Runaway};
 pub use super::sleepers::{Shelter, SleepingGroup};
 pub use super::temptations::{DecisionOrder, Inside, OutvoteOrder, TemptationSite, TemptationState, WeaknessCheck};
 pub use super::trails::{
-    CounterScent, PepperDraught, SceneTrail, TrackerFields, TrackerMode, TrackerSense, TrackerState, TrailPoint, TrailsSection,
-    WeatherChange,
+    CounterScent, PepperDraught, SceneTrail, TrackerFields, TrackerMode, TrackerSense, TrackerState, TrailPoint,
+    TrailsSection, WeatherChange,
 };
 pub use super::traps::{Concealment, Trap, TrapKind};
 

@@ -372,11 +372,10 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         c.on_table(&e, "position", b.position);
         c.points(&e, "path", &b.path, 0);
         match b.move_rate {
-            Some(rate) => {
-                if c.finite(&e, "move_rate", rate) && !(0.0..=100.0).contains(&rate) {
-                    c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
-                }
+            Some(rate) if c.finite(&e, "move_rate", rate) && !(0.0..=100.0).contains(&rate) => {
+                c.problem(&e, format!("move_rate: {rate} must be 0 to 100 inches"));
             }
+            Some(_) => {}
             None if !b.path.is_empty() => c.problem(&e, "move_rate: needed with a path".into()),
             None => {}
         }
@@ -512,19 +511,17 @@ impl CastOrder {
                     _ => c.problem(&e, format!("target: no ghost is named \"{}\"", shown(t))),
                 },
             },
-            Some(Spell::SummonSuspectedDemon) => {
-                match (self.target.as_deref(), self.demon_rank) {
-                    (Some(t), None) => match being(t) {
-                        Some(b) if b.kind == WardedBeing::Demon => {}
-                        _ => c.problem(&e, format!("target: no demon is named \"{}\"", shown(t))),
-                    },
-                    (None, Some(r)) if !(DEMON_RANK_MIN..=DEMON_RANK_MAX).contains(&r) => {
-                        c.problem(&e, format!("demon_rank: {r} must be {DEMON_RANK_MIN} to {DEMON_RANK_MAX}"))
-                    }
-                    (None, Some(_)) => {}
-                    _ => c.problem(&e, "target or demon_rank: one of them, the demon on the table or its rank".into()),
+            Some(Spell::SummonSuspectedDemon) => match (self.target.as_deref(), self.demon_rank) {
+                (Some(t), None) => match being(t) {
+                    Some(b) if b.kind == WardedBeing::Demon => {}
+                    _ => c.problem(&e, format!("target: no demon is named \"{}\"", shown(t))),
+                },
+                (None, Some(r)) if !(DEMON_RANK_MIN..=DEMON_RANK_MAX).contains(&r) => {
+                    c.problem(&e, format!("demon_rank: {r} must be {DEMON_RANK_MIN} to {DEMON_RANK_MAX}"))
                 }
-            }
+                (None, Some(_)) => {}
+                _ => c.problem(&e, "target or demon_rank: one of them, the demon on the table or its rank".into()),
+            },
             Some(Spell::LayGremlinCurse | Spell::LayEvilEyeCurse) => match self.target.as_deref() {
                 None => c.problem(&e, "target: a curse needs its victim".into()),
                 Some(t) if figure(t) => {
@@ -559,11 +556,8 @@ impl CastOrder {
                     Some(_) => {}
                 }
             }
-            Some(_) => {
-                if self.target.is_some() {
-                    unused.push("target");
-                }
-            }
+            Some(_) if self.target.is_some() => unused.push("target"),
+            Some(_) => {}
         }
         if let Some(s) = spell {
             for f in ["victim", "demon_rank", "class", "nearby_noise", "nearby_fighting"] {

@@ -22,7 +22,7 @@ use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::outcome::MagicEventOutcome;
 use super::world::{
-    Conditions, Figure, LoadedScene, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Walls, lighting_at,
+    Conditions, Figure, Lights, LoadedScene, SceneLighting, SceneOrder, Swept, TablePosition, Walls, lighting_at,
     placed_bundle, point, sorted, vec2,
 };
 use super::{Move, MoveSystems};
@@ -291,7 +291,7 @@ impl Pass {
         }
     }
 
-    /// 1. Beings with a path walk it, `move_rate` inches a move; a ghost passes walls, the
+    /// Step 1: Beings with a path walk it, `move_rate` inches a move; a ghost passes walls, the
     /// others stop short of the first wall in the way.
     fn walk_beings(&mut self) {
         for b in &mut self.beings {
@@ -348,7 +348,7 @@ impl Pass {
         }
     }
 
-    /// 2. One spell order: the spell read off the table, cast (and cast again after a "0" as
+    /// Step 2: One spell order: the spell read off the table, cast (and cast again after a "0" as
     /// the order allows), and what it does when it succeeds.
     fn cast(&mut self, order: &scene::CastOrder) {
         let Some(mi) = self.magic.magicians.iter().position(|m| m.figure == order.caster) else { return };
@@ -696,7 +696,7 @@ impl Pass {
         }
     }
 
-    /// 3. Every ward, in scene order, dices for each being it names that has come within its
+    /// Step 3: Every ward, in scene order, dices for each being it names that has come within its
     /// reach, once an approach; a repelled being goes no nearer (its path is dropped).
     fn ward_checks(&mut self) {
         for ward in self.magic.wards.clone() {
@@ -751,7 +751,7 @@ impl Pass {
         }
     }
 
-    /// 4. "Magic Power is recovered at 1 per move not expending a fatigue point or 2 resting, up
+    /// Step 4: "Magic Power is recovered at 1 per move not expending a fatigue point or 2 resting, up
     /// to Maximum Magic Power": each magician who cast nothing this move.
     fn recover(&mut self) {
         for i in 0..self.magic.magicians.len() {

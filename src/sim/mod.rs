@@ -21,9 +21,9 @@ pub mod rest;
 pub mod run;
 pub mod sleepers;
 pub mod temptations;
-pub mod trails;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod trails;
 pub mod traps;
 pub mod world;
 

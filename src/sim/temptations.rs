@@ -436,7 +436,7 @@ fn weakness_checks(
                 .field("weakness", check.roll.weakness().id())
         };
         if check.roll != WeaknessRoll::FriendInMelee {
-            let result = roll(&mut *dice);
+            let result = roll(&mut dice);
             log.push(&clock, event().outcome(result.outcome).roll(result.roll));
             continue;
         }
@@ -456,7 +456,7 @@ fn weakness_checks(
             log.push(&clock, event().outcome(TemptationEventOutcome::NoFriendNear));
         }
         for (friend, distance) in friends {
-            let result = roll(&mut *dice);
+            let result = roll(&mut dice);
             log.push(
                 &clock,
                 event()

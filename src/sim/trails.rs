@@ -126,8 +126,11 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
         trackers: Vec::new(),
         ..scene.trails.clone()
     }));
-    let figures: Vec<(Entity, String)> =
-        world.query_filtered::<(Entity, &Name), With<Figure>>().iter(world).map(|(e, n)| (e, n.as_str().to_string())).collect();
+    let figures: Vec<(Entity, String)> = world
+        .query_filtered::<(Entity, &Name), With<Figure>>()
+        .iter(world)
+        .map(|(e, n)| (e, n.as_str().to_string()))
+        .collect();
     for t in &scene.trails.trackers {
         if let Some((e, _)) = figures.iter().find(|(_, n)| *n == t.figure) {
             world.entity_mut(*e).insert(Tracker { quarry: t.quarry.clone(), sense: t.sense, state: t.state.clone() });
@@ -627,7 +630,7 @@ fn track(
                         .house_rule("tracking.guessed_direction")
                         .house_rule("tracking.uncertain_move"),
                 );
-                tracker.state.mode = TrackerMode::PickingUp { from: point(start) };
+                tracker.state.mode = TrackerMode::PickingUp { from: start };
                 step = Step::to(VecDeque::from([to]), crate::rules::tracking::GUESS_MOVE_IN);
                 reads = false;
             }
@@ -753,8 +756,7 @@ fn track(
                     TrackerMove::SearchAgain { at_least_in } => {
                         let lost = ev("trail_lost", name, &tracker.quarry).outcome(TrackingEventOutcome::Lost);
                         log.push(&clock, lost.field("result", &id));
-                        let at =
-                            search_point(&laid.0, &on, from, at_least_in, settings, &terrain, table.0, &mut dice);
+                        let at = search_point(&laid.0, &on, from, at_least_in, settings, &terrain, table.0, &mut dice);
                         let mut e = ev("search", name, &tracker.quarry).house_rule("tracking.search_again");
                         match at {
                             Some(at) => {

@@ -393,7 +393,13 @@ fn draw_traps(
 fn spawn_labels(
     mut commands: Commands,
     named: Query<
-        (Entity, &Name, Option<&Trap>, Has<crate::sim::sleepers::SleepingGroup>, Option<&crate::sim::magic::OccultBeing>),
+        (
+            Entity,
+            &Name,
+            Option<&Trap>,
+            Has<crate::sim::sleepers::SleepingGroup>,
+            Option<&crate::sim::magic::OccultBeing>,
+        ),
         With<SceneOrder>,
     >,
 ) {

@@ -199,7 +199,11 @@ fn menu_bar(
                 {
                     panels.show_prisoners = !panels.show_prisoners;
                 }
-                if ui.button("Magic").on_hover_text("Magicians' Magic Power, curses, mesmerisms, occult beings").clicked() {
+                if ui
+                    .button("Magic")
+                    .on_hover_text("Magicians' Magic Power, curses, mesmerisms, occult beings")
+                    .clicked()
+                {
                     panels.show_magic = !panels.show_magic;
                 }
                 if ui.button("Help  F1").clicked() {

@@ -891,53 +891,52 @@ fn resolve_traps(world: &mut World) {
         // Last move's flames were read in its Fire set.
         flames.clear();
     }
-    let mut movers: Vec<Mover> =
-        world
-            .query::<(
-                Entity,
-                &SceneOrder,
-                &Name,
-                &Figure,
-                &Conditions,
-                &TablePosition,
-                &Facing,
-                &Waypoints,
-                &Swept,
-                Option<&Wounds>,
-                Option<&crate::sim::magic::Cursed>,
-            )>()
-            .iter(world)
-            .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds, cursed)| {
-                let mut starts = Vec::with_capacity(swept.segments.len());
-                let mut total = 0.0;
-                for &(a, b) in &swept.segments {
-                    starts.push(total);
-                    total += a.distance(b);
-                }
-                Mover {
-                    entity,
-                    order: order.0,
-                    name: name.as_str().to_string(),
-                    sheet: figure.0.clone(),
-                    conditions: conditions.0.clone(),
-                    wounds: wounds.map(|w| w.0),
-                    segments: swept.segments.clone(),
-                    starts,
-                    total,
-                    speed: swept.speed,
-                    popped: swept.popped,
-                    cap: total,
-                    place: None,
-                    position: position.0,
-                    facing: facing.0,
-                    arrived: waypoints.0.is_empty(),
-                    waypoints: waypoints.0.clone(),
-                    changed: false,
-                    unhorsed: false,
-                    cursed: cursed.copied(),
-                }
-            })
-            .collect();
+    let mut movers: Vec<Mover> = world
+        .query::<(
+            Entity,
+            &SceneOrder,
+            &Name,
+            &Figure,
+            &Conditions,
+            &TablePosition,
+            &Facing,
+            &Waypoints,
+            &Swept,
+            Option<&Wounds>,
+            Option<&crate::sim::magic::Cursed>,
+        )>()
+        .iter(world)
+        .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds, cursed)| {
+            let mut starts = Vec::with_capacity(swept.segments.len());
+            let mut total = 0.0;
+            for &(a, b) in &swept.segments {
+                starts.push(total);
+                total += a.distance(b);
+            }
+            Mover {
+                entity,
+                order: order.0,
+                name: name.as_str().to_string(),
+                sheet: figure.0.clone(),
+                conditions: conditions.0.clone(),
+                wounds: wounds.map(|w| w.0),
+                segments: swept.segments.clone(),
+                starts,
+                total,
+                speed: swept.speed,
+                popped: swept.popped,
+                cap: total,
+                place: None,
+                position: position.0,
+                facing: facing.0,
+                arrived: waypoints.0.is_empty(),
+                waypoints: waypoints.0.clone(),
+                changed: false,
+                unhorsed: false,
+                cursed: cursed.copied(),
+            }
+        })
+        .collect();
     movers.sort_by_key(|m| m.order);
     let walls = world.get_resource::<Walls>().cloned().unwrap_or_default();
     let mut traps: Vec<TrapRt> = world
