@@ -35,13 +35,19 @@ const CHI_SQUARE_4_DF_999: f64 = 18.467;
 // ---- trails laid ----
 
 /// A walker at 6" a move lays its path: the points it passed, each with its move; saved after
-/// move 2 the ages are 1 for move 1's points and 0 for move 2's.
+/// move 2 the ages are 1 for move 1's points and 0 for move 2's. A scene with no tracker and no
+/// trail lays none.
 #[test]
 fn trails_are_recorded_as_figures_move() {
-    let scene = scene_from_str(
+    let walker = "(name: \"Walker\", position: (1, 10), move_rate: 6, path: [(39, 10)])";
+    let untracked = scene_from_str(&format!("(version: 1, table: (width: 40, height: 20), figures: [{walker}])"));
+    let Run { end, .. } = run(&untracked, 1, 2);
+    assert!(end.trails.trails.is_empty(), "{:?}", end.trails.trails);
+    let scene = scene_from_str(&format!(
         "(version: 1, table: (width: 40, height: 20),
-          figures: [(name: \"Walker\", position: (1, 10), move_rate: 6, path: [(39, 10)])])",
-    );
+          figures: [{walker}, (name: \"Hound\", position: (1, 19), move_rate: 0)],
+          trails: (trackers: [(figure: \"Hound\", quarry: \"Walker\", sense: scent(level: 1))]))"
+    ));
     let Run { end, .. } = run(&scene, 1, 2);
     let trail = end.trails.trails.iter().find(|t| t.quarry == "Walker").expect("a trail of the walker");
     assert_eq!(trail.name, "Walker trail");

@@ -41,7 +41,7 @@ use std::collections::VecDeque;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TrailRules>();
     app.init_resource::<TrailsLaid>();
-    app.init_resource::<TrailsScene>();
+    app.init_resource::<TrailsScene>().init_resource::<LaysTrails>();
     app.add_systems(Move, (record_trails, track).chain().in_set(MoveSystems::Trails));
 }
 
@@ -82,6 +82,11 @@ pub struct LiveTrail {
     pub points: VecDeque<LaidPoint>,
 }
 
+/// Whether the scene lays trails: only one with a trail or a tracker does (nothing else reads
+/// them, and a crowd's saves would carry a day of footprints).
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct LaysTrails(pub bool);
+
 /// Every trail on the table, in the scene's order, then in the order laid.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct TrailsLaid(pub Vec<LiveTrail>);
@@ -120,6 +125,7 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
                 .collect(),
         })
         .collect();
+    world.insert_resource(LaysTrails(!scene.trails.trails.is_empty() || !scene.trails.trackers.is_empty()));
     world.insert_resource(TrailsLaid(trails));
     world.insert_resource(TrailsScene(scene::TrailsSection {
         trails: Vec::new(),
@@ -225,14 +231,13 @@ fn lay_points(trails: &mut Vec<LiveTrail>, quarry: &str, points: impl IntoIterat
 fn record_trails(
     figures: Query<(&SceneOrder, &Name, &Swept), With<Figure>>,
     herds: Query<(&SceneOrder, &Herd, &Beasts)>,
-    scene: Res<TrailsScene>,
+    (scene, lays): (Res<TrailsScene>, Res<LaysTrails>),
     loaded: Option<Res<super::world::LoadedScene>>,
     clock: Res<MoveClock>,
     mut laid: ResMut<TrailsLaid>,
 ) {
-    // A scene with no trails and no trackers lays none: nothing would read them, and every
-    // saved scene of a crowd would carry a day of footprints (docs/tracking.md "In a scene").
-    if scene.0.trails.is_empty() && scene.0.trackers.is_empty() {
+    // docs/tracking.md "In a scene": a scene with no trails and no trackers lays none.
+    if !lays.0 {
         return;
     }
     let now = clock.move_number;
