@@ -810,7 +810,7 @@ pub fn inventory_weight_quabits(items: &[ObstacleItem], weights: &ItemWeights) -
     items.iter().map(|i| i.weight_quabits(weights)).sum()
 }
 
-/// 000 "Grapnels, Ropes, and cords": fatigue endurance deducted for carrying `items`: "heavier length ropes would deduct 1/2", "carrying one [grapnel] with a length of rope will deduct 1/2".
+/// 000 "Grapnels, Ropes, and cords": fatigue endurance deducted for carrying `items`: "heavier length ropes would deduct 1/2", "carrying one \[grapnel\] with a length of rope will deduct 1/2".
 ///
 /// Each grapnel pairs with one rope (not a cord) carried with it; a grapnel without a rope and
 /// a light rope alone cost nothing. Costs add up per [`ObstaclesSettings::endurance_costs_add_up`].
