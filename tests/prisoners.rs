@@ -324,3 +324,30 @@ fn a_saved_escort_keeps_every_field_and_continues_identically() {
     let again = parse_scene(&scene_to_ron(&scene).expect("saves"), Path::new("x.ron")).expect("loads");
     assert_eq!(again, scene);
 }
+
+// ---- fatigue from running ----
+
+/// RULES-NOTES "Time and movement": a figure walking its path at a run gains a fatigue point each
+/// move it moves, logged on its `moved` event; at a walk, or standing, none.
+#[test]
+fn running_along_a_path_costs_a_fatigue_point_a_move() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 60, height: 20),
+          figures: [(name: \"Runner\", position: (1, 5), gait: running, path: [(30, 5)]),
+                    (name: \"Walker\", position: (1, 15), path: [(59, 15)]),
+                    (name: \"Stander\", position: (50, 5), gait: running)])",
+    );
+    let Run { log, end } = run(&scene, 1, 3);
+    let fatigue = |name: &str| end.figures.iter().find(|f| f.name == name).map(|f| f.fatigue);
+    // 12" a move at a run: 29" takes three moves, each one costing a point.
+    assert_eq!(fatigue("Runner"), Some(3));
+    assert_eq!(fatigue("Walker"), Some(0));
+    assert_eq!(fatigue("Stander"), Some(0));
+    let moved = |who: &str| -> Vec<&LogEvent> {
+        log.events.iter().filter(|e| e.system == "movement" && e.event == "moved" && e.subject == who).collect()
+    };
+    let gained: Vec<(u32, Option<u64>)> =
+        moved("Runner").iter().map(|e| (e.move_number, e.fields.get("fatigue").and_then(|v| v.as_u64()))).collect();
+    assert_eq!(gained, vec![(1, Some(1)), (2, Some(2)), (3, Some(3))]);
+    assert!(moved("Walker").iter().all(|e| e.fields.get("fatigue").is_none()));
+}

@@ -11,7 +11,10 @@ use super::world::{
     Conditions, Facing, Figure, LoadedScene, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point,
 };
 use super::{Move, MoveSystems};
+use crate::rules::character::Gait;
 use crate::rules::movement::{MoveAllowance, MovePenalty, move_allowance};
+use crate::rules::prisoners::RUNNING_FATIGUE_PER_MOVE;
+use crate::scene::prisoners::MAX_FATIGUE;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -244,7 +247,7 @@ fn move_figures(
     mut figures: Query<(
         &SceneOrder,
         &Name,
-        &Figure,
+        &mut Figure,
         &Conditions,
         &mut TablePosition,
         &mut Facing,
@@ -269,7 +272,7 @@ fn move_figures(
         None => Vec::new(),
     });
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, name, figure, conditions, mut position, mut facing, mut waypoints, mut swept, tempting) in figures {
+    for (_, name, mut figure, conditions, mut position, mut facing, mut waypoints, mut swept, tempting) in figures {
         swept.segments.clear();
         swept.speed = 0.0;
         swept.popped = 0;
@@ -294,7 +297,7 @@ fn move_figures(
             );
             continue;
         }
-        let allowance = allowance_for(figure, position.0, conditions, &terrain);
+        let allowance = allowance_for(&figure, position.0, conditions, &terrain);
         let from = position.0;
         let walked = walk_round(from, &mut waypoints.0, allowance.inches, &walls, &avoid);
         let segments = walked.segments;
@@ -319,18 +322,22 @@ fn move_figures(
         } else {
             MoveOutcome::Moved
         };
-        log.push(
-            &clock,
-            LogEvent::new("movement", "moved", name.as_str())
-                .outcome(outcome)
-                .field("from", point(from))
-                .field("to", point(position.0))
-                .field("distance", round_to_thousandths_f32(distance))
-                .field("allowance", round_to_thousandths_f32(allowance.inches))
-                .field("allowance_factors", &allowance.factors)
-                .field("gait", figure.0.gait)
-                .field("waypoints_left", waypoints.0.len()),
-        );
+        let mut event = LogEvent::new("movement", "moved", name.as_str())
+            .outcome(outcome)
+            .field("from", point(from))
+            .field("to", point(position.0))
+            .field("distance", round_to_thousandths_f32(distance))
+            .field("allowance", round_to_thousandths_f32(allowance.inches))
+            .field("allowance_factors", &allowance.factors)
+            .field("gait", figure.0.gait)
+            .field("waypoints_left", waypoints.0.len());
+        // RULES-NOTES "Time and movement": running "costs a fatigue point", once a move run.
+        if figure.0.gait == Gait::Running && distance > 0.0 {
+            let fatigue = figure.0.fatigue.saturating_add(RUNNING_FATIGUE_PER_MOVE).min(MAX_FATIGUE);
+            figure.0.fatigue = fatigue;
+            event = event.field("fatigue_gained", RUNNING_FATIGUE_PER_MOVE).field("fatigue", fatigue);
+        }
+        log.push(&clock, event);
     }
 }
 
