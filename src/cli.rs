@@ -78,6 +78,9 @@ pub enum Command {
         /// Open with the magic panel shown (GM view).
         #[arg(long)]
         magic: bool,
+        /// Open with the trails panel shown (GM view): weather, trackers and their readings, trails.
+        #[arg(long)]
+        trails: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -208,13 +211,14 @@ pub fn main() -> ExitCode {
             temptations,
             prisoners,
             magic,
+            trails,
         }) => open(
             &scene,
             screenshot,
             (moves, rounds),
             view,
             measure_frames,
-            (play, roster, temptations, prisoners, magic),
+            (play, roster, temptations, prisoners, magic, trails),
         ),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -562,7 +566,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster, temptations, prisoners, magic): (Option<f32>, bool, bool, bool, bool),
+    (play, roster, temptations, prisoners, magic, trails): (Option<f32>, bool, bool, bool, bool, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -592,12 +596,14 @@ fn open(
             temptations,
             prisoners,
             magic,
+            trails,
         };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ = (screenshot, view, document, measure_frames, play, rounds, roster, temptations, prisoners, magic);
+        let _ =
+            (screenshot, view, document, measure_frames, play, rounds, roster, temptations, prisoners, magic, trails);
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

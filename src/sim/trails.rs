@@ -181,8 +181,17 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
 
 /// How old a point may be and still be kept: the longest any tracker can read (three days by
 /// sight, 120 moves by scent).
-fn horizon_moves(moves_per_day: u32) -> u32 {
+pub fn horizon_moves(moves_per_day: u32) -> u32 {
     SIGHT_TRACEABLE_DAYS.saturating_mul(moves_per_day).max(SCENT_TRACEABLE_BELOW_MOVES)
+}
+
+/// The oldest a point may be, in moves, for a tracker of `sense` to read it: three days by
+/// sight, under 120 moves by scent.
+pub fn readable_moves(sense: TrackerSense, moves_per_day: u32) -> u32 {
+    match sense {
+        TrackerSense::Sight { .. } => SIGHT_TRACEABLE_DAYS.saturating_mul(moves_per_day),
+        TrackerSense::Scent { .. } => SCENT_TRACEABLE_BELOW_MOVES - 1,
+    }
 }
 
 /// Add a walked path to `quarry`'s trail (the last trail whose quarry it is, else a new one).
@@ -587,10 +596,7 @@ fn track(
         let name = name.as_str();
         let from = position.0;
         let normal_move = allowance_for(figure, from, conditions, &terrain).inches;
-        let readable = match tracker.sense {
-            TrackerSense::Sight { .. } => SIGHT_TRACEABLE_DAYS.saturating_mul(moves_per_day),
-            TrackerSense::Scent { .. } => SCENT_TRACEABLE_BELOW_MOVES - 1,
-        };
+        let readable = readable_moves(tracker.sense, moves_per_day);
         let mut step = Step::stay();
         // Whether it reads the trail this move: not while guessing or on its way to search.
         let mut reads = true;
@@ -910,5 +916,7 @@ mod tests {
     fn the_horizon_is_the_longest_readable_age() {
         assert_eq!(horizon_moves(480), 1440);
         assert_eq!(horizon_moves(10), 120);
+        assert_eq!(readable_moves(TrackerSense::Sight { level: 2 }, 480), 1440);
+        assert_eq!(readable_moves(TrackerSense::Scent { level: 2 }, 480), 119);
     }
 }

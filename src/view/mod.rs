@@ -25,6 +25,7 @@ mod settings;
 mod sleepers;
 mod temptations;
 mod tokens;
+mod trails;
 mod traps;
 
 use crate::document::Document;
@@ -74,6 +75,8 @@ pub struct ViewOptions {
     pub prisoners: bool,
     /// Open with the magic panel shown (magicians' MP, curses, mesmerisms, occult beings).
     pub magic: bool,
+    /// Open with the trails panel shown (weather, trackers and their readings, trails laid).
+    pub trails: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -126,6 +129,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.magic {
         app.world_mut().resource_mut::<panels::PanelState>().show_magic = true;
     }
+    if options.trails {
+        app.world_mut().resource_mut::<panels::PanelState>().show_trails = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -169,6 +175,7 @@ pub fn plugin(app: &mut App) {
         temptations::plugin,
         prisoners::plugin,
         magic::plugin,
+        trails::plugin,
     ));
 }
 

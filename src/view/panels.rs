@@ -37,6 +37,8 @@ pub struct PanelState {
     pub show_prisoners: bool,
     /// The Magic panel (magicians' MP, curses, mesmerisms, occult beings) is open.
     pub show_magic: bool,
+    /// The Trails panel (weather, trackers and their readings, trails laid) is open.
+    pub show_trails: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -205,6 +207,13 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_magic = !panels.show_magic;
+                }
+                if ui
+                    .button("Trails")
+                    .on_hover_text("The weather, each tracker's quarry and reading of the trail, the trails laid")
+                    .clicked()
+                {
+                    panels.show_trails = !panels.show_trails;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
@@ -401,6 +410,7 @@ fn dice_log(
                             "noise",
                             "temptations",
                             "decisions",
+                            "tracking",
                             "bookkeeping",
                         ] {
                             ui.selectable_value(&mut panels.log_system, s.to_string(), s);
