@@ -119,6 +119,11 @@ pub const HOUSE_RULE_REASONS: &[(&str, &str)] = &[
     ("wounded (house rule)", "magic.wounded_reduction"),
     ("sore wounded (house rule)", "magic.sore_wounded_reduction"),
     ("attempting again (house rule)", "magic.try_again_penalty_cumulative"),
+    ("speed under 6\", as 6\"+ (house rule)", "obstacles.slow_riders"),
+    ("rope fall onto earth bottom (house rule)", "obstacles.rope_fall_strike"),
+    ("rope fall onto rocky bottom (house rule)", "obstacles.rope_fall_strike"),
+    ("rope fall onto spiked bottom (house rule)", "obstacles.rope_fall_strike"),
+    ("rope fall, extra height (house rule)", "obstacles.rope_fall_strike"),
 ];
 
 /// Settings that are not house rules: a choice the text itself offers or a reading of its
@@ -148,6 +153,16 @@ pub const TEXT_SETTINGS: &[&str] = &[
     // only "$ success" and "# fail": both defaults are the text's words.
     "magic.general_cast_power",
     "magic.listed_spells_may_try_again",
+    // Obstacles: readings of the words of 000 "Sharpened Stakes", "Grapnels, Ropes, and cords"
+    // and 001 "Cattle Grids" (docs/house-rules.md "Obstacles").
+    "obstacles.foot_melee_from_sharp_side",
+    "obstacles.inches_per_het",
+    "obstacles.excess_rounding",
+    "obstacles.overload_rolls",
+    "obstacles.endurance_costs_add_up",
+    "obstacles.throw_down_tries",
+    "obstacles.half_strength_rounding",
+    "obstacles.plank_layers_share_work",
 ];
 
 /// Every house rule, by domain (the same order as docs/house-rules.md).
@@ -1021,6 +1036,73 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "001 \"Spells\": \"2 people present -1\", \"Victim present +1\", \"others present -1\": \"present\" has no distance.",
         why: "6\", the longest reach the magic text gives (silver \"within 6”\"): a room's width.",
     },
+    // ---- Obstacles and climbing -----------------------------------------------------------
+    HouseRule {
+        path: "obstacles.glass_wall_dice",
+        default: "D6",
+        silent: "001 \"Climbing over High broken glass topped walls\": \"Pst AvD –2 (+1 if cloth or newspaper used)\"; \"Pst AvD\" is explained nowhere.",
+        why: "\"AvD\" reads as an average die, a six-sided die; the product has no average die, so a plain D6.",
+    },
+    HouseRule {
+        path: "obstacles.glass_wall_target",
+        default: "3",
+        silent: "001 \"Climbing over High broken glass topped walls\": no target is given.",
+        why: "The running roll of 001 \"Cattle Grids\", \"Running D6 3+ OK\": over on 5 or 6, with cloth 4 to 6.",
+    },
+    HouseRule {
+        path: "obstacles.glass_wall_rounds_per_try",
+        default: "2",
+        silent: "001 \"Climbing over High broken glass topped walls\": no time is given.",
+        why: "One try a move (RULES-NOTES: a move is 2 rounds).",
+    },
+    HouseRule {
+        path: "obstacles.rope_fall_strike",
+        default: "as_pit_fall",
+        silent: "000 \"Grapnels, Ropes, and cords\": no strike for a climber falling from a rope.",
+        why: "The nearest row the text gives, 000 \"Specimen Pit Trap\": D10 + the ground's pit strike for 1\" + 1 per extra whole inch; `not_rolled` reports the height only.",
+    },
+    HouseRule {
+        path: "obstacles.slow_riders",
+        default: "no_strike",
+        silent: "000 \"Sharpened Stakes\": \"speed 15\"+ strike -4, 10\"+ strike -5, 6\"+ strike -6\": no row under 6\".",
+        why: "The literal rows; `as_six_inches` gives a tagged −6.",
+    },
+    HouseRule {
+        path: "obstacles.weights.light_rope",
+        default: "0.25",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights of ropes, cords or grapnels.",
+        why: "4 kilos of light rope, six hets.",
+    },
+    HouseRule {
+        path: "obstacles.weights.permanent_rope",
+        default: "0.5",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
+        why: "Twice the light rope, for twice its strength.",
+    },
+    HouseRule {
+        path: "obstacles.weights.ships_grapnel_rope",
+        default: "0.5",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
+        why: "As the permanent rope, the same strength.",
+    },
+    HouseRule {
+        path: "obstacles.weights.mooring_rope",
+        default: "1",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
+        why: "Twice again, for 20 quabits.",
+    },
+    HouseRule {
+        path: "obstacles.weights.cord_ball",
+        default: "0.0625",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
+        why: "A kilo of cord.",
+    },
+    HouseRule {
+        path: "obstacles.weights.grapnel",
+        default: "0.25",
+        silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
+        why: "4 kilos of iron.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -1057,7 +1139,7 @@ pub fn display_value(value: &serde_json::Value) -> String {
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
 /// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`,
-/// `prisoners`, `tracking`, `magic`) are put back. The destructuring names
+/// `prisoners`, `tracking`, `magic`, `obstacles`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {
@@ -1073,6 +1155,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         prisoners,
         tracking,
         magic,
+        obstacles,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -1088,6 +1171,7 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("prisoners".into(), to(serde_json::to_value(prisoners)));
     map.insert("tracking".into(), to(serde_json::to_value(tracking)));
     map.insert("magic".into(), to(serde_json::to_value(magic)));
+    map.insert("obstacles".into(), to(serde_json::to_value(obstacles)));
     serde_json::Value::Object(map)
 }
 

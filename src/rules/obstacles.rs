@@ -98,22 +98,21 @@ pub const CLOTH_OR_NEWSPAPER_FACTOR: i32 = 1;
 /// 001 "Cattle Grids": "Takes one man 3 rounds to emplace" (the planks).
 pub const PLANK_LAYING_ROUNDS: u32 = 3;
 
-/// Proposed setting path of [`ObstaclesSettings::slow_riders`] (not yet in the `rules` block).
+/// Setting path of [`ObstaclesSettings::slow_riders`] (`rules.obstacles`).
 pub const SLOW_RIDERS_PATH: &str = "obstacles.slow_riders";
-/// Proposed setting path of [`ObstaclesSettings::excess_rounding`].
+/// Setting path of [`ObstaclesSettings::excess_rounding`].
 pub const EXCESS_ROUNDING_PATH: &str = "obstacles.excess_rounding";
-/// Proposed setting path of [`ObstaclesSettings::half_strength_rounding`].
+/// Setting path of [`ObstaclesSettings::half_strength_rounding`].
 pub const HALF_STRENGTH_ROUNDING_PATH: &str = "obstacles.half_strength_rounding";
-/// Proposed setting path of [`ObstaclesSettings::rope_fall_strike`].
+/// Setting path of [`ObstaclesSettings::rope_fall_strike`].
 pub const ROPE_FALL_STRIKE_PATH: &str = "obstacles.rope_fall_strike";
-/// Proposed setting path of [`ObstaclesSettings::glass_wall_dice`].
+/// Setting path of [`ObstaclesSettings::glass_wall_dice`].
 pub const GLASS_WALL_DICE_PATH: &str = "obstacles.glass_wall_dice";
-/// Proposed setting path of [`ObstaclesSettings::glass_wall_target`].
+/// Setting path of [`ObstaclesSettings::glass_wall_target`].
 pub const GLASS_WALL_TARGET_PATH: &str = "obstacles.glass_wall_target";
 
 /// Modifier reason (tagged house rule) for a rider under 6" under [`SlowRiderStrike::AsSixInches`].
-/// Not a literal in a `house_rule_reason` call: the setting is not in the `rules` block yet, so
-/// it cannot be listed in `HOUSE_RULE_REASONS` (see docs/house-rules.md "Obstacles").
+/// Listed in `HOUSE_RULE_REASONS` with its setting.
 const SLOW_RIDER_REASON: &str = "speed under 6\", as 6\"+";
 /// Modifier reason (tagged house rule) for a rope fall's extra height, as a pit's extra depth.
 const FALL_EXTRA_HEIGHT_REASON: &str = "rope fall, extra height";
@@ -239,8 +238,7 @@ impl Default for ItemWeights {
 }
 
 /// The readings of these sections where a choice is needed, each default the most literal.
-/// Not yet a block of the scene's `rules`: docs/house-rules.md "Obstacles" proposes the paths
-/// (`obstacles.<field>`).
+/// The scene's `rules.obstacles` block (docs/house-rules.md "Obstacles").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ObstaclesSettings {
@@ -453,7 +451,7 @@ pub struct RiderStakeStrike {
     pub speed: StakeSpeed,
     /// D10 + F + the band's strike, reported (no combat tables); `None` when nothing strikes.
     pub strike: Option<Roll>,
-    /// Proposed setting paths that decided it.
+    /// Setting paths that decided it.
     pub house_rules: Vec<&'static str>,
 }
 
@@ -707,7 +705,7 @@ pub struct OverloadCheck {
     pub rope: Rope,
     /// The climbers a broken rope drops.
     pub falls: Vec<ClimberFall>,
-    /// Proposed setting paths that decided it.
+    /// Setting paths that decided it.
     pub house_rules: Vec<&'static str>,
 }
 
@@ -919,7 +917,7 @@ pub struct ThrowDown {
     pub outcome: ThrowDownOutcome,
     /// The climbers on its rope, dropped when it is thrown down.
     pub falls: Vec<ClimberFall>,
-    /// Proposed setting paths that decided it.
+    /// Setting paths that decided it.
     pub house_rules: Vec<&'static str>,
 }
 
@@ -1010,7 +1008,7 @@ pub struct CutRound {
     pub overload: Option<OverloadCheck>,
     /// The climbers a cut rope drops (a rope broken by the overload lists its own).
     pub falls: Vec<ClimberFall>,
-    /// Proposed setting paths that decided it.
+    /// Setting paths that decided it.
     pub house_rules: Vec<&'static str>,
 }
 
@@ -1100,7 +1098,7 @@ pub struct GlassWallClimb {
     pub roll: Roll,
     /// Climbed or not.
     pub outcome: GlassWallOutcome,
-    /// Proposed setting paths that decided it: the dice and the target, always.
+    /// Setting paths that decided it: the dice and the target, always.
     pub house_rules: Vec<&'static str>,
 }
 

@@ -109,6 +109,10 @@ pub struct Scene {
     /// Magicians, spell orders, wards, occult beings, curses and mesmerisms ([`super::magic`]).
     #[serde(default, skip_serializing_if = "super::magic::MagicSection::is_empty")]
     pub magic: super::magic::MagicSection,
+    /// Stake lines, ropes, grapnel throws, glass-topped walls, planks and vehicles
+    /// ([`super::obstacles`]); their state is written back by the simulation.
+    #[serde(default, skip_serializing_if = "super::obstacles::ObstaclesSection::is_empty")]
+    pub obstacles: super::obstacles::ObstaclesSection,
 }
 
 /// A goal the play-test report counts (docs/playtest.md "Objectives"): it is met in a run when
@@ -195,6 +199,13 @@ pub struct RulesSettings {
     /// Magic house rules and readings (docs/magic.md).
     #[serde(skip_serializing_if = "is_default_magic")]
     pub magic: crate::rules::magic::MagicSettings,
+    /// Obstacles and climbing: readings and house rules (docs/obstacles.md).
+    #[serde(skip_serializing_if = "is_default_obstacles")]
+    pub obstacles: crate::rules::obstacles::ObstaclesSettings,
+}
+
+fn is_default_obstacles(s: &crate::rules::obstacles::ObstaclesSettings) -> bool {
+    *s == crate::rules::obstacles::ObstaclesSettings::default()
 }
 
 fn is_default_prisoners(s: &crate::rules::prisoners::PrisonersSettings) -> bool {
@@ -244,6 +255,7 @@ impl Default for RulesSettings {
             prisoners: Default::default(),
             tracking: Default::default(),
             magic: Default::default(),
+            obstacles: Default::default(),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod herds;
 pub mod injuries;
 pub mod load;
 pub mod magic;
+pub mod obstacles;
 pub mod prisoners;
 pub mod save;
 pub mod sleepers;

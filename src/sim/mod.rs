@@ -14,6 +14,7 @@ pub mod log;
 pub mod magic;
 pub mod movement;
 pub mod noise;
+pub mod obstacles;
 pub mod outcome;
 pub mod prisoners;
 pub mod referee;
@@ -36,7 +37,7 @@ pub use referee::Referee;
 pub use rest::{MAX_REST_DAYS, RestError, RestRun, rest};
 pub use run::{Run, Simulation, run, run_log};
 
-/// One move: figure movement, prisoners, trails, traps, temptations, fire (per round), herds, sleepers, bookkeeping.
+/// One move: figure movement, prisoners, trails, traps, obstacles, temptations, fire (per round), herds, sleepers, bookkeeping.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move;
 
@@ -59,6 +60,12 @@ pub enum MoveSystems {
     Trails,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
+    /// Obstacles: stake lines made and charged, grapnels thrown and thrown down, ropes
+    /// overloaded, glass-topped walls climbed, planks laid, vehicles moved (000 "Sharpened
+    /// Stakes", "Grapnels, Ropes, and cords"; 001 "Cattle Grids", "Climbing over High broken
+    /// glass topped walls"). After Traps (a figure stopped in a pit crosses no stakes) and
+    /// before Temptations.
+    Obstacles,
     /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
     /// `decide` orders are diced. After Traps, which cut a path short first (a figure in a pit
     /// passes no tavern), and before Fire, Herds and Sleepers, which so see where a figure that
@@ -94,6 +101,7 @@ pub fn plugin(app: &mut App) {
             MoveSystems::Prisoners,
             MoveSystems::Trails,
             MoveSystems::Traps,
+            MoveSystems::Obstacles,
             MoveSystems::Temptations,
             MoveSystems::Magic,
             MoveSystems::Fire,
@@ -112,6 +120,7 @@ pub fn plugin(app: &mut App) {
         prisoners::plugin,
         trails::plugin,
         traps::plugin,
+        obstacles::plugin,
         temptations::plugin,
         magic::plugin,
         fire::plugin,

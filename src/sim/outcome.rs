@@ -275,6 +275,36 @@ named_enum! {
 }
 
 named_enum! {
+    /// Obstacle events that are not a rule's own outcome (`sim::obstacles`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum ObstacleEventOutcome {
+        /// `stake_work`: a move of work done, the line not ready yet.
+        StakesBuilding => "stakes_building",
+        /// `stake_work`: the line is positioned and sharp.
+        StakesReady => "stakes_ready",
+        /// `stake_strike`: the stakes strike the charging rider's steed (value reported).
+        Struck => "struck",
+        /// `stake_strike`: too slow for any row of the text: nothing strikes.
+        NoStrike => "no_strike",
+        /// `stakes_crossed`: foot, or a figure advancing from behind: the inches the text takes
+        /// off are reported.
+        MoveLoss => "move_loss",
+        /// `planks`: a round of laying done, not laid yet.
+        Laying => "laying",
+        /// `planks`: the planks are across the grid.
+        Laid => "laid",
+        /// `vehicle_moved`: went on and has waypoints left.
+        Moved => "moved",
+        /// `vehicle_moved`: reached its last waypoint.
+        Arrived => "arrived",
+        /// `vehicle_moved`: stopped at a cattle grid without planks.
+        StoppedAtGrid => "stopped_at_grid",
+        /// `vehicle_moved`: a wall stopped it short.
+        BlockedByWall => "blocked_by_wall",
+    }
+}
+
+named_enum! {
     /// Bookkeeping events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum BookkeepingOutcome {
@@ -355,6 +385,7 @@ impl_outcome! {
         _ => Meaning::NONE,
     };
     MagicEventOutcome => |o| Meaning::NONE;
+    ObstacleEventOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
 }
@@ -578,6 +609,19 @@ mod tests {
         t.add("magic", "occult_fright", &crate::rules::magic::FrightOutcome::ALL);
         t.add("magic", "ward_check", &crate::rules::magic::WardOutcome::ALL);
         t.add("magic", "magic_power", &[M::Recovered]);
+        {
+            use crate::rules::obstacles::{GlassWallOutcome, LodgementOutcome, OverloadOutcome, ThrowDownOutcome};
+            use ObstacleEventOutcome as B;
+            t.add("obstacles", "stake_work", &[B::StakesBuilding, B::StakesReady]);
+            t.add("obstacles", "stake_strike", &[B::Struck, B::NoStrike]);
+            t.add("obstacles", "stakes_crossed", &[B::MoveLoss]);
+            t.add("obstacles", "grapnel_throw", &LodgementOutcome::ALL);
+            t.add("obstacles", "throw_down", &ThrowDownOutcome::ALL);
+            t.add("obstacles", "rope_overload", &OverloadOutcome::ALL);
+            t.add("obstacles", "glass_wall_climb", &GlassWallOutcome::ALL);
+            t.add("obstacles", "planks", &[B::Laying, B::Laid]);
+            t.add("obstacles", "vehicle_moved", &[B::Moved, B::Arrived, B::StoppedAtGrid, B::BlockedByWall]);
+        }
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
         t.add("injuries", "wound_recovery", &WoundRecovery::ALL);
@@ -596,6 +640,7 @@ mod tests {
         t.covers(&TemptationEventOutcome::ALL);
         t.covers(&TrackingEventOutcome::ALL);
         t.covers(&MagicEventOutcome::ALL);
+        t.covers(&ObstacleEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
         t.covers(&PrisonerEventOutcome::ALL);
 

@@ -204,6 +204,8 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::prisoners::spawn(world, scene);
     super::trails::spawn(world, scene);
     super::magic::spawn(world, scene);
+    // After herds: laid planks bridge the grids herds keep.
+    super::obstacles::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -262,5 +264,6 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::sleepers::snapshot(world, &mut scene);
     super::trails::snapshot(world, &mut scene);
     super::magic::snapshot(world, &mut scene);
+    super::obstacles::snapshot(world, &mut scene);
     Some(scene)
 }

@@ -245,6 +245,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         trails: Default::default(),
         objectives: Vec::new(),
         magic: Default::default(),
+        obstacles: Default::default(),
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;
