@@ -117,7 +117,10 @@ fn rope_break_rate_matches_the_text() {
             // Rolled once, when the load first exceeds the rope (`when_excess_grows`).
             assert_eq!(rolls.len(), 200);
             for e in rolls {
-                assert_eq!(e.rolls[0].modifiers.last().map(|m| m.value), Some(-(weights.iter().sum::<f32>() as i32 - 5)));
+                assert_eq!(
+                    e.rolls[0].modifiers.last().map(|m| m.value),
+                    Some(-(weights.iter().sum::<f32>() as i32 - 5))
+                );
                 match e.outcome.as_str() {
                     "breaks" => observed[0] += 1,
                     "holds" => observed[1] += 1,

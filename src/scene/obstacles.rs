@@ -246,7 +246,10 @@ pub(crate) fn check_settings(s: &ObstaclesSettings, c: &mut Checker) {
     if c.finite("rules", "obstacles inches_per_het", s.inches_per_het)
         && !(s.inches_per_het > 0.0 && s.inches_per_het <= 100.0)
     {
-        c.problem("rules", format!("obstacles inches_per_het: {} must be more than 0 and at most 100", s.inches_per_het));
+        c.problem(
+            "rules",
+            format!("obstacles inches_per_het: {} must be more than 0 and at most 100", s.inches_per_het),
+        );
     }
     if !(-20..=20).contains(&s.glass_wall_target) {
         c.problem("rules", format!("obstacles glass_wall_target: {} must be -20 to 20", s.glass_wall_target));
@@ -292,7 +295,10 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         ("vehicles", o.vehicles.len()),
     ] {
         if len > MAX_OBSTACLES_PER_KIND {
-            c.problem("scene", format!("obstacles {field}: {len} entries, more than the {MAX_OBSTACLES_PER_KIND} allowed"));
+            c.problem(
+                "scene",
+                format!("obstacles {field}: {len} entries, more than the {MAX_OBSTACLES_PER_KIND} allowed"),
+            );
             return;
         }
     }
@@ -330,9 +336,14 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         if let Some(q) = r.strength_quabits
             && q > r.kind.strength_quabits()
         {
-            c.problem(&e, format!("strength_quabits: {q} is more than a {} rope's {}", r.kind.id(), r.kind.strength_quabits()));
+            c.problem(
+                &e,
+                format!("strength_quabits: {q} is more than a {} rope's {}", r.kind.id(), r.kind.strength_quabits()),
+            );
         }
-        if c.finite(&e, "excess_rolled", r.excess_rolled) && !(0.0..=MAX_CLIMBERS as f32 * MAX_CLIMBER_QUABITS).contains(&r.excess_rolled) {
+        if c.finite(&e, "excess_rolled", r.excess_rolled)
+            && !(0.0..=MAX_CLIMBERS as f32 * MAX_CLIMBER_QUABITS).contains(&r.excess_rolled)
+        {
             c.problem(&e, format!("excess_rolled: {} is out of range", r.excess_rolled));
         }
         if r.climbers.len() > MAX_CLIMBERS {
@@ -344,7 +355,8 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
             if r.climbers[..i].iter().any(|o| o.figure == cl.figure) {
                 c.problem(&e, format!("climbers[{i}]: \"{}\" is listed twice", shown(&cl.figure)));
             }
-            if c.finite(&e, "climber height_in", cl.height_in) && !(0.0..=r.height_in.max(0.0)).contains(&cl.height_in) {
+            if c.finite(&e, "climber height_in", cl.height_in) && !(0.0..=r.height_in.max(0.0)).contains(&cl.height_in)
+            {
                 c.problem(&e, format!("climbers[{i}] height_in: {} must be 0 to the rope's height", cl.height_in));
             }
             if let Some(w) = cl.weight_quabits {

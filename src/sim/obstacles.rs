@@ -35,7 +35,7 @@ use crate::rules::dice::Rolls;
 use crate::rules::house_rules::is_house_rule;
 use crate::rules::magic::apply_evil_eye;
 use crate::rules::obstacles::{
-    AVERAGE_PERSON_QUABITS, ClimberFall, Climber, GlassWallOutcome, LodgementOutcome, ObstaclesSettings,
+    AVERAGE_PERSON_QUABITS, Climber, ClimberFall, GlassWallOutcome, LodgementOutcome, ObstaclesSettings,
     OverloadOutcome, Rope, RopeLoad, STANDARD_LENGTH_HETS, StakeSide, ThrowDownOutcome, Troop, climb_glass_wall,
     grapnel_range_in, lay_planks_round, lodgement_band, overload_roll_due, plank_work, raw_excess_quabits,
     resolve_overload, rider_stake_strike, stake_work, stakes_melee, stakes_move_loss_in, throw_down_due,
@@ -163,9 +163,7 @@ fn rules_climbers(r: &SceneRope) -> Vec<Climber> {
 
 /// Whether a rope hangs: not parted, not thrown down, and its grapnel (if it has one) lodged.
 fn hangs(section: &ObstaclesSection, r: &SceneRope) -> bool {
-    !r.parted
-        && !r.down
-        && section.grapnels.iter().filter(|g| g.rope.as_ref() == Some(&r.name)).all(|g| g.lodged)
+    !r.parted && !r.down && section.grapnels.iter().filter(|g| g.rope.as_ref() == Some(&r.name)).all(|g| g.lodged)
 }
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
@@ -561,7 +559,8 @@ fn planks(
             .filter(|n| {
                 bodies.iter().any(|x| {
                     x.name == **n
-                        && (x.at.distance(planks_at) <= WORK_REACH_IN || distance_to_segment(x.at, a, b) <= WORK_REACH_IN)
+                        && (x.at.distance(planks_at) <= WORK_REACH_IN
+                            || distance_to_segment(x.at, a, b) <= WORK_REACH_IN)
                 })
             })
             .collect();
