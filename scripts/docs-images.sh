@@ -23,6 +23,11 @@ rested="$(mktemp -d)/infirmary-rested.ron"
 "$bin" rest scenes/infirmary.ron --days 3 --final "$rested" 2>/dev/null
 shot roster-gm.png "$rested" --roster
 shot market-town-gm.png scenes/market-town.ron --moves 6 --temptations
+shot prisoner-escort-gm.png scenes/prisoner-escort.ron --moves 6 --prisoners
+shot schloss-gallery-gm.png scenes/schloss-gallery.ron --moves 1 --magic
+shot schloss-gallery-projector.png scenes/schloss-gallery.ron --moves 1 --view projector
+shot manhunt-gm.png scenes/manhunt.ron --moves 12 --trails
+shot wall-raid-gm.png scenes/wall-raid.ron --moves 1 --obstacles
 if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
     shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
 fi

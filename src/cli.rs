@@ -81,6 +81,9 @@ pub enum Command {
         /// Open with the trails panel shown (GM view): weather, trackers and their readings, trails.
         #[arg(long)]
         trails: bool,
+        /// Open with the obstacles panel shown (GM view): stakes, ropes, grapnels, glass walls, planks, vehicles.
+        #[arg(long)]
+        obstacles: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -212,13 +215,14 @@ pub fn main() -> ExitCode {
             prisoners,
             magic,
             trails,
+            obstacles,
         }) => open(
             &scene,
             screenshot,
             (moves, rounds),
             view,
             measure_frames,
-            (play, roster, temptations, prisoners, magic, trails),
+            (play, roster, temptations, prisoners, magic, trails, obstacles),
         ),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -566,7 +570,7 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster, temptations, prisoners, magic, trails): (Option<f32>, bool, bool, bool, bool, bool),
+    (play, roster, temptations, prisoners, magic, trails, obstacles): (Option<f32>, bool, bool, bool, bool, bool, bool),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -597,13 +601,26 @@ fn open(
             prisoners,
             magic,
             trails,
+            obstacles,
         };
         crate::view::run_with(scene, document, options)
     }
     #[cfg(not(feature = "gui"))]
     {
-        let _ =
-            (screenshot, view, document, measure_frames, play, rounds, roster, temptations, prisoners, magic, trails);
+        let _ = (
+            screenshot,
+            view,
+            document,
+            measure_frames,
+            play,
+            rounds,
+            roster,
+            temptations,
+            prisoners,
+            magic,
+            trails,
+            obstacles,
+        );
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))
     }

@@ -19,6 +19,10 @@
 //!   *recaptured* on each `recaptured`, *escaped* on each `escaped` (off the table or at his
 //!   refuge), each counted by its outcome's mark.
 //! - a tracker *caught up* when it ended a move within 1" of its quarry (a `caught_up` event).
+//! - OSR encounters (`rules_family: osr`, docs/osr.md): an *encounter* on each wandering check
+//!   that brings one, the *party* or the *monsters surprised* on each surprise roll that says so
+//!   (both sides when both are), a *rout* on each failed morale or loyalty check (fled or
+//!   surrendered), each counted by its outcome's mark.
 //!
 //! Objectives (the scene's `objectives`) are not read from the log: a figure's position is
 //! changed by movement, temptations, traps and cattle grids, not all of which log where it ends
@@ -66,6 +70,21 @@ pub struct RunSummary {
     pub escapes: EscapeRun,
     /// Each tracker by name: its quarry, and whether it caught up with it.
     pub trackers: BTreeMap<String, TrackerRun>,
+    /// OSR encounters, surprises and routs; none for a scene that is not `rules_family: osr`.
+    pub encounters: Option<EncounterRun>,
+}
+
+/// OSR encounters in one run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct EncounterRun {
+    /// Wandering checks that brought an encounter.
+    pub encounters: u32,
+    /// Surprise rolls that surprised the party (alone or with the monsters).
+    pub party_surprised: u32,
+    /// Surprise rolls that surprised the monsters (alone or with the party).
+    pub monsters_surprised: u32,
+    /// Morale and loyalty checks failed: the figure fled or surrendered.
+    pub routs: u32,
 }
 
 /// Escapes in one run: how many times prisoners ran off, were recaptured, got away.
@@ -163,6 +182,9 @@ fn point_field(e: &LogEvent, key: &str) -> Option<(f32, f32)> {
 /// Reduce one run's log and end state to its summary.
 pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
     let mut s = RunSummary { seed, ..Default::default() };
+    if scene.rules_family == crate::scene::osr::RulesFamily::Osr {
+        s.encounters = Some(EncounterRun::default());
+    }
     for t in &scene.traps {
         s.traps.insert(t.name.clone(), TrapRun::default());
     }
@@ -252,6 +274,19 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
             Mark::Recaptured => s.escapes.recaptured += 1,
             Mark::Escaped => s.escapes.escaped += 1,
             _ => {}
+        }
+        if let Some(osr) = &mut s.encounters {
+            match e.meaning.mark {
+                Mark::Encounter => osr.encounters += 1,
+                Mark::PartySurprised => osr.party_surprised += 1,
+                Mark::MonstersSurprised => osr.monsters_surprised += 1,
+                Mark::BothSurprised => {
+                    osr.party_surprised += 1;
+                    osr.monsters_surprised += 1;
+                }
+                Mark::Routed => osr.routs += 1,
+                _ => {}
+            }
         }
         if e.meaning.mark == Mark::CaughtUp
             && let Some(t) = s.trackers.get_mut(&e.subject)
@@ -499,6 +534,24 @@ pub struct TrackerReport {
     pub mean_caught_up_move: Option<f64>,
 }
 
+/// OSR encounters over all runs: the share of runs with one, the mean a run, and each side's
+/// surprises as a share of the encounters.
+#[derive(Debug, Clone, Serialize)]
+pub struct EncounterReport {
+    /// Runs in which a wandering monster came.
+    pub runs_with_encounter: Share,
+    /// Mean encounters a run.
+    pub mean_encounters: f64,
+    /// Encounters in which the party was surprised, of all encounters.
+    pub party_surprised: Share,
+    /// Encounters in which the monsters were surprised, of all encounters.
+    pub monsters_surprised: Share,
+    /// Runs in which a monster or henchman routed (fled or surrendered).
+    pub runs_with_rout: Share,
+    /// Mean routs a run.
+    pub mean_routs: f64,
+}
+
 /// Area burnt of one material over all runs, in square inches.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaReport {
@@ -543,6 +596,9 @@ pub struct Report {
     pub alarm_by: BTreeMap<String, Share>,
     /// Prisoners running off, recaptured and escaping.
     pub escapes: EscapeReport,
+    /// OSR encounters, surprises and routs; left out for a scene that is not OSR.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encounters: Option<EncounterReport>,
     /// Seeds of notable runs, to replay: the most harm, the least, the median.
     pub worst_seed: Option<u64>,
     /// Seed of the run with the least harm.
@@ -683,6 +739,19 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
             *by_alarm.entry(a.clone()).or_default() += 1;
         }
     }
+    let encounters = runs.iter().any(|r| r.encounters.is_some()).then(|| {
+        let of =
+            |f: &dyn Fn(&EncounterRun) -> u32| -> u32 { runs.iter().filter_map(|r| r.encounters).map(|e| f(&e)).sum() };
+        let total = of(&|e| e.encounters);
+        EncounterReport {
+            runs_with_encounter: wilson(count(&|r| r.encounters.is_some_and(|e| e.encounters > 0)), n),
+            mean_encounters: mean(&|r| r.encounters.map_or(0, |e| e.encounters)),
+            party_surprised: wilson(of(&|e| e.party_surprised), total),
+            monsters_surprised: wilson(of(&|e| e.monsters_surprised), total),
+            runs_with_rout: wilson(count(&|r| r.encounters.is_some_and(|e| e.routs > 0)), n),
+            mean_routs: mean(&|r| r.encounters.map_or(0, |e| e.routs)),
+        }
+    });
     // Notable runs: sort by harm, ties by seed, so the choice is stable.
     let mut order: Vec<&RunSummary> = runs.iter().collect();
     order.sort_by_key(|r| (r.harm, r.seed));
@@ -707,6 +776,7 @@ pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> 
             mean_recaptured: mean(&|r| r.escapes.recaptured),
             mean_escaped: mean(&|r| r.escapes.escaped),
         },
+        encounters,
         worst_seed: order.last().map(|r| r.seed),
         best_seed: order.first().map(|r| r.seed),
         median_seed: order.get(order.len() / 2).map(|r| r.seed),
@@ -822,6 +892,23 @@ pub fn to_text(r: &Report) -> String {
             out.push_str(&format!("{:<22} {:>22} {:>10.2}\n", what, pct(share), mean));
         }
     }
+    if let Some(o) = &r.encounters {
+        out.push_str(&format!("\n{:<22} {:>22} {:>10}   (OSR, docs/osr.md)\n", "encounters", "share", "mean a run"));
+        out.push_str(&format!(
+            "{:<22} {:>22} {:>10.2}\n",
+            "runs with one",
+            pct(&o.runs_with_encounter),
+            o.mean_encounters
+        ));
+        out.push_str(&format!("{:<22} {:>22} {:>10}\n", "party surprised", pct(&o.party_surprised), "of encounters"));
+        out.push_str(&format!(
+            "{:<22} {:>22} {:>10}\n",
+            "monsters surprised",
+            pct(&o.monsters_surprised),
+            "of encounters"
+        ));
+        out.push_str(&format!("{:<22} {:>22} {:>10.2}\n", "runs with a rout", pct(&o.runs_with_rout), o.mean_routs));
+    }
     out.push_str(&format!("\nalarm raised: {}\n", pct(&r.alarm_raised)));
     for (noise, s) in &r.alarm_by {
         out.push_str(&format!("    by {:<29} {}\n", noise, pct(s)));
@@ -884,6 +971,12 @@ pub fn to_csv(r: &Report) -> String {
     row("prisoners", "", "escaped", &r.escapes.escaped);
     for (noise, s) in &r.alarm_by {
         row("sleepers_alarm_by", noise, "alarm_raised", s);
+    }
+    if let Some(o) = &r.encounters {
+        row("encounters", "", "runs_with_encounter", &o.runs_with_encounter);
+        row("encounters", "", "party_surprised", &o.party_surprised);
+        row("encounters", "", "monsters_surprised", &o.monsters_surprised);
+        row("encounters", "", "runs_with_rout", &o.runs_with_rout);
     }
     out
 }

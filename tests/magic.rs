@@ -8,9 +8,9 @@ mod common;
 use common::{chi_square, scene_from_str};
 use std::collections::BTreeMap;
 use std::path::Path;
-use tabula::scene::{Scene, load_scene, parse_scene, scene_to_ron};
+use tabula::scene::{Curse, CurseKind, Scene, load_scene, parse_scene, scene_to_ron};
 use tabula::sim::log::LogEvent;
-use tabula::sim::{EventLog, Run, Simulation, run};
+use tabula::sim::{EventLog, Run, Simulation, rest, run};
 
 // ---- helpers ----
 
@@ -265,6 +265,402 @@ fn a_curse_laid_in_play_changes_the_victims_later_rolls() {
         assert_eq!(events(&b, "curse_laid").len(), 1);
         assert!(end.magic.evil_eye_on("Ann"));
         assert_cursed(events(&a, "weakness_check")[0], events(&b, "weakness_check")[0]);
+    }
+}
+
+// ---- the evil eye in every system ----
+
+/// The curse's modifier, as every system logs it.
+const EVIL_EYE: &str = "evil eye curse";
+
+fn example(name: &str) -> Scene {
+    load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `scene` with each of `victims` under the evil eye: a `curses` entry of its magic each.
+fn with_curses(scene: &Scene, victims: &[&str]) -> Scene {
+    let mut cursed = scene.clone();
+    for victim in victims {
+        cursed.magic.curses.push(Curse {
+            victim: (*victim).to_string(),
+            curse: CurseKind::EvilEye,
+            by: "a witch".into(),
+            day: 0,
+            gremlin_rank: None,
+        });
+    }
+    cursed
+}
+
+/// The first roll of `cursed` that carries the curse is `plain`'s same roll with it: the same
+/// faces and factors, then "evil eye curse" −1, its total the faces and the other factors less
+/// 1. Returns the roll's index in the event.
+fn assert_cursed_roll(plain: &LogEvent, cursed: &LogEvent) -> usize {
+    let i = cursed
+        .rolls
+        .iter()
+        .position(|r| r.modifiers.iter().any(|m| m.reason == EVIL_EYE))
+        .unwrap_or_else(|| panic!("no roll takes the curse: {cursed:?}"));
+    let (p, c) = (&plain.rolls[i], &cursed.rolls[i]);
+    assert_eq!(p.faces, c.faces, "the same dice: {plain:?} {cursed:?}");
+    assert!(p.modifiers.iter().all(|m| m.reason != EVIL_EYE), "{plain:?}");
+    let (curse, others) = c.modifiers.split_last().expect("the curse's modifier");
+    assert_eq!((curse.reason.as_ref(), curse.value), (EVIL_EYE, -1), "{cursed:?}");
+    assert_eq!(others, p.modifiers.as_slice(), "the roll's own factors are kept");
+    let factors: i32 = others.iter().map(|m| m.value).sum();
+    assert_eq!(c.total, c.natural() + factors - 1, "{cursed:?}");
+    assert_eq!(c.total, p.total - 1);
+    i
+}
+
+/// A scene and the same scene with some figures under the evil eye, run side by side with the
+/// same seeds.
+struct Twins {
+    scenes: [Scene; 2],
+    sims: [Simulation; 2],
+}
+
+impl Twins {
+    fn new(scene: Scene, victims: &[&str]) -> Self {
+        let cursed = with_curses(&scene, victims);
+        let sims = [Simulation::new(&scene, 0), Simulation::new(&cursed, 0)];
+        Twins { scenes: [scene, cursed], sims }
+    }
+
+    /// The first `event` about `subject` in `moves` moves from `seed`, plain and cursed; `None`
+    /// when neither run logs one (one alone fails: the runs went apart before it).
+    fn pair(&mut self, seed: u64, moves: u32, event: &str, subject: &str) -> Option<(LogEvent, LogEvent)> {
+        let [plain, cursed] = [0, 1].map(|k| {
+            self.sims[k].restart(&self.scenes[k], seed);
+            self.sims[k].step_moves(moves);
+            self.sims[k].take_log().events.into_iter().find(|e| e.event == event && e.subject == subject)
+        });
+        match (plain, cursed) {
+            (Some(p), Some(c)) => Some((p, c)),
+            (None, None) => None,
+            (p, c) => panic!("seed {seed}: {event} in one run only: {p:?} {c:?}"),
+        }
+    }
+
+    /// The pairs over seeds `0..seeds`, each checked by [`assert_cursed_roll`]; at least one.
+    fn pairs(&mut self, seeds: u64, moves: u32, event: &str, subject: &str) -> Vec<(LogEvent, LogEvent)> {
+        let pairs: Vec<_> = (0..seeds).filter_map(|seed| self.pair(seed, moves, event, subject)).collect();
+        assert!(!pairs.is_empty(), "no {event} about {subject} in {seeds} seeds");
+        for (p, c) in &pairs {
+            assert_cursed_roll(p, c);
+        }
+        pairs
+    }
+
+    /// The first seed whose plain roll (the one the curse takes) totals `edge`: the plain and
+    /// the cursed outcome there.
+    fn outcomes_at_edge(&mut self, moves: u32, event: &str, subject: &str, edge: i32) -> (String, String) {
+        for seed in 0..500 {
+            let Some((p, c)) = self.pair(seed, moves, event, subject) else { continue };
+            let i = assert_cursed_roll(&p, &c);
+            if p.rolls[i].total == edge {
+                return (p.outcome, c.outcome);
+            }
+        }
+        panic!("no seed under 500 puts {event}'s total on {edge}");
+    }
+}
+
+/// Ann walks east along y = 4 from (1, 4) over the trap at x = 5 (the fields `trap`, her own
+/// `figure`), where no Morval trap can be spotted (every concealment target 30).
+fn trap_lane(figure: &str, trap: &str) -> Scene {
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: 10),
+          rules: (traps: (morval: (loosely_concealed_spot_target: 30, normally_concealed_spot_target: 30,
+                                   well_concealed_spot_target: 30))),
+          figures: [(name: \"Ann\", position: (1, 4), path: [(25, 4)]{figure})],
+          traps: [(name: \"trap\", {trap})])"
+    ))
+}
+
+/// 000 "Characters and Traps": the victim's D10 − agility + F at a trip cord (a runner's 5
+/// falls with a strained ankle, the cursed 5 only breaks the cord), a loop (a 6 misses, the
+/// cursed 6 catches) and a pit, the silent alarm's check, and a rider's fall from his fallen
+/// steed (the cord's roll is then the steed's, not his).
+#[test]
+fn the_evil_eye_takes_one_off_morval_trap_rolls() {
+    let cord = "kind: trip_cord(to: (5, 4.5)), position: (5, 3.5), concealment: Some(LC)";
+    let runner = ", move_rate: Some(12), armour: plate, agility: Some(0)";
+    let mut twins = Twins::new(trap_lane(runner, cord), &["Ann"]);
+    twins.pairs(20, 1, "trip_cord", "Ann");
+    let (p, c) = twins.outcomes_at_edge(1, "trip_cord", "Ann", 5);
+    assert_eq!((p.as_str(), c.as_str()), ("fall_strained_ankle", "break_cord_cursing"));
+
+    let walker = ", armour: plate, agility: Some(0)";
+    let mut twins = Twins::new(trap_lane(walker, "kind: loop, position: (5, 4)"), &["Ann"]);
+    twins.pairs(20, 1, "loop", "Ann");
+    let (p, c) = twins.outcomes_at_edge(1, "loop", "Ann", 6);
+    assert_eq!((p.as_str(), c.as_str()), ("missed_not_sprung", "caught_keeps_items"));
+
+    let pit = "kind: pit(depth: 2, bottom: rocky), radius: 1, position: (5, 4)";
+    for (p, c) in Twins::new(trap_lane(walker, pit), &["Ann"]).pairs(20, 1, "pit", "Ann") {
+        // The entry roll; a fall's strike is the pit's, untouched.
+        assert_eq!(assert_cursed_roll(&p, &c), 0);
+    }
+
+    let alarm = "kind: treadle(payload: (kind: silent_alarm)), reusable: true, position: (5, 4)";
+    Twins::new(trap_lane("", alarm), &["Ann"]).pairs(20, 1, "payload", "Ann");
+
+    let rider = ", move_rate: Some(6), mounted: true, skills: [rider], agility: Some(-5)";
+    let mut twins = Twins::new(trap_lane(rider, cord), &["Ann"]);
+    let mut thrown = 0;
+    for seed in 0..40 {
+        let Some((p, c)) = twins.pair(seed, 1, "trip_cord", "Ann") else { continue };
+        assert_eq!(p.rolls[0], c.rolls[0], "the steed's roll");
+        if p.fields["unhorsed"] == true {
+            thrown += 1;
+            assert_eq!(assert_cursed_roll(&p, &c), p.rolls.len() - 1, "the rider's fall");
+            assert_eq!(int(&c, "rider_fall_strike"), int(&p, "rider_fall_strike").map(|s| s - 1));
+        } else {
+            assert_eq!(p.rolls, c.rolls);
+        }
+    }
+    assert!(thrown > 0, "a steed falls on 5 in 10");
+}
+
+/// 002 "Traps" and "SKILLS": every Initiative test of the cursed figure (D6 ≤ I: I 4 sets off
+/// the counter on a 5; the cursed 5 is 4 and avoids it) and its Set Trap skill roll (the dud's
+/// D6 before it is the trap's).
+#[test]
+fn the_evil_eye_takes_one_off_khemri_trap_rolls() {
+    let crossing = scene_from_str(
+        "(version: 1, table: (width: 30, height: 10),
+          figures: [(name: \"Ann\", position: (1, 5), path: [(25, 5)], mordheim: (ws: 3, s: 3, t: 3, w: 9, i: 4))],
+          traps: [(name: \"counter\", kind: khemri(drawn: Some(simple)), position: (5, 5))])",
+    );
+    let mut twins = Twins::new(crossing, &["Ann"]);
+    twins.pairs(20, 1, "khemri_crossing", "Ann");
+    let (p, c) = twins.outcomes_at_edge(1, "khemri_crossing", "Ann", 5);
+    assert_eq!((p.as_str(), c.as_str()), ("triggered", "avoided"));
+
+    let setter = scene_from_str(
+        "(version: 1, table: (width: 40, height: 10),
+          figures: [(name: \"Ann\", position: (1, 5), path: [(10, 5)], skills: [set_trap(1)])],
+          traps: [(name: \"old dud\", kind: khemri(drawn: Some(dud)), position: (10, 5), revealed: true)])",
+    );
+    for (p, c) in Twins::new(setter, &["Ann"]).pairs(10, 3, "khemri_set_trap", "Ann") {
+        assert_eq!(assert_cursed_roll(&p, &c), 1, "the skill roll, after the dud's D6");
+    }
+}
+
+/// 000 "Temptations and Weaknesses", "To arrive at a decision using card characters": the
+/// temptation roll, the roll to leave (the storyteller's "9+ to leave": a 9 leaves, the cursed 9
+/// stays) and the decision's D10, the option read from the cursed total.
+#[test]
+fn the_evil_eye_takes_one_off_temptation_and_decision_rolls() {
+    let passing = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Ann\", position: (1, 10), path: [(39, 10)])],
+          temptations: [(name: \"Tale\", kind: storyteller, position: (10, 12))])",
+    );
+    Twins::new(passing, &["Ann"]).pairs(20, 3, "temptation", "Ann");
+
+    let inside = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Ann\", position: (10, 10), temptation: (inside: (site: \"Tale\"), passing: [\"Tale\"]))],
+          temptations: [(name: \"Tale\", kind: storyteller, position: (10, 12))])",
+    );
+    let mut twins = Twins::new(inside, &["Ann"]);
+    twins.pairs(20, 1, "leave_roll", "Ann");
+    let (p, c) = twins.outcomes_at_edge(1, "leave_roll", "Ann", 9);
+    assert_eq!((p.as_str(), c.as_str()), ("leaves", "stays"));
+
+    let deciding = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), figures: [(name: \"Ann\", position: (1, 10))],
+          decisions: [(name: \"Which way?\", decider: \"Ann\", at_move: 1, options: [
+            (name: \"left\", causation: 2, qualities: [(quality: loyalty, relevance: doubled)]),
+            (name: \"right\", causation: 3, qualities: [(quality: energy, relevance: halved)])])])",
+    );
+    for (_, c) in Twins::new(deciding, &["Ann"]).pairs(20, 1, "decision", "Ann") {
+        // The option whose faces hold the cursed total (a cursed 0 is face 0).
+        let face = Some(i64::from(c.rolls[0].total.clamp(0, 9)));
+        let options = c.fields["options"].as_array().expect("the options");
+        let holds = options
+            .iter()
+            .find(|o| o["faces"]["low"].as_i64() <= face && face <= o["faces"]["high"].as_i64())
+            .expect("an option holds every face");
+        assert_eq!(c.fields["chosen"], holds["name"], "{c:?}");
+    }
+}
+
+/// 000 "Guarding prisoners", "Catching, runaways, and overpowering": a prisoner working his
+/// bonds (an 8 loosens them, the cursed 8 does not), each side's own D10 in the catch and the
+/// struggle, and the escape dice, which are no one prisoner's: cursed only when all are.
+#[test]
+fn the_evil_eye_takes_one_off_prisoner_rolls() {
+    let bonds = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), figures: [
+           (name: \"Guard\", side: \"keep\", position: (30, 15), guard: (prisoners: [\"Officer\"])),
+           (name: \"Officer\", side: \"outlaws\", position: (5, 5), prisoner_rank: officer, bound: (hands: true))])",
+    );
+    let mut twins = Twins::new(bonds, &["Officer"]);
+    twins.pairs(20, 1, "bonds_roll", "Officer");
+    let (p, c) = twins.outcomes_at_edge(1, "bonds_roll", "Officer", 8);
+    assert_eq!((p.as_str(), c.as_str()), ("loosened", "still_bound"));
+
+    let chase = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), figures: [
+           (name: \"Guard\", side: \"keep\", position: (20.5, 10), melee_factor: 10, whip: true,
+            guard: (prisoners: [\"Runner\"])),
+           (name: \"Runner\", side: \"outlaws\", position: (20, 10), bound: (hands: true),
+            prisoner: (run: (status: fugitive, toward: (0, 10))))])",
+    );
+    // The guard's D10 comes first, the fugitive's after it.
+    for (victim, roll) in [("Runner", 1), ("Guard", 0)] {
+        let mut twins = Twins::new(chase.clone(), &[victim]);
+        for event in ["catch", "struggle"] {
+            for (p, c) in twins.pairs(10, 1, event, "Runner") {
+                assert_eq!(assert_cursed_roll(&p, &c), roll, "{victim}'s own D10 in the {event}");
+            }
+        }
+    }
+
+    let escort = scene_from_str(
+        "(version: 1, table: (width: 60, height: 30), figures: [
+           (name: \"Brand\", side: \"keep\", position: (6, 8), path: [(58, 8)],
+            guard: (prisoners: [\"A\", \"B\", \"C\", \"D\"])),
+           (name: \"A\", side: \"outlaws\", position: (4, 6), bound: (hands: true), path: [(58, 6)]),
+           (name: \"B\", side: \"outlaws\", position: (4, 7), bound: (hands: true), path: [(58, 7)]),
+           (name: \"C\", side: \"outlaws\", position: (4, 9), bound: (hands: true), path: [(58, 9)]),
+           (name: \"D\", side: \"outlaws\", position: (4, 10), bound: (hands: true), path: [(58, 10)])])",
+    );
+    // Four men, one guard: one in excess, one escape roll a move.
+    Twins::new(escort.clone(), &["A", "B", "C", "D"]).pairs(10, 1, "escape_roll", "Brand");
+    let mut one_cursed = Twins::new(escort, &["A"]);
+    for seed in 0..10 {
+        let (p, c) = one_cursed.pair(seed, 1, "escape_roll", "Brand").expect("the escort in excess rolls");
+        assert_eq!(p.rolls, c.rolls, "one cursed among four");
+    }
+}
+
+/// 000 "Tracking", "Scent Tracking": a cursed tracker's D6 + level + F. A level-3 hound on a
+/// fresh scent follows at its full move on 7; the cursed 7 is 6, its move −1".
+#[test]
+fn the_evil_eye_takes_one_off_tracking_rolls() {
+    let hunt = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Walker\", position: (1, 10), move_rate: 6, path: [(39, 10)]),
+                    (name: \"Hound\", position: (1, 10), move_rate: 8)],
+          trails: (trackers: [(figure: \"Hound\", quarry: \"Walker\", sense: scent(level: 3))]))",
+    );
+    let mut twins = Twins::new(hunt, &["Hound"]);
+    twins.pairs(20, 1, "scent_tracking", "Hound");
+    let (p, c) = twins.outcomes_at_edge(1, "scent_tracking", "Hound", 7);
+    assert_eq!((p.as_str(), c.as_str()), ("follow_normal", "follow_minus_one"));
+    // A ranger on an old trail, by sight.
+    let ranger = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Fugitive\", position: (30, 10)), (name: \"Ranger\", position: (2, 10))],
+          trails: (
+            trails: [(name: \"old\", quarry: \"Fugitive\", points: [(at: (2, 10), age_moves: 700), (at: (30, 10), age_moves: 700)])],
+            trackers: [(figure: \"Ranger\", quarry: \"Fugitive\", sense: sight(level: 3))]))",
+    );
+    Twins::new(ranger, &["Ranger"]).pairs(20, 1, "sight_tracking", "Ranger");
+}
+
+/// 000 "Untethered Steeds", 001 "Cattle Grids": a figure catching a steed (faithful, a non-rider:
+/// D6 + 4 − 1, 6+; the cursed 6 is 5 and misses) and running over a grid (D6 3+: the cursed 3
+/// is hurt −1").
+#[test]
+fn the_evil_eye_takes_one_off_herd_rolls() {
+    let steed = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Standing\", side: \"party\", position: (12, 12))],
+          herds: [(name: \"mare\", beast: horse, count: 1, position: (10, 10), side: \"party\", bond: faithful)])",
+    );
+    let mut twins = Twins::new(steed, &["Standing"]);
+    twins.pairs(20, 1, "catch_attempt", "mare");
+    let (p, c) = twins.outcomes_at_edge(1, "catch_attempt", "mare", 6);
+    assert_eq!((p.as_str(), c.as_str()), ("caught", "not_caught"));
+
+    let grid = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          cattle_grids: [(name: \"grid\", from: (10, 0), to: (10, 20))],
+          figures: [(name: \"Runner\", gait: running, position: (6, 10), path: [(20, 10)])])",
+    );
+    let mut twins = Twins::new(grid, &["Runner"]);
+    twins.pairs(20, 1, "cattle_grid", "Runner");
+    let (p, c) = twins.outcomes_at_edge(1, "cattle_grid", "Runner", 3);
+    assert_eq!((p.as_str(), c.as_str()), ("crossed", "hurt_one_inch"));
+}
+
+/// 001 "Fire Against people and animals" > "Persons": a cursed figure caught in fire rolls
+/// D6 + FS − 1, its row read from that total.
+#[test]
+fn the_evil_eye_takes_one_off_a_person_caught_in_fire() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 6),
+          terrain: [(name: \"hayfield\", material: hay, shape: Rect(min: (10, 0), max: (20, 6)))],
+          figures: [(name: \"Standing\", position: (15, 3))],
+          fires: [(name: \"blaze\", position: (15, 3), diameter: 4)])",
+    );
+    // 1− unharmed, 2 singed clothes ... 7 apparently dead, 8+ definitely dead.
+    let row = |total: i32| match total {
+        i32::MIN..=1 => "unharmed",
+        2 => "singed_clothes",
+        3 => "minor_burns",
+        4 => "bad_burns",
+        5 => "severe_burns",
+        6 => "crippled_in_agony",
+        7 => "apparently_dead",
+        _ => "definitely_dead",
+    };
+    for (p, c) in Twins::new(scene, &["Standing"]).pairs(10, 1, "person_in_fire", "Standing") {
+        assert!(modifier(&c, "fire strike").is_some_and(|fs| fs > 0), "{c:?}");
+        assert_eq!((p.outcome.as_str(), c.outcome.as_str()), (row(p.rolls[0].total), row(c.rolls[0].total)));
+    }
+}
+
+/// 000 "Grapnels, Ropes, and cords", 001 "Stakes": a defender throwing a lodged grapnel down
+/// (D10 7+) and a charging rider's strike at the stakes.
+#[test]
+fn the_evil_eye_takes_one_off_obstacle_rolls() {
+    let grapnel = scene_from_str(
+        "(version: 1, table: (width: 30, height: 20),
+          figures: [(name: \"Thrower\", side: \"raiders\", position: (2, 5)),
+                    (name: \"Defender\", side: \"keep\", position: (5.5, 5))],
+          obstacles: (grapnels: [(name: \"hook\", thrower: \"Thrower\", target: (5, 5), at_move: 1)]))",
+    );
+    Twins::new(grapnel, &["Defender"]).pairs(40, 2, "throw_down", "Defender");
+
+    let stakes = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          figures: [(name: \"Rider\", mounted: true, gait: running, move_rate: 16, melee_factor: 1,
+                     position: (4, 10), path: [(36, 10)])],
+          obstacles: (stake_lines: [(name: \"stakes\", from: (20, 6), to: (20, 14), sharp_side: (10, 10))]))",
+    );
+    Twins::new(stakes, &["Rider"]).pairs(5, 2, "stake_strike", "Rider");
+}
+
+/// Days of rest: the D10 that decides one left for dead (000: a 6 is "badly disabled", the
+/// cursed 6 "dead as first thought"; 001's, treated, for Hilde) and a wound's infection check.
+#[test]
+fn the_evil_eye_takes_one_off_the_rolls_of_rest() {
+    let scene = example("infirmary.ron");
+    let first = |scene: &Scene, seed: u64, who: &str, event: &str| {
+        let rested = rest(scene, 1, seed).unwrap_or_else(|e| panic!("{e}"));
+        rested.log.events.into_iter().find(|e| e.subject == who && e.event == event)
+    };
+    for (who, event) in [("Wulf", "apparently_dead"), ("Hilde", "apparently_dead"), ("Old Tam", "healing_day")] {
+        let cursed = with_curses(&scene, &[who]);
+        let mut edge = None;
+        for seed in 0..200 {
+            let plain = first(&scene, seed, who, event).unwrap_or_else(|| panic!("seed {seed}: {who}'s {event}"));
+            let c = first(&cursed, seed, who, event).unwrap_or_else(|| panic!("seed {seed}: {who}'s cursed {event}"));
+            let i = assert_cursed_roll(&plain, &c);
+            if who == "Wulf" && plain.rolls[i].total == 6 && edge.is_none() {
+                edge = Some((plain.outcome, c.outcome));
+            }
+        }
+        if who == "Wulf" {
+            let (p, c) = edge.expect("a 6 in 200 seeds");
+            assert_eq!((p.as_str(), c.as_str()), ("recovered_to_badly_disabled", "dead_as_first_thought"));
+        }
     }
 }
 

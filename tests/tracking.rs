@@ -274,7 +274,9 @@ fn the_manhunt_runs_and_its_trackers_read_the_trail() {
     assert!(!events(&log, "scent_tracking").is_empty());
     assert!(!events(&log, "sight_tracking").is_empty());
     // From move 10 the light rain is on the scent rolls.
-    let rainy = events(&log, "scent_tracking").into_iter().filter(|e| e.move_number >= 10 && !e.rolls.is_empty());
+    let rainy: Vec<_> =
+        events(&log, "scent_tracking").into_iter().filter(|e| e.move_number >= 10 && !e.rolls.is_empty()).collect();
+    assert!(!rainy.is_empty(), "the hounds dice in the rain");
     for e in rainy {
         assert!(e.rolls[0].modifiers.iter().any(|m| m.reason == "light rain" && m.value == -1), "{e:?}");
     }
@@ -316,4 +318,120 @@ fn the_manhunt_play_test_counts_how_often_the_hounds_catch_up() {
     assert_eq!(brutus.caught_up.count, caught);
     assert!(to_text(&r).contains("caught up"));
     assert!(to_csv(&r).contains("tracker,Brutus,caught_up,"));
+}
+
+// ---- the rows in play: guess, backtrack, search again ----
+
+/// The ranger of `sight_results_in_play_match_the_text`: D6 + 2 on a stale trail.
+fn ranger_scene() -> Scene {
+    scene_from_str(
+        "(version: 1, table: (width: 40, height: 20), lighting: \"D/L\",
+          figures: [(name: \"Fugitive\", position: (30, 10)), (name: \"Ranger\", position: (2, 10))],
+          trails: (
+            weather: (snow_on_ground: true),
+            trails: [(name: \"old\", quarry: \"Fugitive\", points: [(at: (2, 10), age_moves: 700), (at: (30, 10), age_moves: 700)])],
+            trackers: [(figure: \"Ranger\", quarry: \"Fugitive\", sense: sight(level: 3))]))",
+    )
+}
+
+/// The first seed whose first sight roll gives `outcome`.
+fn seed_with_first_sight(scene: &Scene, outcome: &str) -> u64 {
+    (0..500)
+        .find(|&seed| events(&run(scene, seed, 1).log, "sight_tracking").first().is_some_and(|e| e.outcome == outcome))
+        .unwrap_or_else(|| panic!("no seed gives {outcome}"))
+}
+
+/// 000 "Tracking", the 4 row: "prey was here but direction uncertain, tracker moves 3" next
+/// move in guessed direction and can only follow the track if within 1" of it and the dice
+/// score is high enough". With the literal `uncertain_move: next_move` the ranger stays the
+/// move of the 4, walks 3" the move after (a guessed heading, tagged), and the move after that
+/// dices to pick the trail up, the roll tagged with `tracking.pick_up_at_least`.
+#[test]
+fn a_direction_uncertain_ranger_stays_guesses_three_inches_then_dices_to_pick_up() {
+    let scene = ranger_scene();
+    let seed = seed_with_first_sight(&scene, "direction_uncertain");
+    let after_one = run(&scene, seed, 1).end;
+    assert_eq!(position(&after_one, "Ranger"), (2.0, 10.0), "he stays the move of the 4");
+    let Run { log, end } = run(&scene, seed, 2);
+    let guesses = events(&log, "guessed_move");
+    assert_eq!(guesses.len(), 1, "{:?}", log.events);
+    assert_eq!(guesses[0].move_number, 2);
+    assert!(guesses[0].house_rule_paths().contains(&"tracking.guessed_direction"));
+    assert!(events(&log, "sight_tracking").iter().all(|e| e.move_number == 1), "no reading while guessing");
+    let (x, y) = position(&end, "Ranger");
+    let walked = ((x - 2.0).powi(2) + (y - 10.0).powi(2)).sqrt();
+    assert!((walked - 3.0).abs() < 1e-3 || x <= 0.0 || y <= 0.0 || y >= 20.0, "3\" (or to the edge): {walked}");
+    let log = run(&scene, seed, 3).log;
+    let third: Vec<_> = events(&log, "sight_tracking").into_iter().filter(|e| e.move_number == 3).collect();
+    assert_eq!(third.len(), 1, "{:?}", log.events);
+    assert_eq!(third[0].fields.get("picking_up").and_then(|v| v.as_bool()), Some(true));
+    assert!(third[0].house_rule_paths().contains(&"tracking.pick_up_at_least"), "{:?}", third[0]);
+    // Beyond 1" of the trail there is nothing to pick up: no dice.
+    let off = third[0].fields.get("distance_to_trail").and_then(|v| v.as_f64()).expect("a distance");
+    if off > 1.0 {
+        assert_eq!((third[0].outcome.as_str(), third[0].rolls.len()), ("off_trail", 0));
+    } else {
+        assert_eq!(third[0].rolls.len(), 1);
+    }
+}
+
+/// 000 "Tracking", the 3− row: "lost, backtrack 3" and dice again next move": the trail is
+/// lost, he goes back 3" along it (to x = 0 at the trail's start 2" behind him, the table's
+/// edge) and dices again the next move.
+#[test]
+fn a_lost_ranger_backtracks_and_dices_again_next_move() {
+    let scene = ranger_scene();
+    let seed = seed_with_first_sight(&scene, "lost");
+    let Run { log, .. } = run(&scene, seed, 2);
+    let lost = events(&log, "trail_lost");
+    assert!(!lost.is_empty(), "{:?}", log.events);
+    assert_eq!(lost[0].move_number, 1);
+    let back = events(&log, "backtracked");
+    assert_eq!(back[0].move_number, 1);
+    assert_eq!(back[0].fields.get("inches").and_then(|v| v.as_f64()), Some(3.0));
+    assert!(events(&log, "sight_tracking").iter().any(|e| e.move_number == 2), "he dices again at move 2");
+    // Found again on a following roll after the loss.
+    let found_seed = (0..500).find(|&s| {
+        let l = run(&scene, s, 2).log;
+        events(&l, "sight_tracking").first().is_some_and(|e| e.outcome == "lost")
+            && events(&l, "sight_tracking").iter().any(|e| e.move_number == 2 && e.outcome.starts_with("follow"))
+    });
+    let found_seed = found_seed.expect("some seed loses then follows");
+    let log = run(&scene, found_seed, 2).log;
+    assert_eq!(events(&log, "trail_found").len(), 1, "{:?}", log.events);
+}
+
+/// `rules.tracking.search_again: random_cast` (a house rule): the hound casts 3" from the loss
+/// point in a direction from the dice and takes the scent up only within 1" of the trail. Off
+/// the trail it casts again; it is never walked onto the trail without a roll.
+#[test]
+fn a_random_cast_hound_takes_the_scent_up_only_within_an_inch() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 40, height: 20),
+          rules: (tracking: (search_again: random_cast)),
+          terrain: [(name: \"stream\", material: water, shape: Rect(min: (10, 0), max: (11.9, 20)))],
+          figures: [(name: \"Fugitive\", position: (20, 10)), (name: \"Hound\", position: (9.5, 10), move_rate: 8)],
+          trails: (
+            trails: [(name: \"old\", quarry: \"Fugitive\", points: [
+              (at: (2, 10), age_moves: 5), (at: (9.5, 10), age_moves: 4), (at: (15, 10), age_moves: 3),
+              (at: (20, 10), age_moves: 2)])],
+            trackers: [(figure: \"Hound\", quarry: \"Fugitive\", sense: scent(level: 3))]))",
+    );
+    let mut cast_again = 0;
+    for seed in 0..30 {
+        let log = run(&scene, seed, 6).log;
+        let searches = events(&log, "search");
+        assert!(!searches.is_empty(), "the scent is lost at the water");
+        // Each cast (not each arrival) is the house rule's.
+        let casts: Vec<_> = searches.iter().filter(|e| e.outcome == "searching").collect();
+        assert!(casts.iter().all(|e| e.house_rule_paths().contains(&"tracking.search_again")), "{casts:?}");
+        assert!(events(&log, "cast_to_trail").is_empty(), "seed {seed}: walked onto the trail: {:?}", log.events);
+        let points: std::collections::BTreeSet<String> =
+            searches.iter().filter_map(|e| e.fields.get("at")).map(|v| v.to_string()).collect();
+        if points.len() > 1 {
+            cast_again += 1;
+        }
+    }
+    // A cast lands within 1" of the straight trail only when it points along it.
+    assert!(cast_again > 0, "some hounds cast again");
 }

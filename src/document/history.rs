@@ -6,15 +6,15 @@
 //! [`Reveal`] is the bookkeeping of how much of the last move is revealed (and so which of its
 //! log events are shown); how the picture catches up is the view's business.
 
-use crate::rules::decisions::{
-    DecisionError, DecisionOption, DecisionResult, Qualities, decide as rules_decide, score_options,
-};
-use crate::scene::Scene;
-use crate::sim::temptations::{decision_event, qualities_of};
+use crate::rules::decisions::{DecisionError, DecisionOption, DecisionResult, Qualities, score_options};
+use crate::scene::{CastOrder, Scene};
+use crate::sim::magic::MagicBook;
+use crate::sim::outcome::MagicEventOutcome;
+use crate::sim::temptations::{decide_for, decision_event, qualities_of};
 use crate::sim::world::{Figure, snapshot_scene};
 use crate::sim::{EventLog, LogEvent, MoveClock, SimDice};
 use bevy::prelude::*;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 /// Most bytes of snapshots kept (an estimate, see [`estimate_bytes`]); the oldest go first.
 /// 256 MiB holds thousands of moves of a small scene, and still hundreds of a big map's.
@@ -141,6 +141,7 @@ pub fn estimate_bytes(scene: &Scene) -> usize {
     bytes += size_of_val(scene.fires.as_slice()) + scene.fires.iter().map(|f| text(&f.name)).sum::<usize>();
     bytes += size_of_val(scene.ignitions.as_slice()) + scene.ignitions.iter().map(|i| text(&i.source)).sum::<usize>();
     bytes += scene.fire_state.as_ref().map_or(0, |f| size_of_val(f) + text(&f.arrivals));
+    bytes += scene.fog.as_ref().map_or(0, |f| size_of_val(f) + text(&f.explored));
     for h in &scene.herds {
         bytes += size_of_val(h) + text(&h.name) + text(&h.side);
         bytes += size_of_val(h.beasts.as_slice()) + size_of_val(h.on_grid.as_slice());
@@ -342,12 +343,14 @@ pub fn decide(
     let log_len = world.resource::<EventLog>().events.len();
     world.resource_mut::<History>().push(scene, log_len);
     let clock = *world.resource::<MoveClock>();
+    // 001 "Lay an evil eye Curse": the decider's D10 takes the curse's −1 here too.
+    let cursed = world.get::<crate::sim::magic::Cursed>(entity).is_some();
     let result = world.resource_scope(|world, mut dice: Mut<SimDice>| {
         world.resource_scope(|world, mut log: Mut<EventLog>| -> Option<Result<DecisionResult, DecisionError>> {
             let mut figure = world.get_mut::<Figure>(entity)?;
             let sheet = &mut figure.0;
             let qualities = qualities_of(sheet, "decision", &mut dice, &clock, &mut log);
-            let result = rules_decide(&qualities, options, &mut *dice);
+            let result = decide_for(&qualities, options, cursed, &mut *dice);
             log.push(&clock, decision_event(sheet.name.as_str(), decision, &result));
             Some(result)
         })
@@ -358,6 +361,51 @@ pub fn decide(
         Some(Err(e)) => Err(e.to_string()),
         None => Err(format!("no figure is named \"{decider}\"")),
     }
+}
+
+/// The GM's spell from the GM view (the Magic panel's Cast): `order` joins the scene's spell
+/// orders for the next move (its `at_move` is set to it), which casts it as it casts any scene
+/// order (001 "Spell Casting": the table read then, every roll logged), and a `cast_ordered`
+/// event goes to the dice log now. The order is checked as a scene's orders are on load. The
+/// world before is kept in the history (rewinding to the next move undoes it). The order as
+/// placed, or the reason it cannot be; nothing changes then.
+pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, String> {
+    let clock = *world.resource::<MoveClock>();
+    let next = crate::sim::moves_after(clock.move_number, 1).map_err(|e| e.to_string())?;
+    order.at_move = next;
+    if !world.contains_resource::<MagicBook>() {
+        return Err("there is no magic in this world".into());
+    }
+    let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to cast in".into()) };
+    // Only what the order brings is its problem: the scene as it stands is the GM's.
+    let before: HashSet<String> = crate::scene::load::validate(&scene).iter().map(|p| p.to_string()).collect();
+    let mut with_order = scene.clone();
+    with_order.magic.spells.push(order.clone());
+    let problems: Vec<String> = crate::scene::load::validate(&with_order)
+        .iter()
+        .map(|p| p.to_string())
+        .filter(|p| !before.contains(p))
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+    let log_len = world.resource::<EventLog>().events.len();
+    world.resource_mut::<History>().push(scene, log_len);
+    world.resource_mut::<MagicBook>().magic.spells.push(order.clone());
+    let mut event = LogEvent::new("magic", "cast_ordered", order.caster.as_str())
+        .outcome(MagicEventOutcome::Ordered)
+        .field("order", &order.name)
+        .field("spell", order.spell.map_or("general", |s| s.id()))
+        .field("at_move", next);
+    if let Some(t) = &order.target {
+        event = event.field("target", t);
+    }
+    if let Some(ts) = order.ts {
+        event = event.field("ts", ts);
+    }
+    world.resource_mut::<EventLog>().push(&clock, event);
+    super::mark_dirty(world);
+    Ok(order)
 }
 
 /// A new seed: it changes the moves still to come; what was rolled stays in the log.
@@ -587,5 +635,74 @@ mod tests {
         assert_eq!(world.resource::<EventLog>().events.len(), before);
         let known = world.query::<&Figure>().single(world).unwrap().0.qualities;
         assert_eq!(known.energy, None);
+    }
+
+    /// A spell cast from the GM view's Magic panel: the order joins the scene for the next move
+    /// and is logged now; stepping that move casts it, its roll in the log; a rewind undoes both.
+    /// An order the scene would refuse changes nothing.
+    #[test]
+    fn a_spell_cast_from_the_gm_is_ordered_for_the_next_move_logged_and_can_be_rewound() {
+        use crate::rules::magic::Spell;
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10),
+              figures: [(name: \"Mage\", position: (2, 2)), (name: \"Ann\", position: (4, 2))],
+              magic: (magicians: [(figure: \"Mage\", mmp: 5)]))",
+        );
+        let mut app = crate::document::walker_app();
+        crate::document::respawn(app.world_mut(), &scene, 3, None);
+        let world = app.world_mut();
+        assert!(step(world));
+        let order = |spell, target: Option<&str>| CastOrder {
+            name: "GM".into(),
+            caster: "Mage".into(),
+            at_move: 0,
+            spell,
+            ts: None,
+            target: target.map(String::from),
+            victim: None,
+            demon_rank: None,
+            class: None,
+            nearby_noise: false,
+            nearby_fighting: false,
+            gm_factor: 0,
+            attempts_again: 0,
+        };
+        let before = world.resource::<EventLog>().events.len();
+        let kept = world.resource::<History>().len();
+        let mut nobody = order(Some(Spell::DryClothes), None);
+        nobody.caster = "Nobody".into();
+        let err = order_cast(world, nobody).unwrap_err();
+        assert!(err.contains("caster"), "{err}");
+        let err = order_cast(world, order(Some(Spell::Mesmerise), Some("Ann"))).unwrap_err();
+        assert!(err.contains("class"), "{err}");
+        assert_eq!(world.resource::<EventLog>().events.len(), before, "nothing logged when refused");
+        assert_eq!(world.resource::<History>().len(), kept, "nothing kept when refused");
+        assert!(snapshot_scene(world).unwrap().magic.spells.is_empty());
+
+        let placed = order_cast(world, order(Some(Spell::LayEvilEyeCurse), Some("Ann"))).expect("ordered");
+        assert_eq!(placed.at_move, 2, "for the next move");
+        let events = &world.resource::<EventLog>().events;
+        assert_eq!(events.len(), before + 1);
+        let e = &events[before];
+        assert_eq!(
+            (e.system, e.event, e.subject.as_str(), e.outcome.as_str()),
+            ("magic", "cast_ordered", "Mage", "ordered")
+        );
+        assert_eq!(e.fields["at_move"], 2);
+        assert_eq!(e.fields["spell"], "lay_evil_eye_curse");
+        assert_eq!(e.fields["target"], "Ann");
+        assert!(world.resource::<Document>().dirty);
+        assert_eq!(snapshot_scene(world).unwrap().magic.spells, vec![placed]);
+
+        assert!(step(world));
+        let casts: Vec<&LogEvent> = world.resource::<EventLog>().events.iter().filter(|e| e.event == "cast").collect();
+        assert_eq!(casts.len(), 1, "the next move casts it once");
+        assert_eq!((casts[0].move_number, casts[0].subject.as_str()), (2, "Mage"));
+        assert!(!casts[0].rolls.is_empty(), "its roll is logged");
+
+        assert!(rewind(world, 2), "the order and the move it was cast in can be rewound");
+        assert_eq!(world.resource::<EventLog>().events.len(), before);
+        assert!(snapshot_scene(world).unwrap().magic.spells.is_empty());
+        assert_eq!(world.resource::<MoveClock>().move_number, 1);
     }
 }

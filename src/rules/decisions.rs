@@ -16,6 +16,7 @@
 
 use super::character::Sex;
 use super::dice::{Dice, DiceSource, Roll, Rolls};
+use super::magic::apply_evil_eye;
 use super::outcome::Meaning;
 use super::sleepers::Rank;
 use serde::{Deserialize, Serialize};
@@ -572,9 +573,17 @@ pub fn decide(
 ) -> Result<DecisionResult, DecisionError> {
     let scores = score_options(qualities, options)?;
     let roll = Roll::new(Dice::D10, src);
-    // The faces cover 0–9 whole: a doubled quality (at least 1) makes the sum positive.
-    let chosen = scores.iter().position(|s| s.faces.is_some_and(|f| f.contains(roll.total))).unwrap_or(0);
+    let chosen = chosen_option(&scores, roll.total);
     Ok(DecisionResult { scores, roll, chosen, outcome: DecisionOutcome::Decided })
+}
+
+/// 000 "To arrive at a decision using card characters": "use a D10 to achieve the result": the option whose faces hold `total`.
+///
+/// The faces cover 0–9 whole (a doubled quality, at least 1, makes the sum positive). Reading:
+/// a total off the die (001's evil eye takes a 0 to −1) counts as the nearest face, 0 or 9.
+pub fn chosen_option(scores: &[OptionScore], total: i32) -> usize {
+    let face = total.clamp(0, 9);
+    scores.iter().position(|s| s.faces.is_some_and(|f| f.contains(face))).unwrap_or(0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1037,6 +1046,8 @@ pub struct Tempted<'a> {
     pub non_smoker: bool,
     /// Its weaknesses (each counts once however often listed).
     pub weaknesses: &'a [Weakness],
+    /// Under the evil eye (001 "Lay an evil eye Curse"): −1 on the temptation roll.
+    pub evil_eye: bool,
 }
 
 /// Why a temptation cannot be diced.
@@ -1189,6 +1200,7 @@ pub fn roll_temptation(
     for weakness in Weakness::ALL.into_iter().filter(|w| figure.weaknesses.contains(w)) {
         roll.add(weakness.label(), weakness.temptation_factor(kind, readings));
     }
+    apply_evil_eye(&mut roll, figure.evil_eye);
     let roll = roll.at_least(row.resist_target);
     let outcome = temptation_band(kind, roll.total, readings.fencing_bands);
     let stay = if outcome.drawn_in() { row.stay.map(|stay| roll_stay(stay, src)) } else { None };
@@ -1248,8 +1260,13 @@ pub fn roll_leave(
         }
     }
     let roll = roll.at_least(target);
-    let outcome = if roll.total >= target { LeaveOutcome::Leaves } else { LeaveOutcome::Stays };
+    let outcome = leave_outcome(roll.passed() == Some(true));
     Ok(LeaveResult { kind, roll: Some(roll), outcome })
+}
+
+/// 000 "Temptations and Weaknesses": a roll to leave that reached its "N+ to leave" leaves; one below stays.
+pub fn leave_outcome(reached_target: bool) -> LeaveOutcome {
+    if reached_target { LeaveOutcome::Leaves } else { LeaveOutcome::Stays }
 }
 
 /// Money a figure paid.
@@ -1932,6 +1949,33 @@ mod tests {
             assert_eq!(result.chosen_name(), name);
             assert_eq!(result.outcome, DecisionOutcome::Decided);
             assert_eq!(result.rolls(), std::slice::from_ref(&result.roll));
+        }
+    }
+
+    /// 001 "Lay an evil eye Curse": −1 on the temptation roll, read at its edge; the roll to
+    /// leave and the decision's D10 are read again by [`leave_outcome`] and [`chosen_option`],
+    /// where a cursed 0 (−1) still takes the lowest face.
+    #[test]
+    fn the_evil_eye_moves_temptations_leaving_and_decisions_at_their_edges() {
+        // Storyteller, D10 + Ly (4) "need 7+ to ignore": a 3 ignores; cursed, 6 succumbs.
+        let plain = tempt(T::Storyteller, 0, &Tempted::default(), &[3]);
+        let cursed = tempt(T::Storyteller, 0, &Tempted { evil_eye: true, ..Tempted::default() }, &[3]);
+        assert_eq!((plain.roll.as_ref().map(|r| r.total), plain.outcome), (Some(7), TemptationOutcome::Resisted));
+        assert_eq!((cursed.roll.as_ref().map(|r| r.total), cursed.outcome), (Some(6), TemptationOutcome::Succumbed));
+        let last = cursed.roll.as_ref().and_then(|r| r.modifiers.last()).map(|m| (m.reason.as_ref(), m.value));
+        assert_eq!(last, Some((crate::rules::magic::EVIL_EYE_REASON, -1)));
+        assert_eq!(leave_outcome(true), LeaveOutcome::Leaves);
+        assert_eq!(leave_outcome(false), LeaveOutcome::Stays);
+        // "9+ to leave": 9 leaves, the same 9 cursed stays.
+        let mut at_edge = leave(T::Storyteller, &[], &[9]);
+        assert_eq!(at_edge.outcome, LeaveOutcome::Leaves);
+        let roll = at_edge.roll.as_mut().expect("a roll to leave");
+        crate::rules::magic::apply_evil_eye(roll, true);
+        assert_eq!(leave_outcome(roll.passed() == Some(true)), LeaveOutcome::Stays);
+        // The worked example's faces: 0–2 hide, 3–4 turn away, 5–9 report.
+        let result = decide(&brann(), &fugitive_options(), &mut faces(&[0])).expect("a valid decision");
+        for (total, chosen) in [(-1, 0), (0, 0), (2, 0), (3, 1), (4, 1), (5, 2), (9, 2), (10, 2)] {
+            assert_eq!(chosen_option(&result.scores, total), chosen, "total {total}");
         }
     }
 

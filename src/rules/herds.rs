@@ -704,7 +704,13 @@ pub struct RunningGridResult {
 
 /// 001 "Cattle Grids": a figure running across rolls D6, 3+ OK, 2 hurt −1", 1 hurt −2".
 pub fn resolve_running_grid(settings: &HerdSettings, src: &mut impl DiceSource) -> RunningGridResult {
-    let roll = Roll::new(Dice::D6, src).at_least(RUNNING_GRID_TARGET);
+    running_grid_result(Roll::new(Dice::D6, src).at_least(RUNNING_GRID_TARGET), settings)
+}
+
+/// 001 "Cattle Grids": what a running figure's D6 does, read from its total as it stands (a
+/// later factor, such as 001's evil eye, included): the row, the inches off all moves and how
+/// long they last.
+pub fn running_grid_result(roll: Roll, settings: &HerdSettings) -> RunningGridResult {
     let outcome = running_grid_band(roll.total);
     let move_penalty_in = outcome.move_penalty_in();
     let lasts_moves = match outcome {
@@ -1407,6 +1413,12 @@ mod tests {
         assert_eq!(r.lasts_moves, Some(20));
         let r = resolve_running_grid(&timed, &mut ScriptedDice::faces([6]));
         assert_eq!(r.lasts_moves, None);
+        // A factor added after the roll (001's evil eye, −1) moves a 3 to "2 hurt −1"".
+        let mut roll = resolve_running_grid(&timed, &mut ScriptedDice::faces([3])).roll;
+        roll.add("evil eye curse", -1);
+        let r = running_grid_result(roll, &timed);
+        assert_eq!((r.outcome, r.move_penalty_in, r.lasts_moves), (RunningGridOutcome::HurtOneInch, 1.0, Some(20)));
+        assert_eq!(r.roll.passed(), Some(false));
     }
 
     #[test]

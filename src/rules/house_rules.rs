@@ -163,6 +163,10 @@ pub const TEXT_SETTINGS: &[&str] = &[
     "obstacles.throw_down_tries",
     "obstacles.half_strength_rounding",
     "obstacles.plank_layers_share_work",
+    // OSR: RULES-NOTES's scale and Morval timing, and the text's own plate row (docs/osr.md).
+    "osr.feet_per_inch",
+    "osr.moves_per_wandering_check",
+    "osr.armour_rows.plate",
 ];
 
 /// Every house rule, by domain (the same order as docs/house-rules.md).
@@ -1056,6 +1060,12 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         why: "One try a move (RULES-NOTES: a move is 2 rounds).",
     },
     HouseRule {
+        path: "obstacles.rope_climb_rounds",
+        default: "2",
+        silent: "000 \"Grapnels, Ropes, and cords\": ropes and grapnels are \"for climbing\", but no time for a climb is given.",
+        why: "A move (RULES-NOTES: a move is 2 rounds), as a try at a glass-topped wall: up in the rounds' even steps, over at the top.",
+    },
+    HouseRule {
         path: "obstacles.rope_fall_strike",
         default: "as_pit_fall",
         silent: "000 \"Grapnels, Ropes, and cords\": no strike for a climber falling from a rope.",
@@ -1103,6 +1113,62 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "000 \"Grapnels, Ropes, and cords\" gives no weights.",
         why: "4 kilos of iron.",
     },
+    // ---- OSR exploration and encounters (issue 24, docs/osr.md) ---------------------------
+    HouseRule {
+        path: "osr.armour_rows.light",
+        default: "none",
+        silent: "003 \"Encumbrance\": \"use the worst of the two movement values\"; only plate's speed is given.",
+        why: "No row: the weight alone sets the speed until a table gives light armour one.",
+    },
+    HouseRule {
+        path: "osr.armour_rows.medium",
+        default: "none",
+        silent: "003 \"Encumbrance\": only plate's speed is given.",
+        why: "No row: the weight alone sets the speed until a table gives medium armour one.",
+    },
+    HouseRule {
+        path: "osr.armour_rows.heavy",
+        default: "none",
+        silent: "003 \"Encumbrance\": only plate's speed is given.",
+        why: "No row: the weight alone sets the speed until a table gives heavy armour one.",
+    },
+    HouseRule {
+        path: "osr.initiative_ties",
+        default: "simultaneous",
+        silent: "003 \"Combat Structure\": \"the highest scoring side acts first\"; ties are not mentioned.",
+        why: "With a tie no side is highest, so none acts first: tied sides act together.",
+    },
+    HouseRule {
+        path: "osr.morale_recheck",
+        default: "new_trigger",
+        silent: "003 \"Morale & Loyalty\" says when a check is made, not whether it is made again.",
+        why: "Once for each circumstance, the first time it arises: the fewest checks the words allow.",
+    },
+    HouseRule {
+        path: "osr.fights_at",
+        default: "hostile",
+        silent: "003 \"Reactions\" lists possible actions (\"Attack, offer horrible deal\") but not when a combat begins.",
+        why: "Only the hostile row offers an attack: combat begins at that row, the others are the GM's to play.",
+    },
+    // ---- Sight (issue #17, docs/sight.md) ------------------------------------------------
+    HouseRule {
+        path: "sight.gloom_sight_in",
+        default: "12",
+        silent: "001 \"Lighting\": \"D/L gloomy half light or moonlight\", no sight number.",
+        why: "Issue #17's default: well beyond DDL's, short of daylight's unlimited sight.",
+    },
+    HouseRule {
+        path: "sight.torch_radius_in",
+        default: "6",
+        silent: "No text gives how far a torch lights.",
+        why: "Issue #17's house default.",
+    },
+    HouseRule {
+        path: "sight.lantern_radius_in",
+        default: "9",
+        silent: "No text gives how far a lantern lights.",
+        why: "Issue #17's house default: half again a torch's.",
+    },
 ];
 
 /// Every leaf of a settings value as a dotted path with the value there. Objects are
@@ -1139,7 +1205,7 @@ pub fn display_value(value: &serde_json::Value) -> String {
 
 /// The whole `rules` block as JSON, every field written: blocks the scene file leaves out
 /// when they hold their defaults (`traps`, `fire`, `lighting`, `injuries`, `temptations`,
-/// `prisoners`, `tracking`, `magic`, `obstacles`) are put back. The destructuring names
+/// `prisoners`, `tracking`, `magic`, `obstacles`, `sight`) are put back. The destructuring names
 /// every field, so a new block fails to compile here until it is added.
 pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     let crate::scene::RulesSettings {
@@ -1156,6 +1222,8 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
         tracking,
         magic,
         obstacles,
+        sight,
+        osr,
     } = rules;
     let to = |v: serde_json::Result<serde_json::Value>| v.expect("settings serialize");
     let mut map = serde_json::Map::new();
@@ -1172,6 +1240,8 @@ pub fn rules_value(rules: &crate::scene::RulesSettings) -> serde_json::Value {
     map.insert("tracking".into(), to(serde_json::to_value(tracking)));
     map.insert("magic".into(), to(serde_json::to_value(magic)));
     map.insert("obstacles".into(), to(serde_json::to_value(obstacles)));
+    map.insert("sight".into(), to(serde_json::to_value(sight)));
+    map.insert("osr".into(), to(serde_json::to_value(osr)));
     serde_json::Value::Object(map)
 }
 

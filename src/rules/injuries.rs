@@ -18,6 +18,7 @@
 
 use super::dice::{Dice, DiceSource, Roll, Rolls};
 use super::fire::PersonInFireOutcome;
+use super::magic::apply_evil_eye;
 use super::outcome::{Classified, Harm, Meaning, Outcome};
 use serde::{Deserialize, Serialize};
 
@@ -511,6 +512,16 @@ pub fn resolve_apparent_death(
     moves_per_day: u32,
     src: &mut impl DiceSource,
 ) -> ApparentDeathResult {
+    apparent_death(cause, moves_per_day, false, src)
+}
+
+/// [`resolve_apparent_death`], the recoverability D10 taking 001's evil-eye −1 when `evil_eye`.
+fn apparent_death(
+    cause: ApparentDeathCause,
+    moves_per_day: u32,
+    evil_eye: bool,
+    src: &mut impl DiceSource,
+) -> ApparentDeathResult {
     let mut result = ApparentDeathResult {
         cause,
         recoverability: None,
@@ -522,7 +533,8 @@ pub fn resolve_apparent_death(
     if cause.definitely_dead() {
         return result;
     }
-    let recoverability = Roll::new(Dice::D10, src);
+    let mut recoverability = Roll::new(Dice::D10, src);
+    apply_evil_eye(&mut recoverability, evil_eye);
     result.outcome = recoverability_band(recoverability.total);
     result.recoverability = Some(recoverability);
     if !result.outcome.alive() {
@@ -657,8 +669,14 @@ impl SagaRecoveryResult {
 
 /// 001 "Saga Apparently Dead Recovery Dicing": "D10 + 1 if treated within 3 moves", then the row's days.
 pub fn resolve_saga_recovery(treated_within_three_moves: bool, src: &mut impl DiceSource) -> SagaRecoveryResult {
-    let roll = Roll::new(Dice::D10, src)
+    saga_recovery(treated_within_three_moves, false, src)
+}
+
+/// [`resolve_saga_recovery`], the D10 taking 001's evil-eye −1 when `evil_eye`.
+fn saga_recovery(treated_within_three_moves: bool, evil_eye: bool, src: &mut impl DiceSource) -> SagaRecoveryResult {
+    let mut roll = Roll::new(Dice::D10, src)
         .modifier("treated within 3 moves", if treated_within_three_moves { SAGA_TREATMENT_BONUS } else { 0 });
+    apply_evil_eye(&mut roll, evil_eye);
     let outcome = saga_recovery_band(roll.total);
     let days = match outcome {
         SagaRecovery::Wounded => Some(WoundRecovery::Wounded.roll_days(src)),
@@ -701,18 +719,20 @@ impl ApparentlyDeadReport {
 ///
 /// Reading: "Any burnt to death or drowned are definitely dead" holds under either text, so
 /// those go to 000's [`Recoverability::DefinitelyDead`] with no roll. `treated_within_three_moves`
-/// counts only under 001; `moves_per_day` only under 000.
+/// counts only under 001; `moves_per_day` only under 000. `evil_eye`: the figure is cursed (001
+/// "Lay an evil eye Curse"), −1 on the D10 that decides.
 pub fn resolve_apparently_dead(
     text: ApparentDeathText,
     cause: ApparentDeathCause,
     treated_within_three_moves: bool,
     moves_per_day: u32,
+    evil_eye: bool,
     src: &mut impl DiceSource,
 ) -> ApparentlyDeadReport {
     if !cause.definitely_dead() && text.for_cause(cause) == ApparentDeathText::SagaRecovery {
-        ApparentlyDeadReport::Saga(resolve_saga_recovery(treated_within_three_moves, src))
+        ApparentlyDeadReport::Saga(saga_recovery(treated_within_three_moves, evil_eye, src))
     } else {
-        ApparentlyDeadReport::OptionalRules(resolve_apparent_death(cause, moves_per_day, src))
+        ApparentlyDeadReport::OptionalRules(apparent_death(cause, moves_per_day, evil_eye, src))
     }
 }
 
@@ -833,7 +853,13 @@ pub struct InfectionResult {
 
 /// 000 "Infections": "If no healing balm (antiseptic) is applied, D10 each day ..., 0 the wound festers".
 pub fn roll_infection(src: &mut impl DiceSource) -> InfectionResult {
-    let roll = Roll::new(Dice::D10, src);
+    check_infection(false, src)
+}
+
+/// [`roll_infection`], the D10 taking 001's evil-eye −1 when `evil_eye`.
+fn check_infection(evil_eye: bool, src: &mut impl DiceSource) -> InfectionResult {
+    let mut roll = Roll::new(Dice::D10, src);
+    apply_evil_eye(&mut roll, evil_eye);
     let outcome = infection_band(roll.total);
     InfectionResult { roll, outcome }
 }
@@ -910,7 +936,14 @@ pub struct FesterResult {
 
 /// 000 "Infections": a festering wound's D6 row, then its D6 days (× 1, 2, 4, 7, or 2 to death).
 pub fn roll_festering(src: &mut impl DiceSource) -> FesterResult {
-    let roll = Roll::new(Dice::D6, src);
+    festering(false, src)
+}
+
+/// [`roll_festering`], the row's D6 taking 001's evil-eye −1 when `evil_eye` (the days' D6 is an
+/// amount, not a throw read on a table).
+fn festering(evil_eye: bool, src: &mut impl DiceSource) -> FesterResult {
+    let mut roll = Roll::new(Dice::D6, src);
+    apply_evil_eye(&mut roll, evil_eye);
     let outcome = fester_band(roll.total);
     let days = roll_amount(Dice::D6, outcome.times(), 0, "", src);
     FesterResult { roll, outcome, days }
@@ -1411,9 +1444,12 @@ pub struct DayReport {
 /// passes. Then counts run out: holy water's cure before death, so a cure due the day of death
 /// saves (reading); a festering that kills is stopped only by holy water, not by the wound
 /// healing (reading). Healed and dead injuries are returned unchanged, with no rolls.
+/// `evil_eye`: the patient is cursed (001 "Lay an evil eye Curse"), −1 on the infection D10 and
+/// the festering row's D6 (the treatments' dice are the healer's and the water's).
 pub fn advance_day(
     state: &HealingState,
     treatment: &DayTreatment,
+    evil_eye: bool,
     src: &mut impl DiceSource,
 ) -> (HealingState, DayOutcome, DayReport) {
     let mut s = *state;
@@ -1432,9 +1468,9 @@ pub fn advance_day(
         s.infection_checks_left = 0;
     } else if s.infection_checks_left > 0 && s.festering.is_none() {
         s.infection_checks_left = s.infection_checks_left.saturating_sub(1);
-        let infection = roll_infection(src);
+        let infection = check_infection(evil_eye, src);
         if infection.outcome == InfectionOutcome::Festers {
-            let fester = roll_festering(src);
+            let fester = festering(evil_eye, src);
             s.fester(&fester);
             festered = true;
             report.fester = Some(fester);
@@ -1679,7 +1715,7 @@ mod tests {
         let mut outcomes = Vec::new();
         let mut reports = Vec::new();
         for _ in 0..days {
-            let (next, outcome, report) = advance_day(&s, &treatment, src);
+            let (next, outcome, report) = advance_day(&s, &treatment, false, src);
             s = next;
             outcomes.push(outcome);
             reports.push(report);
@@ -1894,7 +1930,7 @@ mod tests {
             assert_eq!(r.outcome, Recoverability::DefinitelyDead);
             assert!(r.rolls().is_empty());
             for text in ApparentDeathText::ALL {
-                let report = resolve_apparently_dead(text, cause, true, 480, &mut dice);
+                let report = resolve_apparently_dead(text, cause, true, 480, false, &mut dice);
                 assert_eq!(report.classified().id(), "definitely_dead");
                 assert!(report.rolls().is_empty());
             }
@@ -1917,19 +1953,20 @@ mod tests {
             assert_eq!(T::SagaRecovery.for_cause(cause), T::SagaRecovery);
         }
         // By cause: fire goes to 001, where treatment counts (8 + 1 = 9: fully recovered).
-        let r = resolve_apparently_dead(T::ByCause, C::Fire, true, 480, &mut ScriptedDice::faces([8]));
+        let r = resolve_apparently_dead(T::ByCause, C::Fire, true, 480, false, &mut ScriptedDice::faces([8]));
         assert_eq!(r.classified().id(), "fully_recovered");
         assert!(matches!(r, ApparentlyDeadReport::Saga(_)));
         // Wounds go to 000: the same 8 is a minor disability, with its hours and days.
         let mut dice = ScriptedDice::faces([8, 0, 0]);
-        let r = resolve_apparently_dead(T::ByCause, C::Wounds, true, 480, &mut dice);
+        let r = resolve_apparently_dead(T::ByCause, C::Wounds, true, 480, false, &mut dice);
         assert!(dice.is_empty());
         assert_eq!(r.classified().id(), "recoverable_to_minor_disability");
         assert_eq!(r.healing_state(WoundKind::Wound).map(|s| s.total_days), Some(5));
         // A setting may send fire to 000 and wounds to 001.
-        let r = resolve_apparently_dead(T::OptionalRules, C::Fire, false, 480, &mut ScriptedDice::faces([4]));
+        let r = resolve_apparently_dead(T::OptionalRules, C::Fire, false, 480, false, &mut ScriptedDice::faces([4]));
         assert_eq!(r.classified().id(), "dead_as_first_thought");
-        let r = resolve_apparently_dead(T::SagaRecovery, C::Wounds, false, 480, &mut ScriptedDice::faces([4, 2]));
+        let r =
+            resolve_apparently_dead(T::SagaRecovery, C::Wounds, false, 480, false, &mut ScriptedDice::faces([4, 2]));
         assert_eq!(r.classified().id(), "mortally_wounded");
         assert_eq!(
             r.healing_state(WoundKind::Wound).map(|s| (s.stage, s.dies_in_days)),
@@ -2137,7 +2174,7 @@ mod tests {
         let mut s = HealingState::new(WoundKind::Wound, PenaltySchedule::Recovery(WoundRecovery::SoreWounded), 12);
         let mut melee = vec![s.penalties().melee];
         for _ in 0..12 {
-            s = advance_day(&s, &balm(), &mut no_dice()).0;
+            s = advance_day(&s, &balm(), false, &mut no_dice()).0;
             melee.push(s.penalties().melee);
         }
         assert_eq!(melee, [-3, -3, -3, -3, -2, -2, -2, -2, -1, -1, -1, -1, 0]);
@@ -2174,9 +2211,10 @@ mod tests {
         let (b, _, _) = advance_day(
             &HealingState::new(WoundKind::Burn, PenaltySchedule::Fixed(Penalties::all(-2)), 6),
             &day,
+            false,
             &mut no_dice(),
         );
-        let (b, _, _) = advance_day(&b, &DayTreatment::default(), &mut no_dice());
+        let (b, _, _) = advance_day(&b, &DayTreatment::default(), false, &mut no_dice());
         assert_eq!(b.penalties(), Penalties { move_inches: -2, melee: -1, firing: -1 });
     }
 
@@ -2246,7 +2284,7 @@ mod tests {
         assert_eq!(reports[4].healer.as_ref().map(|h| h.days), Some(4));
         assert_eq!((s.days_left, s.treated.healer_deducted, s.treated.healer_days), (1, Some(4), 5));
         // Day 6: no second deduction; healed.
-        let (s, outcome, report) = advance_day(&s, &first, &mut no_dice());
+        let (s, outcome, report) = advance_day(&s, &first, false, &mut no_dice());
         assert!(report.healer.is_none());
         assert_eq!((outcome, s.stage), (DayOutcome::Healed, HealingStage::Healed));
         // A 1 on a 1st-level healer's D6 deducts nothing.
@@ -2270,7 +2308,7 @@ mod tests {
         assert_eq!(state.infection_checks_left, 10);
         // D10 5: 40 % of 20 days = 8.
         let mut dice = ScriptedDice::faces([5]);
-        let (s, outcome, report) = advance_day(&state, &holy(), &mut dice);
+        let (s, outcome, report) = advance_day(&state, &holy(), false, &mut dice);
         assert!(dice.is_empty());
         assert!(report.infection.is_none());
         assert_eq!(report.holy_water.as_ref().map(|h| h.days), Some(8));
@@ -2384,7 +2422,7 @@ mod tests {
     fn festering_row_three_leaves_losses_for_life() {
         let state = HealingState::new(WoundKind::Wound, PenaltySchedule::Recovery(WoundRecovery::FleshWounded), 2);
         // D10 0 festers; D6 3: 7 × D6 days and losses for life; D6 1: 7 days.
-        let (s, outcome, _) = advance_day(&state, &DayTreatment::default(), &mut ScriptedDice::faces([0, 3, 1]));
+        let (s, outcome, _) = advance_day(&state, &DayTreatment::default(), false, &mut ScriptedDice::faces([0, 3, 1]));
         assert_eq!(outcome, DayOutcome::Festered);
         assert_eq!((s.total_days, s.days_left), (9, 8));
         assert!(s.half_fatigue);
@@ -2397,20 +2435,49 @@ mod tests {
         assert!(s.festering.is_none() && s.half_fatigue);
     }
 
+    /// 001 "Lay an evil eye Curse": a cursed patient's infection D10 and festering row's D6,
+    /// and the D10 that decides one left for dead, take −1, each row read at its edge.
+    #[test]
+    fn the_evil_eye_takes_one_off_the_rolls_that_decide_a_recovery() {
+        use super::ApparentDeathCause as C;
+        use super::ApparentDeathText as T;
+        let state = HealingState::new(WoundKind::Wound, PenaltySchedule::Recovery(WoundRecovery::FleshWounded), 2);
+        // D10 1 is clean; cursed, 0 festers, and the row's D6 4 is 3: 7 × D6 days and losses.
+        let (_, _, report) = advance_day(&state, &DayTreatment::default(), false, &mut ScriptedDice::faces([1]));
+        assert_eq!(report.infection.map(|i| i.outcome), Some(InfectionOutcome::Clean));
+        let mut dice = ScriptedDice::faces([1, 4, 1]);
+        let (s, outcome, report) = advance_day(&state, &DayTreatment::default(), true, &mut dice);
+        assert!(dice.is_empty());
+        assert_eq!(outcome, DayOutcome::Festered);
+        assert_eq!(report.infection.map(|i| (i.roll.total, i.outcome)), Some((0, InfectionOutcome::Festers)));
+        let fester = report.fester.map(|f| (f.roll.total, f.outcome));
+        assert_eq!(fester, Some((3, FesterOutcome::AddsSevenD6DaysAndLamed)));
+        assert!(s.half_fatigue);
+        // Left for dead, by 000: 9 almost fully recoverable; cursed, 8 a minor disability.
+        let mut dice = ScriptedDice::faces([9, 0, 0]);
+        let r = resolve_apparently_dead(T::OptionalRules, C::Wounds, false, 480, true, &mut dice);
+        assert_eq!(r.classified().id(), "recoverable_to_minor_disability");
+        // By 001: 9 fully recovered; cursed, 8 wounded (D10 + 2 days).
+        let r = resolve_apparently_dead(T::SagaRecovery, C::Wounds, false, 480, false, &mut ScriptedDice::faces([9]));
+        assert_eq!(r.classified().id(), "fully_recovered");
+        let r = resolve_apparently_dead(T::SagaRecovery, C::Wounds, false, 480, true, &mut ScriptedDice::faces([9, 3]));
+        assert_eq!(r.classified().id(), "wounded");
+    }
+
     #[test]
     fn festering_that_kills_counts_down_past_the_wounds_healing() {
         let state = fixed(2);
         // D10 0 festers; D6 2: dies in 2 × D6 days; D6 1: 2 days (today and tomorrow).
-        let (s, outcome, _) = advance_day(&state, &DayTreatment::default(), &mut ScriptedDice::faces([0, 2, 1]));
+        let (s, outcome, _) = advance_day(&state, &DayTreatment::default(), false, &mut ScriptedDice::faces([0, 2, 1]));
         assert_eq!((outcome, s.stage), (DayOutcome::Festered, HealingStage::Dying));
         assert_eq!(s.festering.and_then(|f| f.dies_in_days), Some(1));
         assert_eq!(s.total_days, 2);
         // Day 2: the wound's days run out, but the festering kills.
-        let (s, outcome, _) = advance_day(&s, &DayTreatment::default(), &mut no_dice());
+        let (s, outcome, _) = advance_day(&s, &DayTreatment::default(), false, &mut no_dice());
         assert_eq!((outcome, s.stage), (DayOutcome::Died, HealingStage::Dead));
         assert_eq!(s.penalties(), Penalties::NONE);
         // The dead stay dead, and nothing is rolled.
-        let (after, outcome, report) = advance_day(&s, &holy(), &mut no_dice());
+        let (after, outcome, report) = advance_day(&s, &holy(), false, &mut no_dice());
         assert_eq!((after, outcome), (s, DayOutcome::Unchanged));
         assert!(report.rolls().is_empty());
     }
@@ -2419,11 +2486,11 @@ mod tests {
     fn holy_water_heals_festering_in_d6_plus_one_days() {
         let state = fixed(10);
         // Day 1: D10 0 festers; D6 1 kills; D6 6: in 12 days.
-        let (s, _, _) = advance_day(&state, &DayTreatment::default(), &mut ScriptedDice::faces([0, 1, 6]));
+        let (s, _, _) = advance_day(&state, &DayTreatment::default(), false, &mut ScriptedDice::faces([0, 1, 6]));
         assert_eq!(s.festering.and_then(|f| f.dies_in_days), Some(11));
         // Day 2: holy water D10 0 (35 % of 10 = 3 days off), D6 1: the festering heals in 2 days.
         let mut dice = ScriptedDice::faces([0, 1]);
-        let (s, outcome, report) = advance_day(&s, &holy(), &mut dice);
+        let (s, outcome, report) = advance_day(&s, &holy(), false, &mut dice);
         assert!(dice.is_empty());
         assert_eq!((outcome, s.stage), (DayOutcome::Recovering, HealingStage::Dying));
         let heal = report.festering_heals_in.as_ref().expect("festering");
@@ -2432,7 +2499,7 @@ mod tests {
         assert_eq!(s.festering.map(|f| (f.heals_in_days, f.dies_in_days)), Some((Some(1), Some(10))));
         // Day 3: another phial rolls its D10 only; the festering heals and death is off.
         let mut dice = ScriptedDice::faces([0]);
-        let (s, outcome, report) = advance_day(&s, &holy(), &mut dice);
+        let (s, outcome, report) = advance_day(&s, &holy(), false, &mut dice);
         assert!(dice.is_empty());
         assert!(report.festering_heals_in.is_none());
         assert_eq!((outcome, s.stage, s.festering), (DayOutcome::FesteringHealed, HealingStage::Recovering, None));
@@ -2443,9 +2510,9 @@ mod tests {
     fn a_cure_due_on_the_day_of_death_saves() {
         let state = fixed(10);
         // Day 1: D10 0 festers; D6 1 kills; D6 2: in 4 days.
-        let (s, _, _) = advance_day(&state, &DayTreatment::default(), &mut ScriptedDice::faces([0, 1, 2]));
+        let (s, _, _) = advance_day(&state, &DayTreatment::default(), false, &mut ScriptedDice::faces([0, 1, 2]));
         // Day 2: holy water D10 0, D6 2: heals in 3 days; both counts end on day 4.
-        let (s, _, _) = advance_day(&s, &holy(), &mut ScriptedDice::faces([0, 2]));
+        let (s, _, _) = advance_day(&s, &holy(), false, &mut ScriptedDice::faces([0, 2]));
         assert_eq!(s.festering.map(|f| (f.heals_in_days, f.dies_in_days)), Some((Some(2), Some(2))));
         let (s, outcomes, _) = run_days(s, DayTreatment::default(), 2, &mut no_dice());
         assert_eq!(outcomes, [DayOutcome::Recovering, DayOutcome::FesteringHealed]);
@@ -2478,7 +2545,7 @@ mod tests {
         let healed = HealingState::new(WoundKind::Wound, PenaltySchedule::Fixed(Penalties::all(-2)), 0);
         assert_eq!((healed.stage, healed.infection_checks_left), (HealingStage::Healed, 0));
         assert_eq!(healed.penalties(), Penalties::NONE);
-        let (s, outcome, report) = advance_day(&healed, &holy(), &mut no_dice());
+        let (s, outcome, report) = advance_day(&healed, &holy(), false, &mut no_dice());
         assert_eq!((s, outcome), (healed, DayOutcome::Unchanged));
         assert!(report.rolls().is_empty());
     }
@@ -2499,7 +2566,7 @@ mod tests {
             let mut festered = None;
             let mut days = 0u32;
             while !s.is_over() {
-                let (next, _, report) = advance_day(&s, &DayTreatment::default(), &mut src);
+                let (next, _, report) = advance_day(&s, &DayTreatment::default(), false, &mut src);
                 if let Some(f) = &report.fester {
                     festered = Some((f.outcome, f.days.amount));
                 }

@@ -6,6 +6,7 @@
 //! reaches. Dice are 1-based (RULES-NOTES "Dice").
 
 use super::dice::{Dice, DiceSource, Roll, Rolls};
+use super::magic::apply_evil_eye;
 use serde::{Deserialize, Serialize};
 
 /// 002 "Traps": "no trap can be 2" or closer to another one".
@@ -575,6 +576,10 @@ pub struct TrapVictim {
     pub immune_to_poison: bool,
     /// Times the figure has taken Spot/Disarm trap (0 = not at all; the limit is 4).
     pub spot_disarm: u8,
+    /// Under the evil eye (001 "Lay an evil eye Curse"): −1 on its Initiative tests and skill
+    /// rolls (a trap's hits are the trap's throws).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub evil_eye: bool,
 }
 
 impl TrapVictim {
@@ -590,6 +595,14 @@ impl TrapVictim {
 
     fn hits(&self, count: i32, strength: i32, saves_allowed: bool, src: &mut impl DiceSource) -> HitsReport {
         resolve_hits(count, strength, self.profile.as_ref(), saves_allowed, src)
+    }
+
+    /// The figure's Initiative test ([`initiative_test`]), with 001's evil-eye −1 when it is
+    /// cursed ("deducts 1 from every dice throw for character").
+    pub fn initiative_test(&self, src: &mut impl DiceSource) -> Roll {
+        let mut roll = initiative_test(self.initiative, src);
+        apply_evil_eye(&mut roll, self.evil_eye);
+        roll
     }
 }
 
@@ -810,7 +823,7 @@ pub struct BoulderReport {
 /// 002 "2 - Boulder": another I test; failed, D3 S5 hits with no armour saves; then the boulder
 /// rolls D6".
 pub fn resolve_boulder(victim: &TrapVictim, narrow_hall: bool, src: &mut impl DiceSource) -> BoulderReport {
-    let dodge = initiative_test(victim.initiative, src);
+    let dodge = victim.initiative_test(src);
     let (hit_count, hits) = if passed(&dodge) {
         (None, None)
     } else {
@@ -825,7 +838,7 @@ pub fn resolve_boulder(victim: &TrapVictim, narrow_hall: bool, src: &mut impl Di
 /// 002 "2 - Boulder": a model in the boulder's path tests I; failing, one S5 hit (saves per
 /// [`KhemriSettings::boulder_path_saves`], house rule).
 pub fn boulder_path_model(bystander: &Bystander, settings: &KhemriSettings, src: &mut impl DiceSource) -> BystanderHit {
-    let test = initiative_test(bystander.victim.initiative, src);
+    let test = bystander.victim.initiative_test(src);
     let hits = if passed(&test) { None } else { Some(bystander.victim.hits(1, 5, settings.boulder_path_saves, src)) };
     BystanderHit { id: bystander.id, test: Some(test), immune: false, hits }
 }
@@ -866,7 +879,7 @@ pub struct PitEdgeModel {
 
 /// 002 "3-4 - Pit": a model 1" or closer to the pit tests I; failing, it falls in too.
 pub fn pit_edge_model(bystander: &Bystander, depth: i32, src: &mut impl DiceSource) -> PitEdgeModel {
-    let test = initiative_test(bystander.victim.initiative, src);
+    let test = bystander.victim.initiative_test(src);
     let fall = if passed(&test) { None } else { Some(resolve_fall(depth, &bystander.victim, src)) };
     PitEdgeModel { id: bystander.id, test, fall }
 }
@@ -890,7 +903,7 @@ pub fn fall_into_open_pit(
     entry_test: bool,
     src: &mut impl DiceSource,
 ) -> OpenPitEntry {
-    let test = entry_test.then(|| initiative_test(victim.initiative, src));
+    let test = entry_test.then(|| victim.initiative_test(src));
     let fall = if test.as_ref().is_some_and(passed) { None } else { Some(resolve_fall(depth, victim, src)) };
     OpenPitEntry { test, fall }
 }
@@ -1039,7 +1052,7 @@ pub fn resolve_swinging_blades(
     stopped_on_counter: bool,
     src: &mut impl DiceSource,
 ) -> BladesReport {
-    let dodge = initiative_test(victim.initiative, src);
+    let dodge = victim.initiative_test(src);
     let hits = if passed(&dodge) { None } else { Some(victim.hits(2, 5, true, src)) };
     BladesReport { dodge, hits, test_again_next_turn: stopped_on_counter }
 }
@@ -1149,7 +1162,7 @@ pub fn resolve_collapsing_walls(
     stopped_on_counter: bool,
     src: &mut impl DiceSource,
 ) -> WallsReport {
-    let dodge = initiative_test(victim.initiative, src);
+    let dodge = victim.initiative_test(src);
     let dodged = passed(&dodge);
     let hits = if dodged { None } else { Some(victim.hits(1, 8, true, src)) };
     WallsReport { dodge, step_aside: dodged && stopped_on_counter, hits }
@@ -1311,7 +1324,7 @@ pub fn cross_trap(
     if victim.spot_disarm > 0 {
         return CrossingReport { counter: id, test: None, outcome: CrossingOutcome::Spotted, effect: None };
     }
-    let test = initiative_test(victim.initiative, src);
+    let test = victim.initiative_test(src);
     if passed(&test) {
         return CrossingReport { counter: id, test: Some(test), outcome: CrossingOutcome::Avoided, effect: None };
     }
@@ -1390,14 +1403,17 @@ fn skill_roll(
     trap_base: i32,
     levels: i32,
     skill: &'static str,
+    evil_eye: bool,
     settings: &KhemriSettings,
     src: &mut impl DiceSource,
 ) -> Roll {
     // The reduction is logged as a bonus against the text's base score: same pass, and the
     // log shows why (value N with every take counting, N − 1 with the takes after the first).
-    Roll::new(settings.skill_dice.dice(), src)
+    let mut roll = Roll::new(settings.skill_dice.dice(), src)
         .modifier(format!("{skill} taken {levels} times"), settings.skill_reduction.reduction(levels))
-        .at_least(trap_base)
+        .at_least(trap_base);
+    apply_evil_eye(&mut roll, evil_eye);
+    roll
 }
 
 crate::rules::named_enum! {
@@ -1458,7 +1474,7 @@ pub fn attempt_disarm(
     let Some(base) = trap_difficulty(counter.trap) else {
         return Ok(nothing);
     };
-    let roll = skill_roll(base, levels, "Spot/Disarm trap", settings, src);
+    let roll = skill_roll(base, levels, "Spot/Disarm trap", disarmer.evil_eye, settings, src);
     if passed(&roll) {
         counter.status = TrapStatus::Disarmed;
         return Ok(DisarmReport {
@@ -1469,7 +1485,7 @@ pub fn attempt_disarm(
             effect: None,
         });
     }
-    let test = initiative_test(disarmer.initiative, src);
+    let test = disarmer.initiative_test(src);
     if passed(&test) {
         return Ok(DisarmReport {
             counter: id,
@@ -1524,9 +1540,11 @@ pub struct SetTrapReport {
 
 /// 002 "SKILLS" > Set Trap: restore a dud (D6 1–4 Simple, 5–6 Complex) or a disarmed trap (back
 /// to what it was), testing against Simple 6 / Complex 8, less 1 per time taken (as Spot/Disarm).
+/// `evil_eye`: the setter is cursed (001), −1 on the skill roll; the dud's D6 is the trap's.
 pub fn attempt_set_trap(
     counter: &mut TrapCounter,
     times_taken: u8,
+    evil_eye: bool,
     settings: &KhemriSettings,
     src: &mut impl DiceSource,
 ) -> Result<SetTrapReport, SkillError> {
@@ -1544,7 +1562,7 @@ pub fn attempt_set_trap(
     };
     // `becomes` is Simple or Complex here, both with a difficulty.
     let base = trap_difficulty(becomes).unwrap_or(8);
-    let roll = skill_roll(base, levels, "Set Trap", settings, src);
+    let roll = skill_roll(base, levels, "Set Trap", evil_eye, settings, src);
     let outcome = if passed(&roll) {
         if counter.trap != becomes {
             counter.trap = becomes;
@@ -2256,10 +2274,10 @@ mod tests {
         // Set Trap reads the same: a disarmed Simple, taken once, 2D6 (2, 3).
         let disarmed = TrapCounter { status: TrapStatus::Disarmed, ..TrapCounter::face_down(2, KhemriTrap::Simple) };
         let mut c = disarmed;
-        let report = attempt_set_trap(&mut c, 1, &every, &mut faces(&[2, 3]));
+        let report = attempt_set_trap(&mut c, 1, false, &every, &mut faces(&[2, 3]));
         assert_eq!(report.map(|r| r.outcome), Ok(SetTrapOutcome::Armed));
         let mut c = disarmed;
-        let report = attempt_set_trap(&mut c, 1, &after, &mut faces(&[2, 3]));
+        let report = attempt_set_trap(&mut c, 1, false, &after, &mut faces(&[2, 3]));
         assert_eq!(report.map(|r| r.outcome), Ok(SetTrapOutcome::Failed));
 
         // Seeded: P(2D6 ≥ k) = 35, 33, 30, 26, 21, 15 /36 for k = 3..8. Taken once: Simple 5+
@@ -2325,6 +2343,41 @@ mod tests {
         assert_eq!(report.map(|r| r.outcome), Ok(DisarmOutcome::Disarmed));
     }
 
+    /// 001 "Lay an evil eye Curse": a cursed figure's Initiative tests and skill rolls are 1
+    /// less and pass or fail on the new total (D6 ≤ I, so a cursed 4 passes I3: the text deducts,
+    /// whichever way that goes); the dud's D6, the trap's, is not touched.
+    #[test]
+    fn the_evil_eye_takes_one_off_initiative_tests_and_skill_rolls() {
+        let cursed = TrapVictim { evil_eye: true, ..TrapVictim::with_initiative(3) };
+        let plain = TrapVictim::with_initiative(3).initiative_test(&mut faces(&[4]));
+        let test = cursed.initiative_test(&mut faces(&[4]));
+        assert_eq!((plain.total, plain.passed()), (4, Some(false)));
+        assert_eq!((test.total, test.passed()), (3, Some(true)));
+        let last = test.modifiers.last().map(|m| (m.reason.as_ref(), m.value));
+        assert_eq!(last, Some((crate::rules::magic::EVIL_EYE_REASON, -1)));
+        let around = TrapSurroundings::default();
+        let settings = KhemriSettings::default();
+        let mut counter = TrapCounter::face_down(1, KhemriTrap::Dud);
+        let crossing = cross_trap(&mut counter, &cursed, false, &around, &settings, &mut faces(&[4]));
+        assert_eq!(crossing.outcome, CrossingOutcome::Avoided);
+        // Set Trap on a disarmed Simple, taken once: 2D6 (2, 3) + 1 = 6 arms it; cursed, 5 fails.
+        let disarmed = TrapCounter { status: TrapStatus::Disarmed, ..TrapCounter::face_down(2, KhemriTrap::Simple) };
+        let mut c = disarmed;
+        let report = attempt_set_trap(&mut c, 1, true, &settings, &mut faces(&[2, 3]));
+        assert_eq!(report.map(|r| (r.roll.total, r.outcome)), Ok((5, SetTrapOutcome::Failed)));
+        let mut c = disarmed;
+        let report = attempt_set_trap(&mut c, 1, true, &settings, &mut faces(&[3, 3]));
+        assert_eq!(report.map(|r| (r.roll.total, r.outcome)), Ok((6, SetTrapOutcome::Armed)));
+        // Disarming, taken once: 5 + 1 − 1 fails; the I test's 4 − 1 passes I3: nothing happens.
+        let once = TrapVictim { spot_disarm: 1, ..cursed };
+        let mut counter = TrapCounter::face_down(3, KhemriTrap::Simple);
+        let report = attempt_disarm(&mut counter, &once, &around, &settings, &mut faces(&[2, 3, 4]));
+        let report = report.expect("a Simple trap to disarm");
+        assert_eq!(report.outcome, DisarmOutcome::Failed);
+        assert_eq!(report.roll.map(|r| r.total), Some(5));
+        assert_eq!(report.initiative_test.map(|t| t.total), Some(3));
+    }
+
     #[test]
     fn set_trap_restores_duds_and_disarmed_traps() {
         assert_eq!(dud_restore_band(1), KhemriTrap::Simple);
@@ -2334,12 +2387,12 @@ mod tests {
         let settings = KhemriSettings::default();
         // A dud rolls 5: Complex, difficulty 8 less 2 = 6 on 2D6: [3,3] arms it.
         let mut dud = TrapCounter::face_down(1, KhemriTrap::Dud);
-        let report = attempt_set_trap(&mut dud, 2, &settings, &mut faces(&[5, 3, 3]));
+        let report = attempt_set_trap(&mut dud, 2, false, &settings, &mut faces(&[5, 3, 3]));
         assert_eq!(report.as_ref().map(|r| (r.becomes, r.outcome)), Ok((KhemriTrap::Complex, SetTrapOutcome::Armed)));
         assert_eq!((dud.trap, dud.status), (KhemriTrap::Complex, TrapStatus::Active));
         // A dud rolls 4: Simple 6 less 1 = 5 on 2D6: [2,2] fails, the counter stays a dud.
         let mut dud = TrapCounter::face_down(2, KhemriTrap::Dud);
-        let report = attempt_set_trap(&mut dud, 1, &settings, &mut faces(&[4, 2, 2]));
+        let report = attempt_set_trap(&mut dud, 1, false, &settings, &mut faces(&[4, 2, 2]));
         assert_eq!(report.map(|r| (r.becomes, r.outcome)), Ok((KhemriTrap::Simple, SetTrapOutcome::Failed)));
         assert_eq!(dud.trap, KhemriTrap::Dud);
         // A disarmed complex reverts to what it was, kind kept.
@@ -2348,13 +2401,13 @@ mod tests {
             status: TrapStatus::Disarmed,
             ..TrapCounter::face_down(3, KhemriTrap::Complex)
         };
-        let report = attempt_set_trap(&mut counter, 4, &settings, &mut faces(&[2, 2]));
+        let report = attempt_set_trap(&mut counter, 4, false, &settings, &mut faces(&[2, 2]));
         assert_eq!(report.map(|r| (r.dud_roll.is_none(), r.outcome)), Ok((true, SetTrapOutcome::Armed)));
         assert_eq!((counter.complex, counter.status), (Some(ComplexTrap::Arrows), TrapStatus::Active));
         // An active simple trap: nothing to set.
         let mut active = TrapCounter::face_down(4, KhemriTrap::Simple);
         assert_eq!(
-            attempt_set_trap(&mut active, 1, &settings, &mut faces(&[])),
+            attempt_set_trap(&mut active, 1, false, &settings, &mut faces(&[])),
             Err(SkillError::NothingToSet { counter: 4 })
         );
     }

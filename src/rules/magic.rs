@@ -130,8 +130,8 @@ pub const WARD_FRIGHT_BONUS: i32 = 1;
 /// silver ward's "within 6”", the longest reach the magic text gives).
 pub const DEFAULT_PRESENCE_REACH_IN: f32 = 6.0;
 
-// The reasons a house rule decides; built through `house_rule_reason` where they are used.
-// (Not yet in `HOUSE_RULE_REASONS`: the settings are not a block of the scene's `rules` yet.)
+// The reasons a house rule decides; built through `house_rule_reason` where they are used and
+// listed, with their settings, in `HOUSE_RULE_REASONS` (src/rules/house_rules.rs).
 const TIRED: &str = "tired";
 const ATTEMPTING_AGAIN: &str = "attempting again";
 
@@ -216,8 +216,8 @@ impl Default for FrightTest {
 }
 
 /// The readings of these sections where a choice is needed, each default the most literal (or,
-/// where the text gives no number, a house rule). Not yet a block of the scene's `rules`:
-/// docs/house-rules.md "Magic and occult wards" proposes the paths `rules.magic.*`.
+/// where the text gives no number, a house rule): the scene's `rules.magic` block, each path
+/// listed in docs/house-rules.md "Magic and occult wards".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MagicSettings {

@@ -799,10 +799,29 @@ pub fn resolve_trip_cord(
     settings: &MorvalTrapSettings,
     src: &mut impl DiceSource,
 ) -> TripCordResult {
+    let roll = trip_cord_roll(victim, settings, src);
+    trip_cord_result(roll, victim, settings, src)
+}
+
+/// 000 "Characters and Traps" > "Trip cords": the GM's D10 - victim's agility + F (speed, and
+/// the victim's order in the round), before its band is read.
+pub fn trip_cord_roll(victim: &TripCordVictim, settings: &MorvalTrapSettings, src: &mut impl DiceSource) -> Roll {
     let mut roll = Roll::new(Dice::D10, src);
     roll.add("victim agility", -victim.agility);
     add_trap_speed(&mut roll, victim.speed_inches);
     roll.add(trip_cord_order_reason(victim.victim_order), order_factor(victim.victim_order, settings));
+    roll
+}
+
+/// 000 "Characters and Traps" > "Trip cords": what a [`trip_cord_roll`] does, read from its
+/// total as it stands (a later factor, such as 001's evil eye, included): the band, then the
+/// injury's duration and a rider's fall, rolled in that order.
+pub fn trip_cord_result(
+    roll: Roll,
+    victim: &TripCordVictim,
+    settings: &MorvalTrapSettings,
+    src: &mut impl DiceSource,
+) -> TripCordResult {
     let outcome = trip_cord_band(roll.total);
     let injury = outcome.injury().map(|kind| roll_injury(kind, src));
     let noise = outcome.curses().then_some(Noise {
@@ -1190,9 +1209,23 @@ pub struct PitResult {
 /// 000 "Characters and Traps" > "Specimen Pit Trap": "If not spotted, GM's D10 - victims
 /// agility + F", then "GM dices for falls D10 + pit strike factor".
 pub fn resolve_pit(agility: i32, speed_inches: f32, pit: Pit, src: &mut impl DiceSource) -> PitResult {
+    let roll = victim_agility_roll(agility, speed_inches, src);
+    pit_result(roll, pit, src)
+}
+
+/// 000 "Characters and Traps" > "Specimen Pit Trap", "Loop Traps": the GM's D10 - victim's
+/// agility + F (speed), before its band is read.
+pub fn victim_agility_roll(agility: i32, speed_inches: f32, src: &mut impl DiceSource) -> Roll {
     let mut roll = Roll::new(Dice::D10, src);
     roll.add("victim agility", -agility);
     add_trap_speed(&mut roll, speed_inches);
+    roll
+}
+
+/// 000 "Characters and Traps" > "Specimen Pit Trap": what a [`victim_agility_roll`] at the pit
+/// does, read from its total as it stands (a later factor, such as 001's evil eye, included):
+/// the band, then for a fall "D10 + pit strike factor".
+pub fn pit_result(roll: Roll, pit: Pit, src: &mut impl DiceSource) -> PitResult {
     let outcome = pit_band(roll.total);
     let fall_strike = outcome.falls().then(|| {
         let mut strike = Roll::new(Dice::D10, src);
@@ -1303,9 +1336,14 @@ pub struct LoopResult {
 
 /// 000 "Characters and Traps" > "Loop Traps": GM's D10 - victim's agility + F.
 pub fn resolve_loop(agility: i32, speed_inches: f32, src: &mut impl DiceSource) -> LoopResult {
-    let mut roll = Roll::new(Dice::D10, src);
-    roll.add("victim agility", -agility);
-    add_trap_speed(&mut roll, speed_inches);
+    let roll = victim_agility_roll(agility, speed_inches, src);
+    loop_result(roll, src)
+}
+
+/// 000 "Characters and Traps" > "Loop Traps": what a [`victim_agility_roll`] at the loop does,
+/// read from its total as it stands (a later factor, such as 001's evil eye, included): the
+/// band, its noise, then the foot injury's duration.
+pub fn loop_result(roll: Roll, src: &mut impl DiceSource) -> LoopResult {
     let outcome = loop_band(roll.total);
     let injury = outcome.injury().map(|kind| roll_injury(kind, src));
     LoopResult { roll, outcome, noise: outcome.noise(), injury }
@@ -2480,5 +2518,52 @@ mod tests {
         let s = MorvalTrapSettings { leydonic_metal_armour_bonus: 3, ..settings() };
         let r = discharge_leydonic(&trap, Armour::Plate, &s, &mut ScriptedDice::faces([0]));
         assert_eq!(r.strike.total, 6);
+    }
+
+    /// The split rolls read their band from the total as it stands: a factor added between the
+    /// roll and its result (001's evil eye, −1) moves it down a row at each band edge, and the
+    /// row's own dice follow the new row. Whole, they roll as `resolve_*` always did.
+    #[test]
+    fn a_factor_added_before_the_result_moves_the_band() {
+        let s = settings();
+        let victim = trip_victim(0, 6.0, 1);
+        // Trip cord: 5 falls (strained ankle, D6 days), 4 breaks the cord with no roll.
+        let roll = trip_cord_roll(&victim, &s, &mut ScriptedDice::faces([5]));
+        let plain = trip_cord_result(roll.clone(), &victim, &s, &mut ScriptedDice::faces([2]));
+        assert_eq!(plain.outcome, TripCordOutcome::FallStrainedAnkle);
+        let mut cursed = roll;
+        cursed.add("evil eye curse", -1);
+        let mut no_dice = ScriptedDice::faces(Vec::<u32>::new());
+        let r = trip_cord_result(cursed, &victim, &s, &mut no_dice);
+        assert_eq!((r.roll.total, r.outcome, r.injury), (4, TripCordOutcome::BreakCordCursing, None));
+        // Pit: 7 jumps back, 6 hangs on the far edge; 3 falls (D10 strike), 2 falls unimpeded.
+        let pit = Pit::specimen(PitBottom::Earth);
+        let mut at_edge = victim_agility_roll(0, 6.0, &mut ScriptedDice::faces([7]));
+        at_edge.add("evil eye curse", -1);
+        assert_eq!(pit_result(at_edge, pit, &mut no_dice).outcome, PitOutcome::HangingOnFarEdge);
+        let mut falling = victim_agility_roll(0, 6.0, &mut ScriptedDice::faces([3]));
+        falling.add("evil eye curse", -1);
+        let r = pit_result(falling, pit, &mut ScriptedDice::faces([4]));
+        assert_eq!(r.outcome, PitOutcome::FallUnimpeded);
+        assert_eq!(r.fall_strike.map(|f| f.modifiers.iter().any(|m| m.reason == "retarded fall")), Some(false));
+        // Loop: 6 missed, 5 caught keeping items; 4 caught keeping items, 3 caught cursing (D6 days).
+        let mut missed = victim_agility_roll(0, 6.0, &mut ScriptedDice::faces([6]));
+        missed.add("evil eye curse", -1);
+        assert_eq!(loop_result(missed, &mut no_dice).outcome, LoopOutcome::CaughtKeepsItems);
+        let mut keeps = victim_agility_roll(0, 6.0, &mut ScriptedDice::faces([4]));
+        keeps.add("evil eye curse", -1);
+        let r = loop_result(keeps, &mut ScriptedDice::faces([1]));
+        assert_eq!(r.outcome, LoopOutcome::CaughtCursing);
+        assert!(r.injury.is_some());
+        assert!(no_dice.is_empty());
+        // Whole, the same faces give the same result as the parts.
+        for seed in 0..50 {
+            let (mut a, mut b) = (SeededDice::new(seed), SeededDice::new(seed));
+            let whole = resolve_trip_cord(&victim, &s, &mut a);
+            let roll = trip_cord_roll(&victim, &s, &mut b);
+            assert_eq!(whole, trip_cord_result(roll, &victim, &s, &mut b));
+            assert_eq!(resolve_pit(1, 8.0, pit, &mut a), pit_result(victim_agility_roll(1, 8.0, &mut b), pit, &mut b));
+            assert_eq!(resolve_loop(1, 8.0, &mut a), loop_result(victim_agility_roll(1, 8.0, &mut b), &mut b));
+        }
     }
 }

@@ -110,6 +110,8 @@ pub const ROPE_FALL_STRIKE_PATH: &str = "obstacles.rope_fall_strike";
 pub const GLASS_WALL_DICE_PATH: &str = "obstacles.glass_wall_dice";
 /// Setting path of [`ObstaclesSettings::glass_wall_target`].
 pub const GLASS_WALL_TARGET_PATH: &str = "obstacles.glass_wall_target";
+/// Setting path of [`ObstaclesSettings::rope_climb_rounds`].
+pub const ROPE_CLIMB_ROUNDS_PATH: &str = "obstacles.rope_climb_rounds";
 
 /// Modifier reason (tagged house rule) for a rider under 6" under [`SlowRiderStrike::AsSixInches`].
 /// Listed in `HOUSE_RULE_REASONS` with its setting.
@@ -269,6 +271,9 @@ pub struct ObstaclesSettings {
     pub glass_wall_target: i32,
     /// House rule: rounds one try at a glass-topped wall takes.
     pub glass_wall_rounds_per_try: u32,
+    /// House rule: rounds a figure takes to climb a hanging rope up and over its wall (the
+    /// text gives no time).
+    pub rope_climb_rounds: u32,
     /// Whether several men laying planks add their rounds (true), or the planks take "one man 3
     /// rounds" however many help (false).
     pub plank_layers_share_work: bool,
@@ -291,6 +296,7 @@ impl Default for ObstaclesSettings {
             glass_wall_dice: Dice::D6,
             glass_wall_target: 3,
             glass_wall_rounds_per_try: 2,
+            rope_climb_rounds: 2,
             plank_layers_share_work: false,
             weights: ItemWeights::default(),
         }
@@ -924,9 +930,11 @@ pub struct ThrowDown {
 /// 000 "Grapnels, Ropes, and cords": "If an opponent is within 1" of the lodgement D10 7+ they throw it down".
 ///
 /// Reading: a grapnel thrown down drops whoever is on its rope ([`drop_climbers`]).
+/// `evil_eye`: the opponent is cursed (001 "Lay an evil eye Curse"), −1 on his D10.
 pub fn throw_down_grapnel(
     opponent_distance_in: f32,
     load: &RopeLoad,
+    evil_eye: bool,
     settings: &ObstaclesSettings,
     src: &mut impl DiceSource,
 ) -> ThrowDown {
@@ -934,7 +942,8 @@ pub fn throw_down_grapnel(
         let outcome = ThrowDownOutcome::OutOfReach;
         return ThrowDown { roll: None, outcome, falls: Vec::new(), house_rules: Vec::new() };
     }
-    let roll = Roll::new(Dice::D10, src).at_least(THROW_DOWN_FROM);
+    let mut roll = Roll::new(Dice::D10, src).at_least(THROW_DOWN_FROM);
+    super::magic::apply_evil_eye(&mut roll, evil_eye);
     let outcome = throw_down_band(roll.total);
     let falls = if outcome == ThrowDownOutcome::ThrownDown { drop_climbers(load, settings, src) } else { Vec::new() };
     let mut house_rules = Vec::new();
@@ -1618,22 +1627,25 @@ mod tests {
         // Within 1": a 7 throws it down and drops the climber 2.5" up (D10 4: 4 − 4 + 1 = 1).
         let up = [Climber::average_person(2.5)];
         let mut dice = ScriptedDice::faces([7, 4]);
-        let t = throw_down_grapnel(1.0, &on_earth(&up), &s, &mut dice);
+        let t = throw_down_grapnel(1.0, &on_earth(&up), false, &s, &mut dice);
         assert!(dice.is_empty());
         assert_eq!(t.outcome, ThrowDownOutcome::ThrownDown);
         assert_eq!(t.falls.len(), 1);
         assert_eq!(t.falls[0].strike.as_ref().map(|r| r.total), Some(1));
         assert_eq!(t.house_rules, vec![ROPE_FALL_STRIKE_PATH]);
         // A 6 holds: nobody falls.
-        let t = throw_down_grapnel(0.5, &on_earth(&up), &s, &mut ScriptedDice::faces([6]));
+        let t = throw_down_grapnel(0.5, &on_earth(&up), false, &s, &mut ScriptedDice::faces([6]));
         assert_eq!((t.outcome, t.falls.len()), (ThrowDownOutcome::Holds, 0));
+        // The same 7 by a cursed opponent is 6: it holds.
+        let t = throw_down_grapnel(0.5, &on_earth(&up), true, &s, &mut ScriptedDice::faces([7]));
+        assert_eq!((t.roll.as_ref().map(|r| r.total), t.outcome, t.falls.len()), (Some(6), ThrowDownOutcome::Holds, 0));
         // Thrown down with no one on it.
-        let t = throw_down_grapnel(0.0, &NO_LOAD, &s, &mut ScriptedDice::faces([9]));
+        let t = throw_down_grapnel(0.0, &NO_LOAD, false, &s, &mut ScriptedDice::faces([9]));
         assert_eq!((t.outcome, t.falls.len()), (ThrowDownOutcome::ThrownDown, 0));
         assert!(t.house_rules.is_empty());
         // Beyond 1": no roll.
         let mut dice = no_dice();
-        let t = throw_down_grapnel(1.01, &on_earth(&up), &s, &mut dice);
+        let t = throw_down_grapnel(1.01, &on_earth(&up), false, &s, &mut dice);
         assert_eq!((t.outcome, t.roll), (ThrowDownOutcome::OutOfReach, None));
         assert!(dice.is_empty());
     }
@@ -1874,7 +1886,7 @@ mod tests {
         let mut src = SeededDice::new(20_007);
         let mut observed = [0u32; 2];
         for _ in 0..20_000 {
-            match throw_down_grapnel(0.5, &NO_LOAD, &settings(), &mut src).outcome {
+            match throw_down_grapnel(0.5, &NO_LOAD, false, &settings(), &mut src).outcome {
                 ThrowDownOutcome::ThrownDown => observed[0] += 1,
                 ThrowDownOutcome::Holds => observed[1] += 1,
                 ThrowDownOutcome::OutOfReach => unreachable!("within 1\""),

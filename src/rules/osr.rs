@@ -10,7 +10,7 @@
 
 use super::character::Armour;
 use super::dice::{Dice, DiceSource, Modifier, Roll, Rolls};
-use super::outcome::Meaning;
+use super::outcome::{Mark, Meaning};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 
@@ -128,9 +128,8 @@ impl Default for ArmourRows {
     }
 }
 
-/// The readings of 003 where a choice is needed, each default the most literal. Not yet a block
-/// of the scene's `rules`: docs/house-rules.md "OSR exploration and encounters" proposes the
-/// paths (`rules.osr.*`).
+/// The readings of 003 where a choice is needed, each default the most literal: the scene's
+/// `rules.osr` block (docs/house-rules.md "OSR exploration and encounters").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OsrSettings {
@@ -144,6 +143,9 @@ pub struct OsrSettings {
     pub initiative_ties: InitiativeTies,
     /// When morale is checked again.
     pub morale_recheck: MoraleRecheck,
+    /// The reaction row at or below which a combat begins (the simulation; the rules leave it
+    /// to the referee).
+    pub fights_at: Reaction,
 }
 
 impl Default for OsrSettings {
@@ -154,6 +156,7 @@ impl Default for OsrSettings {
             armour_rows: ArmourRows::default(),
             initiative_ties: InitiativeTies::Simultaneous,
             morale_recheck: MoraleRecheck::NewTrigger,
+            fights_at: Reaction::Hostile,
         }
     }
 }
@@ -1419,11 +1422,23 @@ pub fn roll_morale(check: &MoraleCheck, src: &mut impl DiceSource) -> MoraleResu
 // ---------------------------------------------------------------------------------------------
 
 crate::rules::outcome::impl_outcome! {
-    WanderingOutcome => |o| Meaning::NONE;
-    SurpriseOutcome => |o| Meaning::NONE;
+    WanderingOutcome => |o| match o {
+        WanderingOutcome::Encounter => Meaning::NONE.mark(Mark::Encounter),
+        WanderingOutcome::NoEncounter => Meaning::NONE,
+    };
+    SurpriseOutcome => |o| match o {
+        SurpriseOutcome::Neither => Meaning::NONE,
+        SurpriseOutcome::PartySurprised => Meaning::NONE.mark(Mark::PartySurprised),
+        SurpriseOutcome::MonstersSurprised => Meaning::NONE.mark(Mark::MonstersSurprised),
+        SurpriseOutcome::Both => Meaning::NONE.mark(Mark::BothSurprised),
+    };
     Reaction => |o| Meaning::NONE;
-    MoraleOutcome => |o| Meaning::NONE;
+    MoraleOutcome => |o| match o {
+        MoraleOutcome::ActsNormally => Meaning::NONE,
+        MoraleOutcome::Flees | MoraleOutcome::Surrenders => Meaning::NONE.mark(Mark::Routed),
+    };
     CombatEnd => |o| Meaning::NONE;
+    CombatPhase => |o| Meaning::NONE;
 }
 
 // The rolls of each report in the order they were rolled (new events: no earlier log to keep).

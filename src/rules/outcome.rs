@@ -65,6 +65,16 @@ pub enum Mark {
     Escaped,
     /// A tracker came within 1" of its quarry.
     CaughtUp,
+    /// An OSR wandering-monster check brought an encounter (003).
+    Encounter,
+    /// The party alone was surprised (003 "Surprise").
+    PartySurprised,
+    /// The monsters alone were surprised.
+    MonstersSurprised,
+    /// Both sides were surprised.
+    BothSurprised,
+    /// A monster or henchman failed morale or loyalty: fled or surrendered (003 "Morale & Loyalty").
+    Routed,
 }
 
 /// An outcome's meaning, carried by the log event beside its id.

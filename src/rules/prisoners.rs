@@ -10,6 +10,7 @@
 
 use super::character::Sex;
 use super::dice::{Dice, DiceSource, Roll, Rolls};
+use super::magic::apply_evil_eye;
 use super::outcome::Meaning;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -393,6 +394,9 @@ pub struct EscortPrisoner {
     pub sex: Sex,
     /// Leader, officer, independent or follower.
     pub rank: PrisonerRank,
+    /// Under the evil eye (001 "Lay an evil eye Curse"); see [`resolve_escape_dice`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub evil_eye: bool,
 }
 
 /// An escort moving bound prisoners, for one move's escape dice.
@@ -503,6 +507,10 @@ fn escape_roll(
     if just_run {
         roll.add("prisoner just run", JUST_RUN_FACTOR);
     }
+    // 001 "Lay an evil eye Curse": the roll is for one of the prisoners still there, whichever;
+    // it is a cursed prisoner's when every one still there is cursed.
+    let cursed = escort.prisoners.iter().zip(present).all(|(p, &here)| !here || p.evil_eye);
+    apply_evil_eye(&mut roll, cursed);
     roll.at_most(RUNS_OFF_AT_MOST)
 }
 
@@ -533,7 +541,8 @@ fn pick_runner(
 /// The excess is counted at the start of the move. Before each roll the presence factors are
 /// those of the prisoners still there: a leader who has run off no longer counts. After a
 /// runaway every later roll of the move has "prisoner just run −1" (once, however many ran).
-/// The dice stop when no prisoner is left.
+/// The dice stop when no prisoner is left. A roll is for no one prisoner in particular: it
+/// takes 001's evil-eye −1 only when every prisoner still there is cursed (one left, cursed).
 pub fn resolve_escape_dice(escort: &Escort, settings: &PrisonersSettings, src: &mut impl DiceSource) -> EscortMove {
     let count = escort.prisoners.len();
     let men = u32::try_from(escort.prisoners.iter().filter(|p| p.sex == Sex::Male).count()).unwrap_or(u32::MAX);
@@ -711,13 +720,18 @@ pub fn work_bonds(
         return (state, None);
     }
     let result = resolve_bonds(state.loosenings, src);
-    let next = match result.outcome {
+    (bonds_after(state, result.outcome, settings), Some(result))
+}
+
+/// 000 "Guarding prisoners": a prisoner's bonds after a bonds roll of `outcome` (read again when
+/// another rule, 001's evil eye, changes the roll's total; see [`work_bonds`]).
+pub fn bonds_after(state: BondsState, outcome: BondsOutcome, settings: &PrisonersSettings) -> BondsState {
+    match outcome {
         BondsOutcome::Free => BondsState { bonds: state.bonds.without(Binding::Hands), loosenings: 0, ..state },
         BondsOutcome::Loosened => BondsState { loosenings: state.loosenings.saturating_add(1), ..state },
         BondsOutcome::StillBound => state,
         BondsOutcome::GivesUp => BondsState { given_up: settings.gives_up_for_good, ..state },
-    };
-    (next, Some(result))
+    }
 }
 
 /// 000 "Guarding prisoners": "Once hands free can undo one binding per round including feet and gags": this round's.
@@ -751,6 +765,9 @@ pub struct Pursuer {
     pub whip: bool,
     /// Down (−2).
     pub down: bool,
+    /// Under the evil eye (001 "Lay an evil eye Curse"): −1 on his D10.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub evil_eye: bool,
 }
 
 /// The runaway in a catch or a struggle.
@@ -763,6 +780,9 @@ pub struct Fugitive {
     pub hands_bound: bool,
     /// Down (−2).
     pub down: bool,
+    /// Under the evil eye (001 "Lay an evil eye Curse"): −1 on his D10.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub evil_eye: bool,
 }
 
 /// One round's competition: the guard's side against the fugitive.
@@ -784,19 +804,23 @@ pub struct Contest {
 
 /// 000 "Catching, runaways, and overpowering": a guard's D10 + F, "adding basic Me factors", "Guard using whip + 2, down -2".
 fn pursuer_roll(p: &Pursuer, src: &mut impl DiceSource) -> Roll {
-    Roll::new(Dice::D10, src)
+    let mut roll = Roll::new(Dice::D10, src)
         .modifier("basic Me factor", p.melee_factor)
         .modifier("using whip", if p.whip { WHIP_FACTOR } else { 0 })
-        .modifier("down", if p.down { DOWN_FACTOR } else { 0 })
+        .modifier("down", if p.down { DOWN_FACTOR } else { 0 });
+    apply_evil_eye(&mut roll, p.evil_eye);
+    roll
 }
 
 /// 000 "Catching, runaways, and overpowering": the fugitive's D10 + F, "F hands bound -2", "down -2", and "-1for being caught".
 fn fugitive_roll(f: &Fugitive, caught: bool, src: &mut impl DiceSource) -> Roll {
-    Roll::new(Dice::D10, src)
+    let mut roll = Roll::new(Dice::D10, src)
         .modifier("basic Me factor", f.melee_factor)
         .modifier("hands bound", if f.hands_bound { HANDS_BOUND_FACTOR } else { 0 })
         .modifier("down", if f.down { DOWN_FACTOR } else { 0 })
-        .modifier("for being caught", if caught { BEING_CAUGHT_FACTOR } else { 0 })
+        .modifier("for being caught", if caught { BEING_CAUGHT_FACTOR } else { 0 });
+    apply_evil_eye(&mut roll, f.evil_eye);
+    roll
 }
 
 /// 000 "Catching, runaways, and overpowering": "mean and add +3 as with melees", the mean taken as [`MeanRounding`] says.
@@ -1177,11 +1201,11 @@ mod tests {
     }
 
     fn man(rank: PrisonerRank) -> EscortPrisoner {
-        EscortPrisoner { sex: Sex::Male, rank }
+        EscortPrisoner { sex: Sex::Male, rank, evil_eye: false }
     }
 
     fn woman(rank: PrisonerRank) -> EscortPrisoner {
-        EscortPrisoner { sex: Sex::Female, rank }
+        EscortPrisoner { sex: Sex::Female, rank, evil_eye: false }
     }
 
     fn escort(prisoners: &[EscortPrisoner], ordinary_guards: u32) -> Escort<'_> {
@@ -1591,6 +1615,53 @@ mod tests {
         assert_eq!(chase_band(-9.0), ChaseOutcome::FugitiveClear);
     }
 
+    /// 001 "Lay an evil eye Curse": in a contest each side takes its own figure's −1; a bonds
+    /// roll is read again by [`bonds_band`] and [`bonds_after`]; an escape roll takes it only
+    /// when every prisoner still there is cursed.
+    #[test]
+    fn the_evil_eye_takes_one_off_its_own_figures_rolls() {
+        let s = settings();
+        let (g, f) = (Pursuer::default(), Fugitive::default());
+        let (cursed_g, cursed_f) = (Pursuer { evil_eye: true, ..g }, Fugitive { evil_eye: true, ..f });
+        // Catch: guard 3 against 0, "+3 F caught"; the guard cursed, +2 "still involved".
+        let catch =
+            |g: &Pursuer, f: &Fugitive| resolve_catch_round(0.0, g, None, f, &s, &mut ScriptedDice::faces([3, 0]));
+        assert_eq!(catch(&g, &f).outcome, ChaseOutcome::Caught);
+        let r = catch(&cursed_g, &f);
+        assert_eq!(r.outcome, ChaseOutcome::StillInvolved);
+        let c = r.contest.expect("within reach");
+        assert_eq!(mods(&c.guard), vec![(crate::rules::magic::EVIL_EYE_REASON, -1)]);
+        assert!(mods(&c.fugitive).is_empty());
+        assert_eq!(catch(&g, &cursed_f).contest.map(|c| c.margin), Some(4.0));
+        // Struggle: guard 3 against 1 − 1 for being caught, "+3 to tie hands"; cursed, +2 goes on.
+        let struggle = |g: &Pursuer| resolve_struggle_round(g, None, &f, &s, &mut ScriptedDice::faces([3, 1])).outcome;
+        assert_eq!(struggle(&g), StruggleOutcome::GainsControl);
+        assert_eq!(struggle(&cursed_g), StruggleOutcome::StruggleGoesOn);
+        // Bonds, "8+ Loosened": an 8 loosens; the same 8 cursed is 7, still bound.
+        let state = BondsState { bonds: Bonds { hands: true, ..Bonds::NONE }, ..BondsState::default() };
+        let (next, roll) = work_bonds(PrisonerRank::Leader, state, true, &s, &mut ScriptedDice::faces([8]));
+        assert_eq!(next.loosenings, 1);
+        let mut roll = roll.expect("an unsupervised leader works his bonds");
+        apply_evil_eye(&mut roll.roll, true);
+        assert_eq!(bonds_band(roll.roll.total), BondsOutcome::StillBound);
+        assert_eq!(bonds_after(state, BondsOutcome::StillBound, &s), state);
+        assert!(!bonds_after(state, BondsOutcome::Free, &s).bonds.hands);
+        // Escape dice, no guard: a lone prisoner's 1 is no attempt; cursed, 0 runs off.
+        let plain = [man(PrisonerRank::Follower)];
+        let alone = [EscortPrisoner { evil_eye: true, ..plain[0] }];
+        let r = resolve_escape_dice(&escort(&plain, 0), &first_listed(), &mut ScriptedDice::faces([1]));
+        assert_eq!(r.rolls.iter().map(|e| e.outcome).collect::<Vec<_>>(), [EscapeOutcome::NoAttempt]);
+        let r = resolve_escape_dice(&escort(&alone, 0), &first_listed(), &mut ScriptedDice::faces([1]));
+        assert_eq!(
+            r.rolls.iter().map(|e| (e.roll.total, e.outcome)).collect::<Vec<_>>(),
+            [(0, EscapeOutcome::RunsOff)]
+        );
+        // One cursed among two: the roll is no one's in particular, so no curse.
+        let mixed = [alone[0], plain[0]];
+        let r = resolve_escape_dice(&escort(&mixed, 0), &first_listed(), &mut ScriptedDice::faces([1, 1]));
+        assert!(r.rolls.iter().all(|e| e.roll.total == 1 && e.outcome == EscapeOutcome::NoAttempt), "{r:?}");
+    }
+
     #[test]
     fn catch_only_within_one_inch() {
         let g = Pursuer::default();
@@ -1610,8 +1681,8 @@ mod tests {
     #[test]
     fn catch_every_factor() {
         let s = settings();
-        let g = Pursuer { melee_factor: 2, whip: true, down: true };
-        let f = Fugitive { melee_factor: -1, hands_bound: true, down: true };
+        let g = Pursuer { melee_factor: 2, whip: true, down: true, evil_eye: false };
+        let f = Fugitive { melee_factor: -1, hands_bound: true, down: true, evil_eye: false };
         let r = resolve_catch_round(0.5, &g, None, &f, &s, &mut ScriptedDice::faces([5, 6]));
         let c = r.contest.expect("within reach");
         assert_eq!(mods(&c.guard), vec![("basic Me factor", 2), ("using whip", 2), ("down", -2)]);
@@ -1971,7 +2042,7 @@ mod tests {
     #[test]
     fn catch_frequencies_match_the_text() {
         // A guard with Me +1 and a whip (+3 in all) after a bound fugitive (Me 0, −2).
-        let g = Pursuer { melee_factor: 1, whip: true, down: false };
+        let g = Pursuer { melee_factor: 1, whip: true, down: false, evil_eye: false };
         let f = Fugitive { hands_bound: true, ..Fugitive::default() };
         let mut expected = [0.0f64; 4];
         let mut clear = [0.0f64; 10];

@@ -2,7 +2,7 @@
 //! light (house rules), for sight on the table (`docs/sight.md`). The geometry (what blocks
 //! sight, what is in line of sight) is `crate::sim::geometry::visibility`.
 //!
-//! House rules, proposed at `rules.sight.*` and not yet wired into the scene's `rules` block.
+//! House rules, at `rules.sight.*` in the scene's `rules` block (`docs/house-rules.md`).
 
 use super::lighting::{Lighting, LightingSettings, PITCH_BLACK_SIGHT_INCHES};
 use serde::{Deserialize, Serialize};

@@ -689,9 +689,14 @@ pub fn resolve_sight_pick_up(
         return SightTracking { age: Some(age), roll: None, outcome: SightOutcome::OffTrail };
     }
     let roll = sight_roll(level, age, &conditions.weather, light, src);
-    let outcome =
-        if roll.total >= settings.pick_up_at_least { sight_band(roll.total) } else { SightOutcome::NotPickedUp };
+    let outcome = pick_up_band(roll.total, settings);
     SightTracking { age: Some(age), roll: Some(roll), outcome }
+}
+
+/// 000 "Tracking": a pick-up roll within 1" of the track: the table's row for a total of at
+/// least `pick_up_at_least`, else [`SightOutcome::NotPickedUp`] (see [`resolve_sight_pick_up`]).
+pub fn pick_up_band(total: i32, settings: &TrackingSettings) -> SightOutcome {
+    if total >= settings.pick_up_at_least { sight_band(total) } else { SightOutcome::NotPickedUp }
 }
 
 /// 000 "Tracking": "in guessed direction": the heading of the guessed 3", in degrees `0..360`, under [`GuessedDirection`].
@@ -1154,6 +1159,21 @@ mod tests {
         assert_eq!(sight_band(4), SightOutcome::DirectionUncertain);
         assert_eq!(sight_band(3), SightOutcome::Lost);
         assert_eq!(sight_band(-4), SightOutcome::Lost);
+    }
+
+    /// A pick-up within 1" (default "at least 5"): 5 follows at move −3", 4 is not picked up;
+    /// 001's evil eye takes a 5 to 4, read again here.
+    #[test]
+    fn pick_up_band_edges() {
+        let s = TrackingSettings::default();
+        assert_eq!(pick_up_band(7, &s), SightOutcome::FollowNormal);
+        assert_eq!(pick_up_band(5, &s), SightOutcome::FollowMinusThree);
+        assert_eq!(pick_up_band(4, &s), SightOutcome::NotPickedUp);
+        assert_eq!(pick_up_band(-3, &s), SightOutcome::NotPickedUp);
+        let lenient = TrackingSettings { pick_up_at_least: 0, ..s };
+        assert_eq!(pick_up_band(4, &lenient), SightOutcome::DirectionUncertain);
+        assert_eq!(pick_up_band(0, &lenient), SightOutcome::Lost);
+        assert_eq!(pick_up_band(-1, &lenient), SightOutcome::NotPickedUp);
     }
 
     #[test]

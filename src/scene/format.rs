@@ -36,6 +36,9 @@ pub struct Scene {
     /// Where the clock stands: a saved scene continues from here.
     #[serde(default)]
     pub clock: Clock,
+    /// Which rules time and run the scene: `morval` (the default) or `osr` ([`super::osr`]).
+    #[serde(default, skip_serializing_if = "super::osr::is_morval")]
+    pub rules_family: super::osr::RulesFamily,
     /// Settings and house defaults.
     #[serde(default)]
     pub rules: RulesSettings,
@@ -113,6 +116,14 @@ pub struct Scene {
     /// ([`super::obstacles`]); their state is written back by the simulation.
     #[serde(default, skip_serializing_if = "super::obstacles::ObstaclesSection::is_empty")]
     pub obstacles: super::obstacles::ObstaclesSection,
+    /// OSR sheets, the encounter table, points of entry, the GM's hits, the OSR clock and the
+    /// encounter in progress ([`super::osr`]); read under `rules_family: osr`.
+    #[serde(default, skip_serializing_if = "super::osr::OsrSection::is_empty")]
+    pub osr: super::osr::OsrSection,
+    /// The fog of war: the cells the players' side has explored (written by the simulation;
+    /// [`super::fog`], docs/sight.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fog: Option<super::fog::FogState>,
 }
 
 /// A goal the play-test report counts (docs/playtest.md "Objectives"): it is met in a run when
@@ -202,6 +213,20 @@ pub struct RulesSettings {
     /// Obstacles and climbing: readings and house rules (docs/obstacles.md).
     #[serde(skip_serializing_if = "is_default_obstacles")]
     pub obstacles: crate::rules::obstacles::ObstaclesSettings,
+    /// OSR exploration and encounters: the scale and the readings (docs/osr.md).
+    #[serde(skip_serializing_if = "is_default_osr")]
+    pub osr: crate::rules::osr::OsrSettings,
+    /// Sight: how far one sees in D/L, how far carried lights light (docs/sight.md).
+    #[serde(skip_serializing_if = "is_default_sight")]
+    pub sight: crate::rules::sight::SightSettings,
+}
+
+fn is_default_sight(s: &crate::rules::sight::SightSettings) -> bool {
+    *s == crate::rules::sight::SightSettings::default()
+}
+
+fn is_default_osr(s: &crate::rules::osr::OsrSettings) -> bool {
+    *s == crate::rules::osr::OsrSettings::default()
 }
 
 fn is_default_obstacles(s: &crate::rules::obstacles::ObstaclesSettings) -> bool {
@@ -256,6 +281,8 @@ impl Default for RulesSettings {
             tracking: Default::default(),
             magic: Default::default(),
             obstacles: Default::default(),
+            osr: Default::default(),
+            sight: Default::default(),
         }
     }
 }
@@ -926,6 +953,14 @@ pub struct Figure {
     /// (written by the simulation).
     #[serde(default, skip_serializing_if = "super::prisoners::PrisonerState::is_empty")]
     pub prisoner: super::prisoners::PrisonerState,
+    /// What the figure carries, weighed in quabits (ropes, grapnels, cord, cloth, anything
+    /// else); at most 100 items ([`super::obstacles::Item`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inventory: Vec<super::obstacles::Item>,
+    /// A light the figure carries, `torch` or `lantern`: it lights `rules.sight.torch_radius_in`
+    /// or `lantern_radius_in` round it for sight (docs/sight.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<crate::rules::sight::CarriedLight>,
 }
 
 fn is_zero_u32(v: &u32) -> bool {

@@ -560,6 +560,8 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
     super::trails::check_scene(scene, &mut c);
     super::magic::check_scene(scene, &mut c);
     super::obstacles::check_scene(scene, &mut c);
+    super::osr::check_scene(scene, &mut c);
+    super::fog::check_scene(scene, &mut c);
     check_objectives(scene, &mut c);
     // References between entities, now that every name is known.
     let figure_names: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();

@@ -6,12 +6,14 @@
 pub(crate) mod base64;
 pub mod fire_state;
 pub mod fires;
+pub mod fog;
 pub mod format;
 pub mod herds;
 pub mod injuries;
 pub mod load;
 pub mod magic;
 pub mod obstacles;
+pub mod osr;
 pub mod prisoners;
 pub mod save;
 pub mod sleepers;

@@ -1,13 +1,16 @@
 //! Obstacles in the scene file: lines of sharpened stakes, ropes hanging from walls with the
-//! climbers on them, grapnel throws, glass-topped walls, planks to lay over cattle grids, and
-//! horse-drawn vehicles (000 "Sharpened Stakes", "Grapnels, Ropes, and cords"; 001 "Cattle
-//! Grids", "Climbing over High broken glass topped walls"). docs/obstacles.md "In a scene" says
-//! how the simulation reads them.
+//! climbers on them, grapnel throws, orders to cut ropes, glass-topped walls, planks to lay over
+//! cattle grids, horse-drawn vehicles, and the items a figure carries (its `inventory`) (000
+//! "Sharpened Stakes", "Grapnels, Ropes, and cords"; 001 "Cattle Grids", "Climbing over High
+//! broken glass topped walls"). docs/obstacles.md "In a scene" says how the simulation reads them.
 
 use super::format::{Point, Scene};
 use super::load::{Checker, MAX_MOVES_PLAYED, MAX_POINTS, shown};
 use crate::rules::morval_traps::PitBottom;
-use crate::rules::obstacles::{ObstaclesSettings, RopeKind, STAKE_FELLING_MOVES, STAKE_POSITIONING_MOVES, VehicleKind};
+use crate::rules::obstacles::{
+    ItemWeights, ObstacleItem, ObstaclesSettings, RopeKind, STAKE_FELLING_MOVES, STAKE_POSITIONING_MOVES, VehicleKind,
+    inventory_weight_quabits, quabits_to_pounds,
+};
 use serde::{Deserialize, Serialize};
 
 /// Most entries of each obstacle list.
@@ -24,6 +27,15 @@ pub const MAX_HEIGHT_IN: f32 = 100.0;
 pub const MAX_VEHICLE_RATE_IN: f32 = 100.0;
 /// Most layers on one plank order.
 pub const MAX_LAYERS: usize = 20;
+/// Most rounds a rope climb may take (`rules.obstacles.rope_climb_rounds`), and a climber's
+/// `rounds_climbed`.
+pub const MAX_ROPE_CLIMB_ROUNDS: u32 = 100;
+/// Most items in one figure's inventory.
+pub const MAX_INVENTORY_ITEMS: usize = 100;
+/// Heaviest item, in quabits (1600 kilos).
+pub const MAX_ITEM_QUABITS: f32 = 100.0;
+/// Largest weapon strike a cut order may give, either way.
+pub const MAX_WEAPON_STRIKE: i32 = 20;
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -67,6 +79,9 @@ pub struct ObstaclesSection {
     /// Wagons, carts and handcarts moving along their paths.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vehicles: Vec<Vehicle>,
+    /// The GM's orders to cut ropes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cuts: Vec<CutOrder>,
 }
 
 impl ObstaclesSection {
@@ -115,6 +130,14 @@ pub struct RopeClimber {
     /// His weight with his kit in quabits; none: an average person (4 quabits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight_quabits: Option<f32>,
+    /// Where he comes down on the far side of the wall once up: he climbs, a round at a time
+    /// (`rules.obstacles.rope_climb_rounds`). None: he stays where the scene puts him. Written
+    /// by the simulation for a figure whose path the wall stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Point>,
+    /// Rounds climbed so far (written by the simulation).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub rounds_climbed: u32,
 }
 
 /// A rope hanging from a wall point (000 "Grapnels, Ropes, and cords").
@@ -241,6 +264,138 @@ pub struct Vehicle {
     pub move_rate: f32,
 }
 
+/// The GM's order to cut a rope (000 "Grapnels, Ropes, and cords": "Cutting ropes & cords with
+/// sharp edged weapons. Try each round").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CutOrder {
+    /// The figure cutting; he tries each round he stands within 1" of the rope's anchor.
+    pub cutter: String,
+    /// The scene rope.
+    pub rope: String,
+    /// His weapon's strike factor ("Weapon strike"), −20 to 20.
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub weapon_strike: i32,
+    /// The weapon is sharp edged: only these cut (default true).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub sharp_edged: bool,
+    /// The move he begins in (1 is the first played).
+    pub from_move: u32,
+    /// The round of that move he begins in (default 1).
+    #[serde(default = "first_round", skip_serializing_if = "is_first_round")]
+    pub from_round: u32,
+    /// Done: the weapon would not cut, so no more tries (written by the simulation).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub done: bool,
+}
+
+fn is_zero_i32(v: &i32) -> bool {
+    *v == 0
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn first_round() -> u32 {
+    1
+}
+
+fn is_first_round(r: &u32) -> bool {
+    *r == 1
+}
+
+crate::rules::named_enum! {
+    /// What an item a figure carries is: one of the obstacle items the rules weigh and charge
+    /// fatigue endurance for (the same ids as [`ObstacleItem`]), cloth or newspaper for a
+    /// glass-topped wall, or anything else.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ItemKind {
+        /// A light rope, six hets.
+        LightRope => "light_rope",
+        /// A permanent rope, six hets.
+        PermanentRope => "permanent_rope",
+        /// A ship's grapnel rope, six hets.
+        ShipsGrapnelRope => "ships_grapnel_rope",
+        /// A vessel's mooring rope, six hets.
+        MooringRope => "mooring_rope",
+        /// A six-het ball of cord.
+        CordBall => "cord_ball",
+        /// A grapnel.
+        Grapnel => "grapnel",
+        /// Cloth or newspaper: +1 climbing a glass-topped wall (001). Its weight must be given.
+        ClothOrNewspaper => "cloth_or_newspaper",
+        /// Anything else. Its weight must be given.
+        Other => "other",
+    }
+}
+
+impl ItemKind {
+    /// The obstacle item it is, if it is one.
+    pub fn obstacle_item(self) -> Option<ObstacleItem> {
+        match self {
+            ItemKind::LightRope => Some(ObstacleItem::LightRope),
+            ItemKind::PermanentRope => Some(ObstacleItem::PermanentRope),
+            ItemKind::ShipsGrapnelRope => Some(ObstacleItem::ShipsGrapnelRope),
+            ItemKind::MooringRope => Some(ObstacleItem::MooringRope),
+            ItemKind::CordBall => Some(ObstacleItem::CordBall),
+            ItemKind::Grapnel => Some(ObstacleItem::Grapnel),
+            ItemKind::ClothOrNewspaper | ItemKind::Other => None,
+        }
+    }
+}
+
+/// One thing a figure carries, weighed in quabits (1 quabit = 16 kilos; pounds for the OSR
+/// encumbrance table by [`quabits_to_pounds`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    /// What the GM calls it.
+    pub name: String,
+    /// What it is.
+    pub kind: ItemKind,
+    /// Its weight in quabits, 0 to 100; none: an obstacle item's weight from
+    /// `rules.obstacles.weights` (a house rule). Needed for `cloth_or_newspaper` and `other`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_quabits: Option<f32>,
+}
+
+impl Item {
+    /// Its weight in quabits: its own, else its kind's under `weights` (0 when it has neither,
+    /// which validation refuses).
+    pub fn quabits(&self, weights: &ItemWeights) -> f32 {
+        match (self.weight_quabits, self.kind.obstacle_item()) {
+            (Some(w), _) => w,
+            (None, Some(item)) => item.weight_quabits(weights),
+            (None, None) => 0.0,
+        }
+    }
+}
+
+/// What `items` weigh in all, in quabits: the given weights, and the obstacle items without one
+/// by [`inventory_weight_quabits`].
+pub fn inventory_quabits(items: &[Item], weights: &ItemWeights) -> f32 {
+    let given: f32 = items.iter().filter_map(|i| i.weight_quabits).sum();
+    let weighed: Vec<ObstacleItem> =
+        items.iter().filter(|i| i.weight_quabits.is_none()).filter_map(|i| i.kind.obstacle_item()).collect();
+    given + inventory_weight_quabits(&weighed, weights)
+}
+
+/// What `items` weigh in all, in pounds (for the OSR encumbrance table, which weighs in lbs).
+pub fn inventory_pounds(items: &[Item], weights: &ItemWeights) -> f32 {
+    quabits_to_pounds(inventory_quabits(items, weights))
+}
+
+/// The obstacle items among `items`, for [`crate::rules::obstacles::carrying_endurance_cost`].
+pub fn obstacle_items(items: &[Item]) -> Vec<ObstacleItem> {
+    items.iter().filter_map(|i| i.kind.obstacle_item()).collect()
+}
+
 /// The checks on `rules.obstacles`.
 pub(crate) fn check_settings(s: &ObstaclesSettings, c: &mut Checker) {
     if c.finite("rules", "obstacles inches_per_het", s.inches_per_het)
@@ -258,6 +413,12 @@ pub(crate) fn check_settings(s: &ObstaclesSettings, c: &mut Checker) {
         c.problem(
             "rules",
             format!("obstacles glass_wall_rounds_per_try: {} must be 1 to 100", s.glass_wall_rounds_per_try),
+        );
+    }
+    if !(1..=MAX_ROPE_CLIMB_ROUNDS).contains(&s.rope_climb_rounds) {
+        c.problem(
+            "rules",
+            format!("obstacles rope_climb_rounds: {} must be 1 to {MAX_ROPE_CLIMB_ROUNDS}", s.rope_climb_rounds),
         );
     }
     let w = &s.weights;
@@ -282,6 +443,38 @@ fn figure_named(scene: &Scene, c: &mut Checker, entity: &str, field: &str, name:
     }
 }
 
+/// The checks on a figure's `inventory`: its count, names and weights.
+fn check_inventory(f: &super::format::Figure, c: &mut Checker) {
+    if f.inventory.is_empty() {
+        return;
+    }
+    let e = format!("figure \"{}\"", shown(&f.name));
+    if f.inventory.len() > MAX_INVENTORY_ITEMS {
+        c.problem(&e, format!("inventory: {} items, more than {MAX_INVENTORY_ITEMS}", f.inventory.len()));
+        return;
+    }
+    for (i, item) in f.inventory.iter().enumerate() {
+        if item.name.trim().is_empty() {
+            c.problem(&e, format!("inventory[{i}] name: must not be empty"));
+        } else if item.name.chars().count() > super::load::MAX_NAME_CHARS {
+            c.problem(&e, format!("inventory[{i}] name: longer than {} characters", super::load::MAX_NAME_CHARS));
+        }
+        match item.weight_quabits {
+            Some(w) => {
+                let field = format!("inventory[{i}] weight_quabits");
+                if c.finite(&e, &field, w) && !(0.0..=MAX_ITEM_QUABITS).contains(&w) {
+                    c.problem(&e, format!("{field}: {w} must be 0 to {MAX_ITEM_QUABITS}"));
+                }
+            }
+            None if item.kind.obstacle_item().is_none() => c.problem(
+                &e,
+                format!("inventory[{i}] weight_quabits: needed for kind {} (its weight in quabits)", item.kind.id()),
+            ),
+            None => {}
+        }
+    }
+}
+
 /// The checks on the scene's `obstacles` section: counts, names, references and bounds.
 pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     check_settings(&scene.rules.obstacles, c);
@@ -293,6 +486,7 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         ("glass_walls", o.glass_walls.len()),
         ("planks", o.planks.len()),
         ("vehicles", o.vehicles.len()),
+        ("cuts", o.cuts.len()),
     ] {
         if len > MAX_OBSTACLES_PER_KIND {
             c.problem(
@@ -362,7 +556,39 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
             if let Some(w) = cl.weight_quabits {
                 c.positive(&e, &format!("climbers[{i}] weight_quabits"), w, MAX_CLIMBER_QUABITS);
             }
+            if let Some(to) = cl.to {
+                c.on_table(&e, &format!("climbers[{i}] to"), to);
+            }
+            if cl.rounds_climbed > MAX_ROPE_CLIMB_ROUNDS {
+                c.problem(
+                    &e,
+                    format!("climbers[{i}] rounds_climbed: {} must be 0 to {MAX_ROPE_CLIMB_ROUNDS}", cl.rounds_climbed),
+                );
+            }
         }
+    }
+    for (i, k) in o.cuts.iter().enumerate() {
+        let e = format!("cut order {i} (of \"{}\")", shown(&k.rope));
+        figure_named(scene, c, &e, "cutter", &k.cutter);
+        if !o.ropes.iter().any(|r| r.name == k.rope) {
+            c.problem(&e, format!("rope: no rope is named \"{}\"", shown(&k.rope)));
+        }
+        if k.weapon_strike.abs() > MAX_WEAPON_STRIKE {
+            c.problem(
+                &e,
+                format!("weapon_strike: {} must be -{MAX_WEAPON_STRIKE} to {MAX_WEAPON_STRIKE}", k.weapon_strike),
+            );
+        }
+        if !(1..=MAX_MOVES_PLAYED).contains(&k.from_move) {
+            c.problem(&e, format!("from_move: {} must be 1 to {MAX_MOVES_PLAYED}", k.from_move));
+        }
+        let rounds = u32::from(scene.rules.rounds_per_move);
+        if !(1..=rounds.max(1)).contains(&k.from_round) {
+            c.problem(&e, format!("from_round: {} must be 1 to {rounds} (rules.rounds_per_move)", k.from_round));
+        }
+    }
+    for f in &scene.figures {
+        check_inventory(f, c);
     }
     for g in &o.grapnels {
         let e = c.name("grapnel", &g.name);
@@ -516,5 +742,102 @@ mod tests {
         ] {
             assert!(p.iter().any(|m| m.starts_with(wanted)), "{wanted}: {p:?}");
         }
+    }
+
+    #[test]
+    fn cut_orders_and_rope_climbs_round_trip_and_are_checked() {
+        let s = scene(
+            "ropes: [(name: \"Rope\", anchor: (20, 5), height_in: 4,
+                      climbers: [(figure: \"Ann\", height_in: 2, to: (20.05, 5), rounds_climbed: 1)])],
+             cuts: [(cutter: \"Bo\", rope: \"Rope\", weapon_strike: 1, from_move: 2, from_round: 2),
+                    (cutter: \"Bo\", rope: \"Rope\", sharp_edged: false, from_move: 1, done: true)]",
+        );
+        assert_eq!(problems(&s), Vec::<String>::new());
+        assert!(s.obstacles.cuts[0].sharp_edged, "sharp edged unless said otherwise");
+        assert_eq!(s.obstacles.cuts[1].from_round, 1, "the first round unless said otherwise");
+        let text = scene_to_ron(&s).expect("saves");
+        let again: Scene = ron::from_str(&text).expect("loads");
+        assert_eq!(again, s);
+
+        let bad = scene(
+            "ropes: [(name: \"Rope\", anchor: (20, 5), height_in: 4,
+                      climbers: [(figure: \"Ann\", to: (50, 5), rounds_climbed: 101)])],
+             cuts: [(cutter: \"Nobody\", rope: \"No rope\", weapon_strike: 21, from_move: 0, from_round: 3)]",
+        );
+        let p = problems(&bad);
+        for wanted in [
+            "rope \"Rope\": climbers[0] to",
+            "rope \"Rope\": climbers[0] rounds_climbed",
+            "cut order 0 (of \"No rope\"): cutter",
+            "cut order 0 (of \"No rope\"): rope",
+            "cut order 0 (of \"No rope\"): weapon_strike",
+            "cut order 0 (of \"No rope\"): from_move",
+            "cut order 0 (of \"No rope\"): from_round",
+        ] {
+            assert!(p.iter().any(|m| m.starts_with(wanted)), "{wanted}: {p:?}");
+        }
+    }
+
+    fn with_inventory(items: &str) -> Scene {
+        let text = format!(
+            "(version: 1, table: (width: 40, height: 20),
+              figures: [(name: \"Ann\", position: (18, 5), inventory: [{items}])])"
+        );
+        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        match options.from_str(&text) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}: {text}"),
+        }
+    }
+
+    #[test]
+    fn inventories_are_weighed_and_checked() {
+        use super::{ItemKind, inventory_pounds, inventory_quabits, obstacle_items};
+        use crate::rules::obstacles::{ItemWeights, ObstacleItem, POUNDS_PER_KILOGRAM};
+        let s = with_inventory(
+            "(name: \"grapnel\", kind: grapnel), (name: \"rope\", kind: light_rope),
+             (name: \"pack\", kind: other, weight_quabits: 1.5), (name: \"iron hook\", kind: grapnel, weight_quabits: 0.5)",
+        );
+        assert_eq!(problems(&s), Vec::<String>::new());
+        let text = scene_to_ron(&s).expect("saves");
+        let again: Scene = ron::from_str(&text).expect("loads");
+        assert_eq!(again, s);
+        let items = &s.figures[0].inventory;
+        let w = ItemWeights::default();
+        // The grapnel and the rope by the house-rule weights (¼ each), the pack's and the hook's own.
+        assert_eq!(inventory_quabits(items, &w), 0.25 + 0.25 + 1.5 + 0.5);
+        assert!((inventory_pounds(items, &w) - 2.5 * 16.0 * POUNDS_PER_KILOGRAM).abs() < 1e-3);
+        let each: Vec<f32> = items.iter().map(|i| i.quabits(&w)).collect();
+        assert_eq!(each, vec![0.25, 0.25, 1.5, 0.5], "a weight given overrides the kind's");
+        assert_eq!(obstacle_items(items), vec![ObstacleItem::Grapnel, ObstacleItem::LightRope, ObstacleItem::Grapnel]);
+        let plain = with_inventory("");
+        assert!(!scene_to_ron(&plain).expect("saves").contains("inventory"), "an empty inventory is left out");
+        // Every obstacle item is a kind with the same id; the others are not obstacle items.
+        for item in ObstacleItem::ALL {
+            assert!(ItemKind::ALL.iter().any(|k| k.obstacle_item() == Some(item) && k.id() == item.id()), "{item:?}");
+        }
+        for kind in ItemKind::ALL {
+            assert_eq!(ron::to_string(&kind).expect("writes"), kind.id(), "the id is the serde name");
+        }
+        assert_eq!(ItemKind::Other.obstacle_item(), None);
+        assert_eq!(ItemKind::ClothOrNewspaper.obstacle_item(), None);
+
+        let bad = with_inventory(
+            "(name: \" \", kind: grapnel), (name: \"cloak\", kind: cloth_or_newspaper),
+             (name: \"anvil\", kind: other, weight_quabits: -1), (name: \"boulder\", kind: other, weight_quabits: 101)",
+        );
+        let p = problems(&bad);
+        for wanted in [
+            "figure \"Ann\": inventory[0] name",
+            "figure \"Ann\": inventory[1] weight_quabits: needed for kind cloth_or_newspaper",
+            "figure \"Ann\": inventory[2] weight_quabits",
+            "figure \"Ann\": inventory[3] weight_quabits",
+        ] {
+            assert!(p.iter().any(|m| m.starts_with(wanted)), "{wanted}: {p:?}");
+        }
+        let stones = |n: usize| vec!["(name: \"stone\", kind: other, weight_quabits: 0.1)"; n].join(", ");
+        let p = problems(&with_inventory(&stones(101)));
+        assert!(p.iter().any(|m| m.starts_with("figure \"Ann\": inventory: 101 items, more than 100")), "{p:?}");
+        assert_eq!(problems(&with_inventory(&stones(100))), Vec::<String>::new(), "100 items are allowed");
     }
 }

@@ -877,6 +877,7 @@ type FigureQuery<'w, 's> = Query<
         &'static TablePosition,
         &'static Swept,
         &'static mut Conditions,
+        Option<&'static crate::sim::magic::Cursed>,
     ),
     Without<Fire>,
 >;
@@ -930,7 +931,7 @@ fn fire_round(
         Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: times.start };
     ignitions.requested(requested);
     let mut fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
-    let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, _, _)| (n.to_string(), p.0)).collect();
+    let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, ..)| (n.to_string(), p.0)).collect();
     ignitions.scene_fires(&mut fires, &figure_positions, times.round);
     ignitions.front.igniters = igniter_frights(&fires);
 
@@ -1019,7 +1020,7 @@ fn figures_in_fire(
     let RoundTimes { in_move: round_in_move, start, end, .. } = times;
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, name, figure, position, swept, mut conditions) in figures {
+    for (_, name, figure, position, swept, mut conditions, cursed) in figures {
         if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
             || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
         {
@@ -1044,7 +1045,14 @@ fn figures_in_fire(
             })
             .unwrap_or(0.0);
         let building = cell.and_then(|c| front.building_at(c, when));
-        let caught = PersonCaught { name: name.as_str(), armour: figure.0.armour, at, diameter, building };
+        let caught = PersonCaught {
+            name: name.as_str(),
+            armour: figure.0.armour,
+            at,
+            diameter,
+            building,
+            cursed: cursed.is_some(),
+        };
         let event = person_in_fire(caught, &mut conditions.0, settings, &mut *dice).field("how", how);
         log.push(clock, event);
     }
@@ -1057,6 +1065,8 @@ struct PersonCaught<'a> {
     at: Vec2,
     diameter: f32,
     building: Option<rules::BurningBuilding>,
+    /// Under the evil eye (001 "Lay an evil eye Curse").
+    cursed: bool,
 }
 
 /// 001 "Persons": D6 + FS (+1 unclothed), the burn kept by `fire.burns` (house rule); the
@@ -1068,7 +1078,12 @@ fn person_in_fire(
     dice: &mut SimDice,
 ) -> LogEvent {
     let fire_strike = person_fire_strike(p.diameter, p.building, settings);
-    let result = resolve_person_in_fire(fire_strike, p.armour, dice);
+    let mut result = resolve_person_in_fire(fire_strike, p.armour, dice);
+    // 001 "Lay an evil eye Curse": the person's own D6 (the fire strike is its factor).
+    if p.cursed {
+        crate::rules::magic::apply_evil_eye(&mut result.roll, true);
+        result.outcome = rules::person_in_fire_band(result.roll.total);
+    }
     let condition = burn_condition(result.outcome);
     let burns_decided = condition.is_some() && burns_rule_decides(conditions, settings.burns);
     let kept = condition.clone().is_some_and(|c| keep_burn(conditions, c, settings.burns));
@@ -1136,7 +1151,8 @@ fn sleepers_in_fire(
                 .unwrap_or(0.0);
             let building = cell.and_then(|c| front.building_at(c, end));
             let armour = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
-            let caught = PersonCaught { name: &sheet.name, armour, at, diameter, building };
+            // A sleeping group's member is not a figure: the evil eye is a figure's (`Cursed`).
+            let caught = PersonCaught { name: &sheet.name, armour, at, diameter, building, cursed: false };
             let event = person_in_fire(caught, &mut sheet.conditions, settings, &mut *dice)
                 .field("how", how)
                 .field("group", &group_name);

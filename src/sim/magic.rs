@@ -16,7 +16,9 @@
 //!    none running, else 1, up to the MMP as reduced now.
 //!
 //! A figure under the evil eye carries [`Cursed`]; every system that rolls for a figure adds
-//! the curse's −1 through [`evil_eye_on`].
+//! the curse's −1 to that figure's throws, through [`evil_eye_on`] or, where the rule reads the
+//! roll before it returns, the rule's own `evil_eye` input (docs/magic.md "The evil eye in other
+//! systems" lists each roll).
 
 use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
@@ -53,8 +55,9 @@ const WALL_STANDOFF_IN: f32 = 0.05;
 pub struct Cursed;
 
 /// 001 "Spells", Lay an evil eye Curse: the −1 on a roll of a figure `cursed` (the figure's
-/// [`Cursed`], if it has one). Every system that rolls for a figure calls it after the roll's
-/// own factors, then reads its outcome from the new total; true when the curse took a point off.
+/// [`Cursed`], if it has one), added after the roll's own factors; true when the curse took a
+/// point off, and the caller then reads the outcome again from the new total with the rule's
+/// own classifier. Rules whose later dice hang on the outcome take the curse as an input instead.
 pub fn evil_eye_on(roll: &mut Roll, cursed: Option<&Cursed>) -> bool {
     apply_evil_eye(roll, cursed.is_some());
     cursed.is_some()
@@ -151,8 +154,9 @@ struct Pass {
     newly_cursed: Vec<Entity>,
 }
 
-/// The worst of 001 "Wound Recoveries"' wounds among a figure's conditions.
-fn wound_of(conditions: &[scene::Condition]) -> Option<WoundRecovery> {
+/// The worst of 001 "Wound Recoveries"' wounds among a figure's conditions: the wound that
+/// reduces a magician's MMP (the Magic set and the GM view's MP bars read it alike).
+pub fn wound_of(conditions: &[scene::Condition]) -> Option<WoundRecovery> {
     let has = |k: ConditionKind| conditions.iter().any(|c| c.kind == k);
     if has(ConditionKind::SoreWounded) {
         Some(WoundRecovery::SoreWounded)

@@ -6,6 +6,7 @@
 
 pub mod bookkeeping;
 pub mod clock;
+pub mod encounters;
 pub mod fire;
 pub mod fire_front;
 pub mod geometry;
@@ -20,6 +21,7 @@ pub mod prisoners;
 pub mod referee;
 pub mod rest;
 pub mod run;
+pub mod sight;
 pub mod sleepers;
 pub mod temptations;
 #[cfg(test)]
@@ -60,11 +62,11 @@ pub enum MoveSystems {
     Trails,
     /// Traps are spotted, disarmed and sprung on the paths walked.
     Traps,
-    /// Obstacles: stake lines made and charged, grapnels thrown and thrown down, ropes
-    /// overloaded, glass-topped walls climbed, planks laid, vehicles moved (000 "Sharpened
-    /// Stakes", "Grapnels, Ropes, and cords"; 001 "Cattle Grids", "Climbing over High broken
-    /// glass topped walls"). After Traps (a figure stopped in a pit crosses no stakes) and
-    /// before Temptations.
+    /// Obstacles: stake lines made and charged, grapnels thrown and thrown down, ropes cut,
+    /// climbed and overloaded, glass-topped walls climbed, planks laid, vehicles moved, the
+    /// endurance carrying costs reported (000 "Sharpened Stakes", "Grapnels, Ropes, and cords";
+    /// 001 "Cattle Grids", "Climbing over High broken glass topped walls"). After Traps (a figure
+    /// stopped in a pit crosses no stakes) and before Temptations.
     Obstacles,
     /// Temptations pull at the figures passing them; figures inside dice to leave; the GM's
     /// `decide` orders are diced. After Traps, which cut a path short first (a figure in a pit
@@ -80,6 +82,14 @@ pub enum MoveSystems {
     Herds,
     /// Sleepers hear noises, wake and respond.
     Sleepers,
+    /// OSR encounters (`rules_family: osr` only): the turn or round on the OSR clock, wandering
+    /// checks, monsters arriving, surprise, reactions, combat rounds and morale; then the
+    /// party's pace for the next step. After Sleepers (the turn has been walked and heard) and
+    /// before Sight, which so sees the monsters that came.
+    Encounters,
+    /// What the players' side sees at the end of the move, added to the explored fog of war
+    /// (docs/sight.md). After everything that moves figures.
+    Sight,
     /// Lasting conditions count down and expire.
     Bookkeeping,
 }
@@ -107,6 +117,8 @@ pub fn plugin(app: &mut App) {
             MoveSystems::Fire,
             MoveSystems::Herds,
             MoveSystems::Sleepers,
+            MoveSystems::Encounters,
+            MoveSystems::Sight,
             MoveSystems::Bookkeeping,
         )
             .chain(),
@@ -128,6 +140,9 @@ pub fn plugin(app: &mut App) {
         sleepers::plugin,
         bookkeeping::plugin,
     ));
+    // Outside the tuple above, which holds at most 15 plugins.
+    app.add_plugins(sight::plugin);
+    app.add_plugins(encounters::plugin);
 }
 
 /// Run the [`Round`] schedule once per round of the move, with the clock showing the round.

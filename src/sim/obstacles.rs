@@ -6,6 +6,8 @@
 //!
 //! The Obstacles set runs after Traps and before Temptations, in one system; each step visits
 //! its entries in scene order:
+//! 0. each figure whose inventory holds a heavier rope, or a grapnel with a rope, has the
+//!    fatigue endurance it costs reported (the sources give no fatigue endurance to take it from);
 //! 1. stake lines: a builder within 1" adds a move of work; each figure whose path this move
 //!    crossed a ready line is reported: a rider from the sharp side gets the stakes' strike on
 //!    his steed (D10 + F + the speed band), foot and anyone advancing from behind the inches
@@ -13,13 +15,20 @@
 //! 2. the grapnel throws ordered for this move (range by sex, lodgement D10 6+);
 //! 3. round by round, every opponent of the thrower within 1" of a lodged grapnel dices to
 //!    throw it down (D10 7+), per `rules.obstacles.throw_down_tries`; its rope's climbers fall;
-//! 4. round by round, each hanging rope whose load grew past its strength rolls D6 − 1 per
+//! 4. round by round, each cut order whose cutter stands within 1" of its hanging rope's anchor
+//!    rolls D10 + weapon strike − half the rope's strength: −2 or less fails, −1 and 0 weaken it
+//!    by 2 quabits, +1 or more cut it; a cut rope drops its climbers;
+//! 5. round by round, a figure whose path a wall stopped takes a hanging rope within 1" (and
+//!    climbs it, per `rules.obstacles.rope_climb_rounds`), or else sets about the wall if it is
+//!    glass topped; the climbers on ropes go up a round;
+//! 6. round by round, each hanging rope whose load grew past its strength rolls D6 − 1 per
 //!    excess quabit (per `rules.obstacles.overload_rolls`); 2 or less breaks, its climbers fall;
-//! 5. round by round, each figure at a glass-topped wall works at a try; a try that succeeds
+//!    a climber at the top of a rope that held goes over, down on the far side;
+//! 7. round by round, each figure at a glass-topped wall works at a try; a try that succeeds
 //!    puts him down on the far side;
-//! 6. round by round, the men at a plank order lay the planks (3 rounds); laid, they bridge the
+//! 8. round by round, the men at a plank order lay the planks (3 rounds); laid, they bridge the
 //!    grid for the rest of play;
-//! 7. each vehicle goes along its path at its rate, stopping at a wall or at a grid it may not
+//! 9. each vehicle goes along its path at its rate, stopping at a wall or at a grid it may not
 //!    cross (horse drawn, no planks).
 
 use super::clock::{MoveClock, SimDice};
@@ -28,21 +37,25 @@ use super::herds::CattleGrids;
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::magic::Cursed;
 use super::outcome::ObstacleEventOutcome as O;
-use super::world::{Figure, SceneOrder, Swept, TablePosition, Walls, point, vec2};
+use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Walls, Waypoints, point, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::character::{Gait, Sex};
 use crate::rules::dice::Rolls;
 use crate::rules::house_rules::is_house_rule;
 use crate::rules::magic::apply_evil_eye;
 use crate::rules::obstacles::{
-    AVERAGE_PERSON_QUABITS, Climber, ClimberFall, GlassWallOutcome, LodgementOutcome, ObstaclesSettings,
-    OverloadOutcome, Rope, RopeLoad, STANDARD_LENGTH_HETS, StakeSide, ThrowDownOutcome, Troop, climb_glass_wall,
-    grapnel_range_in, lay_planks_round, lodgement_band, overload_roll_due, plank_work, raw_excess_quabits,
-    resolve_overload, rider_stake_strike, stake_work, stakes_melee, stakes_move_loss_in, throw_down_due,
+    AVERAGE_PERSON_QUABITS, Climber, ClimberFall, CutOutcome, CuttingWeapon, GlassWallOutcome, LodgementOutcome,
+    ObstacleItem, ObstaclesSettings, OverloadOutcome, ROPE_CLIMB_ROUNDS_PATH, Rope, RopeLoad, STANDARD_LENGTH_HETS,
+    StakeSide, ThrowDownOutcome, Troop, carrying_endurance_cost, climb_glass_wall, grapnel_range_in, lay_planks_round,
+    lodgement_band, overload_roll_due, plank_work, quabits_to_pounds, raw_excess_quabits, resolve_cut,
+    resolve_overload, rider_stake_strike, rope_reaches, stake_work, stakes_melee, stakes_move_loss_in, throw_down_due,
     throw_down_grapnel, throw_grapnel, vehicle_can_cross, within_throw_down_reach,
 };
 use crate::scene::Scene;
-use crate::scene::obstacles::{ObstaclesSection, SceneRope};
+use crate::scene::obstacles::{
+    Item, ItemKind, MAX_CLIMBERS, ObstaclesSection, RopeClimber, SceneRope, WallClimber, inventory_quabits,
+    obstacle_items,
+};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -55,6 +68,12 @@ pub(super) fn plugin(app: &mut App) {
 pub const WORK_REACH_IN: f32 = 1.0;
 /// How far short of a wall or a grid a vehicle stops, inches.
 pub const VEHICLE_STANDOFF_IN: f32 = 0.25;
+/// How near a wall across its way a figure must stand to be stopped there (movement stops a
+/// figure 0.05" short of a wall).
+pub const AT_WALL_IN: f32 = 0.1;
+/// How far beyond a wall a figure that climbed it comes down, inches (as far as movement stops
+/// short of one).
+pub const OVER_WALL_IN: f32 = 0.05;
 
 /// The scene's obstacles as play has changed them, with `rules.obstacles`.
 #[derive(Resource, Debug, Clone, Default)]
@@ -101,6 +120,11 @@ struct Body {
     segments: Vec<(Vec2, Vec2)>,
     speed: f32,
     cursed: bool,
+    /// The waypoint it walks to next.
+    next: Option<Vec2>,
+    /// It can climb: on foot, hands and feet free, not held, walking its own path.
+    climbs: bool,
+    inventory: Vec<Item>,
 }
 
 /// The distance from `p` to the segment `a`–`b`.
@@ -168,7 +192,7 @@ fn hangs(section: &ObstaclesSection, r: &SceneRope) -> bool {
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn resolve_obstacles(
-    mut figures: Query<(&SceneOrder, &Figure, &mut TablePosition, &Swept, Option<&Cursed>)>,
+    mut figures: Query<(&SceneOrder, &Figure, &mut TablePosition, &Swept, Option<&Cursed>, &Waypoints, &Conditions)>,
     mut book: ResMut<ObstacleBook>,
     mut grids: ResMut<CattleGrids>,
     clock: Res<MoveClock>,
@@ -176,13 +200,13 @@ fn resolve_obstacles(
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
 ) {
-    if book.section.is_empty() {
+    if book.section.is_empty() && figures.iter().all(|(_, figure, ..)| figure.0.inventory.is_empty()) {
         return;
     }
     let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     let mut bodies: Vec<Body> = figures
         .iter()
-        .map(|(_, figure, position, swept, cursed)| Body {
+        .map(|(_, figure, position, swept, cursed, waypoints, conditions)| Body {
             name: figure.0.name.clone(),
             side: figure.0.side.clone(),
             sex: figure.0.sex,
@@ -193,6 +217,13 @@ fn resolve_obstacles(
             segments: swept.segments.clone(),
             speed: swept.speed,
             cursed: cursed.is_some(),
+            next: waypoints.0.front().copied(),
+            climbs: !figure.0.mounted
+                && !figure.0.bound.hands
+                && !figure.0.bound.feet
+                && !super::prisoners::off_path(&figure.0)
+                && !conditions.0.iter().any(|c| c.immobile),
+            inventory: figure.0.inventory.clone(),
         })
         .collect();
     let clock = *clock;
@@ -201,20 +232,74 @@ fn resolve_obstacles(
     let section = &mut book.section;
     let dice = &mut *dice;
     let log = &mut *log;
+    carrying(&bodies, &settings, &clock, log);
     stakes(section, &bodies, &settings, &clock, dice, log);
     grapnel_throws(section, &bodies, &clock, dice, log);
     for round in 1..=clock.rounds_per_move {
         let at = MoveClock { round: Some(round), ..clock };
         throw_downs(section, &bodies, &settings, &at, dice, log);
+        cuts(section, &bodies, &settings, &at, dice, log);
+        wall_climbs(section, &bodies, &walls, &settings, &at, log);
         overloads(section, &settings, &at, dice, log);
+        over_the_top(section, &mut bodies, &settings, &at, log);
         glass_walls(section, &mut bodies, &walls, &settings, &at, dice, log);
         planks(section, &bodies, &mut grids, &settings, &at, log);
     }
     vehicles(section, &grids, &walls, &clock, log);
-    for ((_, _, position, _, _), body) in figures.iter_mut().zip(bodies) {
+    for ((_, _, position, _, _, _, _), body) in figures.iter_mut().zip(bodies) {
         if position.0 != body.at {
             position.0 = body.at;
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0. Carrying
+// ---------------------------------------------------------------------------------------------
+
+/// The house-rule setting that weighs `item` (`rules.obstacles.weights`).
+fn weight_path(item: ObstacleItem) -> &'static str {
+    match item {
+        ObstacleItem::LightRope => "obstacles.weights.light_rope",
+        ObstacleItem::PermanentRope => "obstacles.weights.permanent_rope",
+        ObstacleItem::ShipsGrapnelRope => "obstacles.weights.ships_grapnel_rope",
+        ObstacleItem::MooringRope => "obstacles.weights.mooring_rope",
+        ObstacleItem::CordBall => "obstacles.weights.cord_ball",
+        ObstacleItem::Grapnel => "obstacles.weights.grapnel",
+    }
+}
+
+/// The house rules that weighed `items`: the weights of the obstacle items given none.
+fn weight_paths(items: &[Item]) -> Vec<&'static str> {
+    items
+        .iter()
+        .filter(|i| i.weight_quabits.is_none())
+        .filter_map(|i| i.kind.obstacle_item())
+        .map(weight_path)
+        .collect()
+}
+
+/// 000 "Grapnels, Ropes, and cords": "Carrying heavier length ropes would deduct 1/2 fatigue endurance from the figure", "A character carrying one with a length of rope will deduct 1/2 fatigue endurance".
+///
+/// Each move, each figure whose inventory costs endurance: the cost is reported with what he
+/// carries (quabits and pounds), not applied (`applied: false`): the sources give no fatigue
+/// endurance, and fatigue points are not it.
+fn carrying(bodies: &[Body], settings: &ObstaclesSettings, clock: &MoveClock, log: &mut EventLog) {
+    for body in bodies.iter().filter(|b| !b.inventory.is_empty()) {
+        let cost = carrying_endurance_cost(&obstacle_items(&body.inventory), settings);
+        if cost <= 0.0 {
+            continue;
+        }
+        let weight = inventory_quabits(&body.inventory, &settings.weights);
+        let items: Vec<&str> = body.inventory.iter().map(|i| i.name.as_str()).collect();
+        let event = LogEvent::new("obstacles", "carrying", body.name.as_str())
+            .outcome(O::EnduranceCost)
+            .field("items", items)
+            .field("weight_quabits", round_to_thousandths(weight))
+            .field("weight_lb", round_to_thousandths(quabits_to_pounds(weight)))
+            .field("fatigue_endurance_cost", cost)
+            .field("applied", false);
+        log.push(clock, mark(event, &weight_paths(&body.inventory)));
     }
 }
 
@@ -287,7 +372,11 @@ fn stakes(
                 .field("melee_factor", melee.melee_factor)
                 .field("move_loss_in", loss);
             if troop == Troop::Rider && side == StakeSide::SharpSide {
-                let strike = rider_stake_strike(body.speed, body.melee_factor, settings, dice);
+                let mut strike = rider_stake_strike(body.speed, body.melee_factor, settings, dice);
+                // 001 "Lay an evil eye Curse": the charging rider's throw (his F is in it).
+                if let Some(roll) = strike.strike.as_mut() {
+                    apply_evil_eye(roll, body.cursed);
+                }
                 let outcome = if strike.strike.is_some() { O::Struck } else { O::NoStrike };
                 let mut event = LogEvent::new("obstacles", "stake_strike", body.name.as_str())
                     .outcome(outcome)
@@ -398,7 +487,8 @@ fn throw_downs(
                 None => (Vec::new(), crate::rules::morval_traps::PitBottom::Earth, Vec::new()),
             };
             let load = RopeLoad { climbers: &climbers, ground };
-            let result = throw_down_grapnel(distance, &load, settings, dice);
+            // 001 "Lay an evil eye Curse": the defender's D10.
+            let result = throw_down_grapnel(distance, &load, defender.cursed, settings, dice);
             let g = &mut section.grapnels[k];
             let mut event = LogEvent::new("obstacles", "throw_down", defender.name.as_str())
                 .outcome(result.outcome)
@@ -425,7 +515,227 @@ fn throw_downs(
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. Overloaded ropes
+// 4. Cutting ropes
+// ---------------------------------------------------------------------------------------------
+
+/// 000 "Grapnels, Ropes, and cords": "Cutting ropes & cords with sharp edged weapons. Try each round, D10 + Weapon strike - half ropes quabit strength. = -2- fail, -1+ weaken -2 quabits, +1 + rope cut".
+///
+/// Each order from its move and round on, while its rope hangs and the cutter stands within 1"
+/// of the rope's anchor. A weapon not sharp edged is reported once and the order is done.
+fn cuts(
+    section: &mut ObstaclesSection,
+    bodies: &[Body],
+    settings: &ObstaclesSettings,
+    clock: &MoveClock,
+    dice: &mut SimDice,
+    log: &mut EventLog,
+) {
+    let round = u32::from(clock.round.unwrap_or(1));
+    for k in 0..section.cuts.len() {
+        let order = section.cuts[k].clone();
+        if order.done || (clock.move_number, round) < (order.from_move, order.from_round) {
+            continue;
+        }
+        let Some(r) = section.ropes.iter().position(|x| x.name == order.rope) else { continue };
+        if !hangs(section, &section.ropes[r]) {
+            continue;
+        }
+        let Some(cutter) = bodies.iter().find(|b| b.name == order.cutter) else { continue };
+        let distance = cutter.at.distance(vec2(section.ropes[r].anchor));
+        if distance > WORK_REACH_IN {
+            continue;
+        }
+        let weapon = CuttingWeapon { strike: order.weapon_strike, sharp_edged: order.sharp_edged };
+        let scene_rope = &mut section.ropes[r];
+        let rope = rules_rope(scene_rope);
+        let climbers = rules_climbers(scene_rope);
+        let names: Vec<String> = scene_rope.climbers.iter().map(|c| c.figure.clone()).collect();
+        let load = RopeLoad { climbers: &climbers, ground: scene_rope.ground };
+        let result = resolve_cut(&rope, weapon, &load, settings, dice);
+        let after = result.rope;
+        let mut falls = result.falls.clone();
+        if let Some(check) = &result.overload {
+            falls.extend(check.falls.iter().cloned());
+        }
+        let mut event = LogEvent::new("obstacles", "cut_rope", order.cutter.as_str())
+            .outcome(result.outcome)
+            .field("rope", &order.rope)
+            .field("kind", scene_rope.kind.id())
+            .field("weapon_strike", order.weapon_strike)
+            .field("sharp_edged", order.sharp_edged)
+            .field("distance", round_to_thousandths(distance))
+            .field("strength_before", rope.strength_quabits)
+            .field("strength_after", after.strength_quabits)
+            .field("overload", result.overload.as_ref().map(|c| c.outcome))
+            .field("parted", after.parted)
+            .field("climbers", &names)
+            .field("falls", falls_field(&falls, &names));
+        for roll in result.rolls() {
+            event = event.roll(roll);
+        }
+        log.push(clock, mark(event, &result.house_rules));
+        if result.outcome == CutOutcome::NotSharpEdged {
+            section.cuts[k].done = true;
+            continue;
+        }
+        if after.strength_quabits != rope.strength_quabits {
+            scene_rope.strength_quabits = Some(after.strength_quabits);
+        }
+        if after.parted {
+            scene_rope.parted = true;
+            scene_rope.climbers.clear();
+            scene_rope.excess_rolled = 0.0;
+        } else if result.overload.is_some() {
+            // The weakened rope rolled for its new excess: the overload step rolls no more for it.
+            scene_rope.excess_rolled = raw_excess_quabits(load.weight_quabits(), after.strength_quabits);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Figures stopped at walls
+// ---------------------------------------------------------------------------------------------
+
+/// Where a figure at `at`, walking to `next`, stands at a wall across its way: the point beyond
+/// the wall where a climb puts it down, and how far along `at`–`next` (0..=1) the wall is.
+fn wall_ahead(at: Vec2, next: Vec2, walls: &Walls) -> Option<(Vec2, f32)> {
+    let len = at.distance(next);
+    if len <= 0.0 {
+        return None;
+    }
+    let t = walls.first_hit(at, next)?;
+    if len * t > AT_WALL_IN {
+        return None;
+    }
+    let beyond = (len * t + OVER_WALL_IN).min(len);
+    Some((at + (next - at) * (beyond / len), t))
+}
+
+/// Whether the wall named `wall` is the one `at`–`next` meets at `t` (0..=1 along it).
+fn is_wall_met(walls: &Walls, wall: &str, at: Vec2, next: Vec2, t: f32) -> bool {
+    let len = at.distance(next);
+    walls.walls().iter().filter(|w| w.name == wall).any(|w| {
+        w.points
+            .windows(2)
+            .any(|s| segments_cross(at, next, vec2(s[0]), vec2(s[1])).is_some_and(|u| (u - t).abs() * len <= 1e-3))
+    })
+}
+
+/// A climber's weight: an average person with what he carries (none: an average person).
+fn climber_weight(body: &Body, settings: &ObstaclesSettings) -> Option<f32> {
+    if body.inventory.is_empty() {
+        return None;
+    }
+    let weight = AVERAGE_PERSON_QUABITS + inventory_quabits(&body.inventory, &settings.weights);
+    Some(weight.min(crate::scene::obstacles::MAX_CLIMBER_QUABITS))
+}
+
+/// The height a climber is at after `rounds` of a climb up a rope `height_in` high.
+fn climbed_height(height_in: f32, rounds: u32, settings: &ObstaclesSettings) -> f32 {
+    let needed = settings.rope_climb_rounds.max(1);
+    (height_in * rounds.min(needed) as f32 / needed as f32).min(height_in)
+}
+
+/// A rope climber's round, as the log writes it.
+fn rope_climb_event(outcome: O, rope: &SceneRope, climber: &RopeClimber, settings: &ObstaclesSettings) -> LogEvent {
+    LogEvent::new("obstacles", "rope_climb", climber.figure.as_str())
+        .outcome(outcome)
+        .field("rope", &rope.name)
+        .field("height_in", round_to_thousandths(climber.height_in))
+        .field("rope_height_in", round_to_thousandths(rope.height_in))
+        .field("rounds_climbed", climber.rounds_climbed)
+        .field("rounds_needed", settings.rope_climb_rounds)
+        .field("weight_quabits", climber.weight_quabits.unwrap_or(AVERAGE_PERSON_QUABITS))
+        .field("to", climber.to.map(|p| point_to_thousandths(vec2(p))))
+        .house_rule(ROPE_CLIMB_ROUNDS_PATH)
+}
+
+/// 000 "Grapnels, Ropes, and cords" (grapnels "for hooking onto purchase points for climbing")
+/// and 001 "Climbing over High broken glass topped walls": a round at the walls.
+///
+/// First the climbers already going up a hanging rope climb a round. Then each figure whose path
+/// a wall stopped (it stands within [`AT_WALL_IN`] of a wall across the way to its next waypoint)
+/// and that can climb takes the first hanging rope (in scene order) that reaches the ground and
+/// whose anchor is within 1" of him, and climbs a round; without one, if the wall is glass
+/// topped, he joins its climbers (cloth or newspaper in his inventory gives the +1). Otherwise
+/// the wall blocks him, as before. A figure already on a rope or at a glass wall is left be.
+fn wall_climbs(
+    section: &mut ObstaclesSection,
+    bodies: &[Body],
+    walls: &Walls,
+    settings: &ObstaclesSettings,
+    clock: &MoveClock,
+    log: &mut EventLog,
+) {
+    let needed = settings.rope_climb_rounds.max(1);
+    for r in 0..section.ropes.len() {
+        if !hangs(section, &section.ropes[r]) {
+            continue;
+        }
+        let rope = &mut section.ropes[r];
+        let height = rope.height_in;
+        for c in 0..rope.climbers.len() {
+            let climber = &mut rope.climbers[c];
+            if climber.to.is_none() || climber.rounds_climbed >= needed {
+                continue;
+            }
+            climber.rounds_climbed += 1;
+            climber.height_in = climbed_height(height, climber.rounds_climbed, settings);
+            let event = rope_climb_event(O::Climbing, rope, &rope.climbers[c], settings);
+            log.push(clock, event);
+        }
+    }
+    for body in bodies.iter().filter(|b| b.climbs) {
+        let Some(next) = body.next else { continue };
+        let Some((beyond, t)) = wall_ahead(body.at, next, walls) else { continue };
+        let busy = section.ropes.iter().any(|r| r.climbers.iter().any(|c| c.figure == body.name))
+            || section.glass_walls.iter().any(|w| w.climbers.iter().any(|c| c.figure == body.name));
+        if busy {
+            continue;
+        }
+        let shared: &ObstaclesSection = section;
+        let rope = shared.ropes.iter().position(|r| {
+            hangs(shared, r)
+                && r.climbers.len() < MAX_CLIMBERS
+                && rope_reaches(r.length_hets.unwrap_or(STANDARD_LENGTH_HETS), r.height_in, settings)
+                && vec2(r.anchor).distance(body.at) <= WORK_REACH_IN
+        });
+        if let Some(r) = rope {
+            let rope = &mut section.ropes[r];
+            let climber = RopeClimber {
+                figure: body.name.clone(),
+                height_in: climbed_height(rope.height_in, 1, settings),
+                weight_quabits: climber_weight(body, settings),
+                to: Some(point(beyond)),
+                rounds_climbed: 1,
+            };
+            log.push(clock, rope_climb_event(O::TakesRope, rope, &climber, settings));
+            rope.climbers.push(climber);
+            continue;
+        }
+        let Some(wall) = section.glass_walls.iter_mut().find(|w| is_wall_met(walls, &w.wall, body.at, next, t)) else {
+            continue;
+        };
+        if wall.climbers.len() >= MAX_CLIMBERS {
+            continue;
+        }
+        let cloth = body.inventory.iter().any(|i| i.kind == ItemKind::ClothOrNewspaper);
+        wall.climbers.push(WallClimber { figure: body.name.clone(), to: point(beyond), cloth, rounds_spent: 0 });
+        log.push(
+            clock,
+            LogEvent::new("obstacles", "glass_wall_reached", body.name.as_str())
+                .outcome(O::AtGlassWall)
+                .field("wall", &wall.wall)
+                .field("height_in", wall.height_in)
+                .field("cloth", cloth)
+                .field("at", point_to_thousandths(body.at))
+                .field("to", point_to_thousandths(beyond)),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Overloaded ropes
 // ---------------------------------------------------------------------------------------------
 
 /// 000 "Grapnels, Ropes, and cords": "If a rope is overloaded D6 - 1each excess quabit, = 2- breaks".
@@ -472,8 +782,42 @@ fn overloads(
     }
 }
 
+/// A climber at the top of a rope that held goes over: he comes down on the far side of the
+/// wall and walks on from there next move.
+fn over_the_top(
+    section: &mut ObstaclesSection,
+    bodies: &mut [Body],
+    settings: &ObstaclesSettings,
+    clock: &MoveClock,
+    log: &mut EventLog,
+) {
+    let needed = settings.rope_climb_rounds.max(1);
+    for r in 0..section.ropes.len() {
+        if !hangs(section, &section.ropes[r]) {
+            continue;
+        }
+        let rope = &mut section.ropes[r];
+        let mut k = 0;
+        while k < rope.climbers.len() {
+            let climber = &rope.climbers[k];
+            let Some(to) = climber.to.filter(|_| climber.rounds_climbed >= needed) else {
+                k += 1;
+                continue;
+            };
+            let event = rope_climb_event(O::OverTheWall, rope, climber, settings);
+            if let Some(body) = bodies.iter_mut().find(|b| b.name == climber.figure) {
+                body.at = vec2(to);
+            }
+            log.push(clock, event);
+            rope.climbers.remove(k);
+            let load: f32 = rules_climbers(rope).iter().map(|c| c.weight_quabits).sum();
+            rope.excess_rolled = raw_excess_quabits(load, rules_rope(rope).strength_quabits).min(rope.excess_rolled);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
-// 5. Glass-topped walls
+// 7. Glass-topped walls
 // ---------------------------------------------------------------------------------------------
 
 /// 001 "Climbing over High broken glass topped walls": a round's work at each try under way.
@@ -533,7 +877,7 @@ fn glass_walls(
 }
 
 // ---------------------------------------------------------------------------------------------
-// 6. Planks
+// 8. Planks
 // ---------------------------------------------------------------------------------------------
 
 /// 001 "Cattle Grids": "Takes one man 3 rounds to emplace": a round's laying at each order.
@@ -585,7 +929,7 @@ fn planks(
 }
 
 // ---------------------------------------------------------------------------------------------
-// 7. Vehicles
+// 9. Vehicles
 // ---------------------------------------------------------------------------------------------
 
 /// 001 "Cattle Grids": "Planks needed to allow horse drawn vehicles to cross": each vehicle goes along its path.
@@ -607,17 +951,26 @@ fn vehicles(section: &mut ObstaclesSection, grids: &CattleGrids, walls: &Walls, 
             // The first thing in the way: a wall, or a grid it may not cross.
             let mut block: Option<(f32, O, Option<String>)> =
                 walls.first_hit(at, reach).map(|t| (t, O::BlockedByWall, None));
-            for g in &grids.0 {
-                if let Some(t) = segments_cross(at, reach, vec2(g.from), vec2(g.to))
-                    && t > 1e-6
-                {
-                    if vehicle_can_cross(v.kind, g.planks) {
-                        if block.as_ref().is_none_or(|b| t < b.0) {
-                            crossed.push(g.name.clone());
-                        }
-                    } else if block.as_ref().is_none_or(|b| t < b.0) {
-                        block = Some((t, O::StoppedAtGrid, Some(g.name.clone())));
-                    }
+            // The grids on the leg in the order it meets them (scene order among equals): one is
+            // crossed only if met before whatever stops the vehicle.
+            let mut met: Vec<(f32, usize)> = grids
+                .0
+                .iter()
+                .enumerate()
+                .filter_map(|(k, g)| segments_cross(at, reach, vec2(g.from), vec2(g.to)).map(|t| (t, k)))
+                .filter(|&(t, _)| t > 1e-6)
+                .collect();
+            met.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            for (t, k) in met {
+                if block.as_ref().is_some_and(|b| t >= b.0) {
+                    break;
+                }
+                let g = &grids.0[k];
+                if vehicle_can_cross(v.kind, g.planks) {
+                    crossed.push(g.name.clone());
+                } else {
+                    block = Some((t, O::StoppedAtGrid, Some(g.name.clone())));
+                    break;
                 }
             }
             if let Some((t, outcome, grid)) = block {

@@ -24,6 +24,37 @@ named_enum! {
 }
 
 named_enum! {
+    /// OSR encounter events that are not a rule's own outcome (docs/osr.md "In a scene").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum EncounterEventOutcome {
+        /// `osr_turn`: a turn spent exploring.
+        Exploring => "exploring",
+        /// `osr_turn`: a turn of rest (it does not count towards the wandering check).
+        Resting => "resting",
+        /// `encounter_drawn`: a row of the encounter table came.
+        Drawn => "drawn",
+        /// `encounter_drawn`: the scene has no encounter table; nothing comes.
+        EmptyTable => "empty_table",
+        /// `monsters_arrive`: at the point of entry (within the rolled distance).
+        AtEntry => "at_entry",
+        /// `monsters_arrive`: the rolled distance from the party, on the way in from the entry.
+        NearerThanEntry => "nearer_than_entry",
+        /// `monsters_arrive`: no route is logical: the rolled distance ahead of the party.
+        NoLogicalEntry => "no_logical_entry",
+        /// `combat`: the reaction was at or below `rules.osr.fights_at`.
+        CombatBegins => "combat_begins",
+        /// `combat`: no combat; the GM plays the encounter.
+        NoCombat => "no_combat",
+        /// `hit`: the GM's hit landed.
+        Hit => "hit",
+        /// `hit`: it took the figure to 0 hit points or fewer.
+        Killed => "killed",
+        /// `hit`: no figure with a sheet has the name.
+        NoSuchFigure => "no_such_figure",
+    }
+}
+
+named_enum! {
     /// Trap events that are not a rule's own outcome.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum TrapOutcome {
@@ -31,6 +62,8 @@ named_enum! {
         Spotted => "spotted",
         /// `spot_check`: the trap was not seen.
         NotSpotted => "not_spotted",
+        /// `spot_check`: a wall or a closed door hid the trap; no roll (issue #17).
+        NotInSight => "not_in_sight",
         /// `treadle`: it did not go off.
         LockedSafe => "locked_safe",
         /// `treadle`: a friend worked the safety lever.
@@ -252,6 +285,9 @@ named_enum! {
         CaughtUp => "caught_up",
         /// `gave_up`: the trail is too old to follow.
         GaveUp => "gave_up",
+        /// `trail_not_in_sight`: a sight tracker cannot see the trail (a wall or a closed door
+        /// between, or beyond the sight the light gives); it stays (issue #17).
+        NotInSight => "not_in_sight",
     }
 }
 
@@ -271,6 +307,8 @@ named_enum! {
         CurseLaid => "curse_laid",
         /// `magic_power`: Magic Power recovered this move.
         Recovered => "recovered",
+        /// `cast_ordered`: the GM ordered a spell from the GM view, for the next move.
+        Ordered => "ordered",
     }
 }
 
@@ -301,6 +339,17 @@ named_enum! {
         StoppedAtGrid => "stopped_at_grid",
         /// `vehicle_moved`: a wall stopped it short.
         BlockedByWall => "blocked_by_wall",
+        /// `carrying`: what the figure carries costs fatigue endurance (reported, not applied:
+        /// the sources give no fatigue endurance to take it from).
+        EnduranceCost => "endurance_cost",
+        /// `rope_climb`: a figure the wall stopped takes a hanging rope and climbs a round.
+        TakesRope => "takes_rope",
+        /// `rope_climb`: a round further up the rope.
+        Climbing => "climbing",
+        /// `rope_climb`: up the rope and down on the far side of the wall.
+        OverTheWall => "over_the_wall",
+        /// `glass_wall_reached`: a figure the wall stopped sets about climbing a glass-topped wall.
+        AtGlassWall => "at_glass_wall",
     }
 }
 
@@ -336,6 +385,7 @@ impl_outcome! {
         // Not a trap going off at a figure (docs/playtest.md).
         TrapOutcome::Spotted => Meaning::NONE.mark(Mark::Spotted),
         TrapOutcome::NotSpotted
+        | TrapOutcome::NotInSight
         | TrapOutcome::ReleasedFromLoop
         | TrapOutcome::Flame
         | TrapOutcome::Dealt
@@ -385,6 +435,7 @@ impl_outcome! {
         _ => Meaning::NONE,
     };
     MagicEventOutcome => |o| Meaning::NONE;
+    EncounterEventOutcome => |o| Meaning::NONE;
     ObstacleEventOutcome => |o| Meaning::NONE;
     BookkeepingOutcome => |o| Meaning::NONE;
     RestOutcome => |o| Meaning::NONE;
@@ -458,6 +509,11 @@ mod tests {
             ("prisoners", "recaptured", "recaptured") => Mark::Recaptured,
             ("prisoners", "escaped", "escaped") => Mark::Escaped,
             ("tracking", "caught_up", "caught_up") => Mark::CaughtUp,
+            ("encounters", "wandering_check", "encounter") => Mark::Encounter,
+            ("encounters", "surprise", "party_surprised") => Mark::PartySurprised,
+            ("encounters", "surprise", "monsters_surprised") => Mark::MonstersSurprised,
+            ("encounters", "surprise", "both_surprised") => Mark::BothSurprised,
+            ("encounters", "morale_check" | "loyalty_check", "flees" | "surrenders") => Mark::Routed,
             _ => Mark::None,
         };
         Meaning { sprung, harm, mark }
@@ -497,7 +553,7 @@ mod tests {
         use TrapOutcome as T;
         let mut t = Table::default();
         t.add("movement", "moved", &MoveOutcome::ALL);
-        t.add("traps", "spot_check", &[T::Spotted, T::NotSpotted]);
+        t.add("traps", "spot_check", &[T::Spotted, T::NotSpotted, T::NotInSight]);
         t.add("traps", "trip_cord", &TripCordOutcome::ALL);
         t.add("traps", "treadle", &[T::LockedSafe, T::SafetyLever, T::TooLight, T::Sprung]);
         t.add("traps", "lifter", &[T::Sprung]);
@@ -599,6 +655,7 @@ mod tests {
             t.add("tracking", "switched_trail", &[K::Switched]);
             t.add("tracking", "caught_up", &[K::CaughtUp]);
             t.add("tracking", "gave_up", &[K::GaveUp]);
+            t.add("tracking", "trail_not_in_sight", &[K::NotInSight]);
         }
         t.add("bookkeeping", "condition_expired", &BookkeepingOutcome::ALL);
         use MagicEventOutcome as M;
@@ -609,8 +666,11 @@ mod tests {
         t.add("magic", "occult_fright", &crate::rules::magic::FrightOutcome::ALL);
         t.add("magic", "ward_check", &crate::rules::magic::WardOutcome::ALL);
         t.add("magic", "magic_power", &[M::Recovered]);
+        t.add("magic", "cast_ordered", &[M::Ordered]);
         {
-            use crate::rules::obstacles::{GlassWallOutcome, LodgementOutcome, OverloadOutcome, ThrowDownOutcome};
+            use crate::rules::obstacles::{
+                CutOutcome, GlassWallOutcome, LodgementOutcome, OverloadOutcome, ThrowDownOutcome,
+            };
             use ObstacleEventOutcome as B;
             t.add("obstacles", "stake_work", &[B::StakesBuilding, B::StakesReady]);
             t.add("obstacles", "stake_strike", &[B::Struck, B::NoStrike]);
@@ -621,6 +681,29 @@ mod tests {
             t.add("obstacles", "glass_wall_climb", &GlassWallOutcome::ALL);
             t.add("obstacles", "planks", &[B::Laying, B::Laid]);
             t.add("obstacles", "vehicle_moved", &[B::Moved, B::Arrived, B::StoppedAtGrid, B::BlockedByWall]);
+            t.add("obstacles", "carrying", &[B::EnduranceCost]);
+            t.add("obstacles", "cut_rope", &[CutOutcome::NotSharpEdged, CutOutcome::Fail]);
+            t.add("obstacles", "cut_rope", &[CutOutcome::Weakened, CutOutcome::Cut]);
+            t.add("obstacles", "rope_climb", &[B::TakesRope, B::Climbing, B::OverTheWall]);
+            t.add("obstacles", "glass_wall_reached", &[B::AtGlassWall]);
+        }
+        {
+            use crate::rules::osr::{
+                CombatEnd, CombatPhase, MoraleOutcome, Reaction, SurpriseOutcome, WanderingOutcome,
+            };
+            use EncounterEventOutcome as N;
+            t.add("encounters", "osr_turn", &[N::Exploring, N::Resting]);
+            t.add("encounters", "wandering_check", &WanderingOutcome::ALL);
+            t.add("encounters", "encounter_drawn", &[N::Drawn, N::EmptyTable]);
+            t.add("encounters", "monsters_arrive", &[N::AtEntry, N::NearerThanEntry, N::NoLogicalEntry]);
+            t.add("encounters", "surprise", &SurpriseOutcome::ALL);
+            t.add("encounters", "reaction", &Reaction::ALL);
+            t.add("encounters", "combat", &[N::CombatBegins, N::NoCombat]);
+            t.add("encounters", "combat_phase", &CombatPhase::ALL);
+            t.add("encounters", "hit", &[N::Hit, N::Killed, N::NoSuchFigure]);
+            t.add("encounters", "morale_check", &MoraleOutcome::ALL);
+            t.add("encounters", "loyalty_check", &MoraleOutcome::ALL);
+            t.add("encounters", "combat_ended", &CombatEnd::ALL);
         }
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);
@@ -643,6 +726,7 @@ mod tests {
         t.covers(&ObstacleEventOutcome::ALL);
         t.covers(&RestOutcome::ALL);
         t.covers(&PrisonerEventOutcome::ALL);
+        t.covers(&EncounterEventOutcome::ALL);
 
         let mut ids: BTreeMap<(&str, &str), HashSet<&str>> = BTreeMap::new();
         for (system, event, outcomes) in &t.rows {

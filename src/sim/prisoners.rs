@@ -130,6 +130,7 @@ fn resolve_prisoners(
     (terrain, walls): (Res<Terrain>, Res<Walls>),
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
+    cursed_figures: Query<&Name, With<crate::sim::magic::Cursed>>,
 ) {
     let Some(table) = table else { return };
     let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
@@ -162,13 +163,18 @@ fn resolve_prisoners(
         })
         .collect();
     let ctx = Ctx { settings: &rules.0, clock: *clock, table: table.0, terrain: &terrain, walls: &walls };
+    // Under the evil eye (001 "Lay an evil eye Curse"), by piece.
+    let cursed: Vec<bool> = {
+        let names: std::collections::HashSet<&str> = cursed_figures.iter().map(|n| n.as_str()).collect();
+        pieces.iter().map(|p| names.contains(p.sheet.name.as_str())).collect()
+    };
     let dice = &mut *dice;
     let log = &mut *log;
-    escape_dice(&mut pieces, &ctx, dice, log);
+    escape_dice(&mut pieces, &cursed, &ctx, dice, log);
     for round in 1..=ctx.clock.rounds_per_move {
-        chase_round(&mut pieces, round, &ctx, dice, log);
+        chase_round(&mut pieces, &cursed, round, &ctx, dice, log);
     }
-    work_all_bonds(&mut pieces, &ctx, dice, log);
+    work_all_bonds(&mut pieces, &cursed, &ctx, dice, log);
     berserkers(&mut pieces, &ctx, log);
     fatigue(&mut pieces, &ctx, log);
     for ((_, figure, position, facing, swept, _), piece) in figures.iter_mut().zip(pieces) {
@@ -273,7 +279,7 @@ fn names(pieces: &[Piece], list: &[usize]) -> Vec<String> {
 }
 
 /// 000 "Guarding prisoners": each escort's escape dice for its prisoners in excess.
-fn escape_dice(pieces: &mut [Piece], ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
+fn escape_dice(pieces: &mut [Piece], cursed: &[bool], ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
     let settings = ctx.settings;
     for escort in escorts(pieces) {
         let moving = escort.guards.iter().chain(&escort.prisoners).any(|&i| pieces[i].walked);
@@ -308,6 +314,7 @@ fn escape_dice(pieces: &mut [Piece], ctx: &Ctx, dice: &mut SimDice, log: &mut Ev
             .map(|&i| EscortPrisoner {
                 sex: pieces[i].sheet.sex,
                 rank: pieces[i].sheet.prisoner_rank.unwrap_or_default(),
+                evil_eye: cursed[i],
             })
             .collect();
         let escort_dice = Escort {
@@ -459,9 +466,9 @@ fn run_toward(piece: &mut Piece, goal: Vec2, inches: f32, ctx: &Ctx) -> bool {
     blocked
 }
 
-/// The basic Me and whip of guard `g` as the catch reads him.
-fn pursuer(piece: &Piece) -> Pursuer {
-    Pursuer { melee_factor: piece.me, whip: piece.sheet.whip, down: false }
+/// The basic Me and whip of guard `g` as the catch reads him, and whether he is `cursed`.
+fn pursuer(piece: &Piece, cursed: bool) -> Pursuer {
+    Pursuer { melee_factor: piece.me, whip: piece.sheet.whip, down: false, evil_eye: cursed }
 }
 
 /// A second person aiding guard `g` against runaway `f`: another free guard of the runaway's,
@@ -473,13 +480,13 @@ fn helper_for(pieces: &[Piece], f: usize, g: usize) -> Option<usize> {
 }
 
 /// One round for every runaway, in scene order.
-fn chase_round(pieces: &mut [Piece], round: u8, ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
+fn chase_round(pieces: &mut [Piece], cursed: &[bool], round: u8, ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
     for i in 0..pieces.len() {
         let Some(run) = pieces[i].sheet.prisoner.run.clone() else { continue };
         match run.status {
             RunStatus::Escaped => {}
-            RunStatus::Caught => struggle(pieces, i, run, round, ctx, dice, log),
-            RunStatus::Fugitive => flee(pieces, i, run, round, ctx, dice, log),
+            RunStatus::Caught => struggle(pieces, cursed, i, run, round, ctx, dice, log),
+            RunStatus::Fugitive => flee(pieces, cursed, i, run, round, ctx, dice, log),
         }
     }
 }
@@ -529,6 +536,7 @@ fn run_on(pieces: &mut [Piece], i: usize, inches: f32, why: &str, round: u8, ctx
 /// 000 "Catching, runaways, and overpowering": a round of a runaway's flight and his guard's chase, "both ... running at double move rate".
 fn flee(
     pieces: &mut [Piece],
+    cursed: &[bool],
     i: usize,
     mut run: Runaway,
     round: u8,
@@ -584,9 +592,11 @@ fn flee(
         return;
     }
     let helper = helper_for(pieces, i, g);
-    let guard = pursuer(&pieces[g]);
-    let second = helper.map(|h| pursuer(&pieces[h]));
-    let fugitive = Fugitive { melee_factor: pieces[i].me, hands_bound: pieces[i].sheet.bound.hands, down: false };
+    // Each side's D10 takes its own figure's evil eye (001 "Lay an evil eye Curse").
+    let guard = pursuer(&pieces[g], cursed[g]);
+    let second = helper.map(|h| pursuer(&pieces[h], cursed[h]));
+    let hands_bound = pieces[i].sheet.bound.hands;
+    let fugitive = Fugitive { melee_factor: pieces[i].me, hands_bound, down: false, evil_eye: cursed[i] };
     let result = resolve_catch_round(distance, &guard, second.as_ref(), &fugitive, ctx.settings, dice);
     let Some(contest) = &result.contest else { return };
     let mut event = LogEvent::new("prisoners", "catch", pieces[i].sheet.name.as_str())
@@ -621,6 +631,7 @@ fn flee(
 /// 000 "Catching, runaways, and overpowering": a round of the struggle after the catch, "Fugitive -1for being caught"; "+3 to tie hands and gain control".
 fn struggle(
     pieces: &mut [Piece],
+    cursed: &[bool],
     i: usize,
     mut run: Runaway,
     round: u8,
@@ -641,10 +652,11 @@ fn struggle(
     };
     let settings = ctx.settings;
     let helper = helper_for(pieces, i, g);
-    let guard = pursuer(&pieces[g]);
-    let second = helper.map(|h| pursuer(&pieces[h]));
+    let guard = pursuer(&pieces[g], cursed[g]);
+    let second = helper.map(|h| pursuer(&pieces[h], cursed[h]));
     let down = down_in_struggle(run.knocked_down, run.struggle_rounds, settings);
-    let fugitive = Fugitive { melee_factor: pieces[i].me, hands_bound: pieces[i].sheet.bound.hands, down };
+    let hands_bound = pieces[i].sheet.bound.hands;
+    let fugitive = Fugitive { melee_factor: pieces[i].me, hands_bound, down, evil_eye: cursed[i] };
     let result = resolve_struggle_round(&guard, second.as_ref(), &fugitive, settings, dice);
     let mut event = LogEvent::new("prisoners", "struggle", pieces[i].sheet.name.as_str())
         .outcome(result.outcome)
@@ -700,7 +712,7 @@ fn struggle(
 // ---------------------------------------------------------------------------------------------
 
 /// 000 "Guarding prisoners": unsupervised bound leaders, officers and independents work their bonds; free hands undo a binding a round.
-fn work_all_bonds(pieces: &mut [Piece], ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
+fn work_all_bonds(pieces: &mut [Piece], cursed: &[bool], ctx: &Ctx, dice: &mut SimDice, log: &mut EventLog) {
     let settings = ctx.settings;
     for i in 0..pieces.len() {
         let sheet = &pieces[i].sheet;
@@ -738,8 +750,14 @@ fn work_all_bonds(pieces: &mut [Piece], ctx: &Ctx, dice: &mut SimDice, log: &mut
         }
         let p = &pieces[i].sheet;
         let state = BondsState { bonds: p.bound, loosenings: p.prisoner.loosenings, given_up: p.prisoner.given_up };
-        let (next, roll) = work_bonds(rank, state, unsupervised, settings, dice);
-        let Some(roll) = roll else { continue };
+        let (mut next, roll) = work_bonds(rank, state, unsupervised, settings, dice);
+        let Some(mut roll) = roll else { continue };
+        // 001 "Lay an evil eye Curse": the prisoner's −1, and his bonds read again.
+        if cursed[i] {
+            crate::rules::magic::apply_evil_eye(&mut roll.roll, true);
+            roll.outcome = crate::rules::prisoners::bonds_band(roll.roll.total);
+            next = crate::rules::prisoners::bonds_after(state, roll.outcome, settings);
+        }
         let p = &mut pieces[i].sheet;
         p.bound = next.bonds;
         p.prisoner.loosenings = next.loosenings;
@@ -844,6 +862,10 @@ fn fatigue(pieces: &mut [Piece], ctx: &Ctx, log: &mut EventLog) {
     for p in pieces.iter_mut().filter(|p| p.ran) {
         let run_in = running_move_in(p.base_move_in, p.sheet.prisoner.run.is_some() && runs_hampered(&p.sheet));
         p.speed = p.speed.max(run_in);
+        // Walking its path at a run already cost this move's point (the Movement set).
+        if p.walked && p.sheet.gait == Gait::Running {
+            continue;
+        }
         p.sheet.fatigue = p.sheet.fatigue.saturating_add(RUNNING_FATIGUE_PER_MOVE).min(MAX_FATIGUE);
         log.push(
             &ctx.clock,
@@ -902,6 +924,50 @@ mod tests {
             ]
         );
         assert_eq!(guards_of(&pieces, 3), vec![1, 4]);
+    }
+
+    /// RULES-NOTES: running costs a fatigue point once a move: a guard who walked his path at a
+    /// run (charged by the Movement set) and then chases pays nothing more; one who stood and
+    /// then chased pays his point here.
+    #[test]
+    fn running_costs_one_fatigue_point_a_move_however_often_he_runs() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 40, height: 20), figures: [
+               (name: \"Walked\", position: (1, 1), gait: running, fatigue: 1),
+               (name: \"Stood\", position: (5, 1), fatigue: 1)])",
+        );
+        let terrain = Terrain::default();
+        let walls = Walls::default();
+        let settings = PrisonersSettings::default();
+        let ctx = Ctx {
+            settings: &settings,
+            clock: MoveClock::default(),
+            table: Vec2::new(40.0, 20.0),
+            terrain: &terrain,
+            walls: &walls,
+        };
+        let mut pieces: Vec<Piece> = scene
+            .figures
+            .iter()
+            .map(|f| Piece {
+                sheet: f.clone(),
+                at: vec2(f.position),
+                facing: 0.0,
+                immobile: false,
+                me: 0,
+                base_move_in: 6.0,
+                walked: f.name == "Walked",
+                ran: true,
+                segments: Vec::new(),
+                speed: 0.0,
+            })
+            .collect();
+        let mut log = EventLog::default();
+        fatigue(&mut pieces, &ctx, &mut log);
+        assert_eq!(pieces[0].sheet.fatigue, 1, "already charged in Movement");
+        assert_eq!(pieces[1].sheet.fatigue, 1 + RUNNING_FATIGUE_PER_MOVE);
+        assert_eq!(events(&log, "fatigue").len(), 1);
+        assert_eq!(events(&log, "fatigue")[0].subject, "Stood");
     }
 
     /// A runaway runs for the nearest edge he can reach without crossing water.

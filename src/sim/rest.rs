@@ -86,6 +86,8 @@ pub fn rest(scene: &Scene, days: u32, seed: u64) -> Result<RestRun, RestError> {
     let place: HashMap<&str, usize> =
         scene.figures.iter().enumerate().rev().map(|(i, f)| (f.name.as_str(), i)).collect();
     let mut orders_of: Vec<Vec<usize>> = vec![Vec::new(); figures.len()];
+    // 001 "Lay an evil eye Curse": −1 on the rolls that decide each cursed figure's recovery.
+    let cursed: Vec<bool> = scene.figures.iter().map(|f| scene.magic.evil_eye_on(&f.name)).collect();
     for (k, order) in scene.treatments.iter().enumerate() {
         if let Some(&i) = place.get(order.patient.as_str()) {
             orders_of[i].push(k);
@@ -103,9 +105,9 @@ pub fn rest(scene: &Scene, days: u32, seed: u64) -> Result<RestRun, RestError> {
             dice: SeededDice::new(day_seed(seed, clock.move_number)),
             log: &mut log,
         };
-        for (figure, mine) in figures.iter_mut().zip(&orders_of) {
+        for ((figure, mine), &cursed) in figures.iter_mut().zip(&orders_of).zip(&cursed) {
             let mut orders = Orders { all: treatments.as_mut_slice(), mine: mine.as_slice() };
-            today.figure(figure, &mut orders);
+            today.figure(figure, &mut orders, cursed);
         }
     }
     end.clock.moves_played = last;
@@ -232,14 +234,15 @@ impl Day<'_> {
 
     /// The figure's day: on the first, each condition's healing rolled; then a day of healing
     /// for each injury; then the moves of the day counted off. The dead are left alone.
-    fn figure(&mut self, figure: &mut Figure, orders: &mut Orders<'_>) {
+    /// `cursed`: under the evil eye.
+    fn figure(&mut self, figure: &mut Figure, orders: &mut Orders<'_>, cursed: bool) {
         if is_dead(figure) {
             return;
         }
         if self.day == 1 {
             let mut i = 0;
             while i < figure.conditions.len() {
-                i = self.resolve(figure, i, orders);
+                i = self.resolve(figure, i, orders, cursed);
                 if is_dead(figure) {
                     return;
                 }
@@ -247,7 +250,7 @@ impl Day<'_> {
         }
         let mut i = 0;
         while i < figure.conditions.len() {
-            i = self.heal(figure, i, orders);
+            i = self.heal(figure, i, orders, cursed);
             if is_dead(figure) {
                 return;
             }
@@ -257,7 +260,7 @@ impl Day<'_> {
 
     /// Roll what condition `i` needs to heal, if it has no healing state and the rules roll for
     /// its kind. Returns the index of the next condition to look at.
-    fn resolve(&mut self, figure: &mut Figure, i: usize, orders: &mut Orders<'_>) -> usize {
+    fn resolve(&mut self, figure: &mut Figure, i: usize, orders: &mut Orders<'_>, cursed: bool) -> usize {
         let c = &figure.conditions[i];
         if c.healing.is_some() {
             return i + 1;
@@ -271,13 +274,13 @@ impl Day<'_> {
             match kind {
                 ConditionKind::Unconscious if no_moves => self.unconscious(figure, i),
                 ConditionKind::ApparentlyDead => {
-                    return self.apparently_dead(figure, i, ApparentDeathCause::Fire, false, orders);
+                    return self.apparently_dead(figure, i, ApparentDeathCause::Fire, false, orders, cursed);
                 }
                 ConditionKind::LeftForDead => {
-                    return self.apparently_dead(figure, i, ApparentDeathCause::Wounds, false, orders);
+                    return self.apparently_dead(figure, i, ApparentDeathCause::Wounds, false, orders, cursed);
                 }
                 ConditionKind::OutOfAction if self.settings.out_of_action == OutOfAction::LeftForDead => {
-                    return self.apparently_dead(figure, i, ApparentDeathCause::Wounds, true, orders);
+                    return self.apparently_dead(figure, i, ApparentDeathCause::Wounds, true, orders, cursed);
                 }
                 _ => {}
             }
@@ -358,6 +361,7 @@ impl Day<'_> {
         cause: ApparentDeathCause,
         out_of_action: bool,
         orders: &mut Orders<'_>,
+        cursed: bool,
     ) -> usize {
         let name = figure.conditions[i].name.clone();
         let treated = orders.treated_within_three_moves(&name);
@@ -366,6 +370,7 @@ impl Day<'_> {
             cause,
             treated,
             self.per_day,
+            cursed,
             &mut self.dice,
         );
         let text = match &report {
@@ -454,7 +459,7 @@ impl Day<'_> {
 
     /// A day of healing for condition `i`, if it has a healing state not yet over. Returns the
     /// next index (a healed condition is removed).
-    fn heal(&mut self, figure: &mut Figure, i: usize, orders: &mut Orders<'_>) -> usize {
+    fn heal(&mut self, figure: &mut Figure, i: usize, orders: &mut Orders<'_>, cursed: bool) -> usize {
         let Some(state) = figure.conditions[i].healing else { return i + 1 };
         if state.is_over() {
             if state.stage == HealingStage::Healed && leaves_nothing(&state) {
@@ -465,7 +470,7 @@ impl Day<'_> {
         }
         let name = figure.conditions[i].name.clone();
         let treatment = orders.on(&name, self.day);
-        let (next, outcome, report) = injuries::advance_day(&state, &treatment, &mut self.dice);
+        let (next, outcome, report) = injuries::advance_day(&state, &treatment, cursed, &mut self.dice);
         let next = bound_healing(next);
         let rolls = report.rolls();
         let deducted = report.rest_days_deducted > 0 || report.holy_water.is_some() || report.healer.is_some();

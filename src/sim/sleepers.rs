@@ -196,10 +196,11 @@ fn make_movement_noises(
 
 /// Investigators walk toward the noise at the basic move in what they wear, stopping at a wall;
 /// there they look about and walk back, and at the group go back to sleep. Whoever comes within
-/// `investigator_spots_within` of a figure of another side, with no wall between, raises the
-/// alarm (house rule), and no farther than the light at the figure lets one see (001
-/// "Lighting": DDD 2", DDL `rules.lighting.dark_sight_in`). They look about at the end of their
-/// walk, so what they do counts from the move's last round.
+/// `investigator_spots_within` of a figure of another side, in line of sight (no wall or closed
+/// door between, issue #17; windows and open doors let sight through), raises the alarm (house
+/// rule), and no farther than the light at the figure lets one see (001 "Lighting": DDD 2", DDL
+/// `rules.lighting.dark_sight_in`). They look about at the end of their walk, so what they do
+/// counts from the move's last round.
 fn walk_investigators(
     mut groups: Query<(&SceneOrder, &mut SleepingGroup, &mut Roused)>,
     figures: Query<(&SceneOrder, &Name, &Figure, &TablePosition)>,
@@ -207,11 +208,21 @@ fn walk_investigators(
     terrain: Res<Terrain>,
     walls: Res<Walls>,
     (lighting, lights): (Res<SceneLighting>, Res<Lights>),
+    sight: Option<Res<crate::sim::sight::SceneSight>>,
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
     let settings = &rules.0;
+    // Issue #17: in line of sight; without the scene's sight (a world built by hand), no wall
+    // between as before.
+    let in_sight = |from: Vec2, to: Vec2| match &sight {
+        Some(s) => s.visible(from, to, f32::INFINITY),
+        None => {
+            let w = walls.between(from, to);
+            w.inner == 0 && w.outer == 0
+        }
+    };
     let last_round = clock.rounds_per_move.max(1);
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     // The figures by where they stand, indexed when an investigator first looks about.
@@ -247,10 +258,7 @@ fn walk_investigators(
                 .then(|| {
                     in_reach.iter().map(|&i| &figures[i]).find(|(_, _, f, p)| {
                         let within = settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0));
-                        f.0.side != side && p.0.distance(now) <= within && {
-                            let w = walls.between(now, p.0);
-                            w.inner == 0 && w.outer == 0
-                        }
+                        f.0.side != side && p.0.distance(now) <= within && in_sight(now, p.0)
                     })
                 })
                 .flatten();
@@ -264,10 +272,7 @@ fn walk_investigators(
                         && distance <= settings.investigator_spots_within
                         && lighting_at(lighting.0, &lights, p.0) == Lighting::Dark
                         && distance > sight_at(lighting.0, &lights, p.0)
-                        && {
-                            let w = walls.between(now, p.0);
-                            w.inner == 0 && w.outer == 0
-                        }
+                        && in_sight(now, p.0)
                 });
             let (outcome, state) = match (spotted, arrived, returning) {
                 (Some(_), _, _) => (SleeperOutcome::FoundIntruder, SleeperState::Alarm),
@@ -519,6 +524,7 @@ fn hear_noises(
                     outer_walls: h.walls.outer,
                     known_threat: group.0.known_threat,
                 };
+                // The group's roll, no figure's: no evil eye (001 "Lay an evil eye Curse").
                 let result = resolve_waking(&conditions, &settings, &mut *dice);
                 // The keenest hearers wake first, then in the order the scene lists them.
                 let mut order = asleep.clone();
@@ -569,6 +575,8 @@ fn hear_noises(
                 let sheet = &mut group.0.members[i].0;
                 let keeps_watch = !woken_now && sheet.state == SleeperState::Awake;
                 let conditions = ResponseConditions { noise_now, rank: sheet.rank, expecting_trouble };
+                // A member's roll; a member is not a figure, and the evil eye is a figure's
+                // (`Cursed`), so none is applied.
                 let result = resolve_response(&conditions, &settings, &mut *dice);
                 let (outcome, state) =
                     respond_state(result.outcome, result.listen_moves.as_ref(), h, home, keeps_watch);

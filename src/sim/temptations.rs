@@ -21,11 +21,11 @@ use super::sleepers::nearest_along_path;
 use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::decisions::{
-    DecisionError, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities, TemptationReadings,
-    Tempted, Weakness, WeaknessRoll, decide, outvote, outvoters, roll_leave, roll_temptation, roll_weakness,
-    spend_money, weakness_outcome,
+    DecisionError, DecisionOption, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities,
+    TemptationReadings, Tempted, Weakness, WeaknessRoll, chosen_option, decide, leave_outcome, outvote, outvoters,
+    roll_leave, roll_temptation, roll_weakness, spend_money, weakness_outcome,
 };
-use crate::rules::dice::Rolls;
+use crate::rules::dice::{DiceSource, Rolls};
 use crate::rules::sleepers::Rank;
 use crate::scene::{self, Scene};
 use bevy::prelude::*;
@@ -164,6 +164,7 @@ fn tempt_figures(
         &mut Waypoints,
         &mut Swept,
         &mut Tempting,
+        Option<&Cursed>,
     )>,
     sites: Query<(&SceneOrder, &TemptationSite)>,
     rules: Res<TemptationRules>,
@@ -184,7 +185,7 @@ fn tempt_figures(
         event
     };
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, mut figure, conditions, mut position, mut waypoints, mut swept, mut tempting) in figures {
+    for (_, mut figure, conditions, mut position, mut waypoints, mut swept, mut tempting, cursed) in figures {
         let sheet = &mut figure.0;
         let state = &mut tempting.0;
         if let Some(inside) = state.inside.clone() {
@@ -213,12 +214,18 @@ fn tempt_figures(
                 }
                 None => {
                     let out_of_money = sheet.money == Some(0);
-                    let Ok(result) = roll_leave(site.kind, &sheet.weaknesses, out_of_money, &readings, &mut *dice)
+                    let Ok(mut result) = roll_leave(site.kind, &sheet.weaknesses, out_of_money, &readings, &mut *dice)
                     else {
                         // A timed row has no roll to leave (checked on load): it walks on.
                         state.inside = None;
                         continue;
                     };
+                    // 001 "Lay an evil eye Curse": "deducts 1 from every dice throw for character".
+                    if let Some(roll) = result.roll.as_mut()
+                        && evil_eye_on(roll, cursed)
+                    {
+                        result.outcome = leave_outcome(roll.passed() == Some(true));
+                    }
                     let event = LogEvent::new("temptations", "leave_roll", sheet.name.as_str())
                         .outcome(result.outcome)
                         .field("site", &site.name)
@@ -306,6 +313,7 @@ fn tempt_figures(
                 non_fighter: sheet.non_fighter,
                 non_smoker: sheet.non_smoker,
                 weaknesses: &weaknesses,
+                evil_eye: cursed.is_some(),
             };
             let Ok(result) = roll_temptation(site.kind, site.gm_factor, &tempted, &readings, &mut *dice) else {
                 // The GM factor is checked on load.
@@ -475,7 +483,7 @@ const FRIEND_IN_MELEE_REACH_IN: f32 = 1.0;
 /// 000 "To arrive at a decision using card characters": each order for this move, the decider's
 /// qualities (diced where not given) against the options, one D10.
 fn decide_orders(
-    mut figures: Query<(&SceneOrder, &mut Figure)>,
+    mut figures: Query<(&SceneOrder, &mut Figure, Option<&Cursed>)>,
     orders: Res<DecisionOrders>,
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
@@ -486,15 +494,34 @@ fn decide_orders(
     }
     let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
     for order in orders.0.iter().filter(|o| o.at_move == clock.move_number) {
-        let Some((_, figure)) = figures.iter_mut().find(|(_, f)| f.0.name == order.decider) else {
+        let Some((_, figure, cursed)) = figures.iter_mut().find(|(_, f, _)| f.0.name == order.decider) else {
             // Checked on load: the decider is a figure.
             continue;
         };
+        let cursed = cursed.is_some();
         let sheet = &mut figure.0;
         let qualities = qualities_of(sheet, "decision", &mut dice, &clock, &mut log);
-        let result = decide(&qualities, &order.options, &mut *dice);
+        let result = decide_for(&qualities, &order.options, cursed, &mut *dice);
         log.push(&clock, decision_event(sheet.name.as_str(), &order.name, &result));
     }
+}
+
+/// 000 "To arrive at a decision using card characters": the decider's D10 among `options`, with
+/// 001's evil-eye −1 when the decider is `cursed` (the option chosen read again from the new
+/// total). A `decide` order and the GM view's Decide panel dice through it.
+pub(crate) fn decide_for(
+    qualities: &Qualities,
+    options: &[DecisionOption],
+    cursed: bool,
+    dice: &mut impl DiceSource,
+) -> Result<DecisionResult, DecisionError> {
+    let mut result = decide(qualities, options, dice);
+    if let Ok(r) = result.as_mut()
+        && evil_eye_on(&mut r.roll, cursed.then_some(&Cursed))
+    {
+        r.chosen = chosen_option(&r.scores, r.roll.total);
+    }
+    result
 }
 
 /// The log's `decision` event for `decider`'s decision `decision`: the D10, every option's

@@ -479,6 +479,7 @@ fn roll_tracking(
     terrain: &Terrain,
     scene: &TrailsScene,
     (base, lights): (&SceneLighting, &Lights),
+    cursed: Option<&super::magic::Cursed>,
     dice: &mut SimDice,
     log: &mut EventLog,
     clock: &MoveClock,
@@ -488,11 +489,22 @@ fn roll_tracking(
         TrackerSense::Sight { level } => {
             let lighting = lighting_at(base.0, lights, at);
             let c = SightConditions { age_moves: on.age, moves_per_day: r.moves_per_day, weather: r.weather, lighting };
-            let t = if picking_up {
+            let mut t = if picking_up {
                 resolve_sight_pick_up(level, &c, on.distance, r.settings, &mut *dice)
             } else {
                 resolve_sight_tracking(level, &c, &mut *dice)
             };
+            // 001 "Lay an evil eye Curse": a cursed tracker's −1, the row read again.
+            if let Some(roll) = t.roll.as_mut()
+                && super::magic::evil_eye_on(roll, cursed)
+            {
+                let total = roll.total;
+                t.outcome = if picking_up {
+                    crate::rules::tracking::pick_up_band(total, r.settings)
+                } else {
+                    crate::rules::tracking::sight_band(total)
+                };
+            }
             let outcome = if crossing.is_some() { sight_at_crossing(t.outcome, r.settings) } else { t.outcome };
             let extra = LogEvent::new("tracking", "sight_tracking", name)
                 .outcome(outcome)
@@ -516,7 +528,13 @@ fn roll_tracking(
                 counter_scents: counter.clone(),
                 distance_to_water_in: water_distance(terrain, at),
             };
-            let t = resolve_scent_tracking(level, &c, &mut *dice);
+            let mut t = resolve_scent_tracking(level, &c, &mut *dice);
+            // The evil eye: a tracking animal is a figure too, cursed only if the scene says so.
+            if let Some(roll) = t.roll.as_mut()
+                && super::magic::evil_eye_on(roll, cursed)
+            {
+                t.outcome = crate::rules::tracking::scent_band(roll.total);
+            }
             let outcome = if crossing.is_some() { scent_at_crossing(t.outcome, r.settings) } else { t.outcome };
             let extra = LogEvent::new("tracking", "scent_tracking", name)
                 .outcome(outcome)
@@ -544,6 +562,9 @@ fn roll_tracking(
     if confused {
         e = e.house_rule("tracking.crossing_trails");
     }
+    if picking_up && matches!(tracker.sense, TrackerSense::Sight { .. }) {
+        e = e.house_rule("tracking.pick_up_at_least");
+    }
     for roll in rolls {
         e = e.roll(roll);
     }
@@ -565,12 +586,13 @@ fn track(
         &Waypoints,
         &mut Swept,
         Option<&mut Tracker>,
+        Option<&super::magic::Cursed>,
     )>,
     herds: Query<(&Herd, &Beasts)>,
     mut laid: ResMut<TrailsLaid>,
     (scene, rules, loaded): (Res<TrailsScene>, Res<TrailRules>, Option<Res<super::world::LoadedScene>>),
     (terrain, walls, table): (Res<Terrain>, Res<Walls>, Res<TableSize>),
-    (lighting, lights): (Res<SceneLighting>, Res<Lights>),
+    (lighting, lights, sight): (Res<SceneLighting>, Res<Lights>, Option<Res<super::sight::SceneSight>>),
     clock: Res<MoveClock>,
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
@@ -587,7 +609,7 @@ fn track(
     let mut standing: Vec<(String, Vec2)> = figures.iter().map(|f| (f.1.as_str().to_string(), f.4.0)).collect();
     standing.extend(herds.iter().map(|(h, b)| (h.0.name.clone(), b.centroid())));
     let sorted: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, name, figure, conditions, mut position, mut facing, waypoints, mut swept, tracker) in sorted {
+    for (_, name, figure, conditions, mut position, mut facing, waypoints, mut swept, tracker, cursed) in sorted {
         let Some(mut tracker) = tracker else { continue };
         // The GM's waypoints come first; an immobile condition holds it.
         if !waypoints.0.is_empty() || conditions.0.iter().any(|c| c.immobile) {
@@ -668,6 +690,20 @@ fn track(
                         .field("distance_to_trail", round_to_thousandths(on.distance)),
                 );
                 step = Step::to(VecDeque::from([on.at]), normal_move);
+            } else if matches!(tracker.sense, TrackerSense::Sight { .. })
+                && sight
+                    .as_ref()
+                    .is_some_and(|s| !s.visible(from, on.at, super::world::sight_at(lighting.0, &lights, on.at)))
+            {
+                // Issue #17: a sight tracker reads the trail only where he sees it (a wall or a
+                // closed door between, or beyond the sight the light there gives): he stays.
+                log.push(
+                    &clock,
+                    ev("trail_not_in_sight", name, &tracker.quarry)
+                        .outcome(TrackingEventOutcome::NotInSight)
+                        .field("at", point_to_thousandths(on.at))
+                        .field("distance_to_trail", round_to_thousandths(on.distance)),
+                );
             } else {
                 // Another quarry's trail within 1" (tracking.crossing_trails).
                 let crossing = if settings.crossing_trails == CrossingTrails::Ignored {
@@ -709,6 +745,7 @@ fn track(
                     &terrain,
                     &scene,
                     (&*lighting, &*lights),
+                    cursed,
                     &mut dice,
                     &mut log,
                     &clock,
@@ -768,7 +805,9 @@ fn track(
                         let lost = ev("trail_lost", name, &tracker.quarry).outcome(TrackingEventOutcome::Lost);
                         log.push(&clock, lost.field("result", &id));
                         let at = search_point(&laid.0, &on, from, at_least_in, settings, &terrain, table.0, &mut dice);
-                        let mut e = ev("search", name, &tracker.quarry).house_rule("tracking.search_again");
+                        let mut e = ev("search", name, &tracker.quarry)
+                            .house_rule("tracking.search_again")
+                            .house_rule("tracking.search_again_in");
                         match at {
                             Some(at) => {
                                 e = e.outcome(TrackingEventOutcome::Searching).field("at", point_to_thousandths(at));
@@ -850,6 +889,24 @@ fn track(
             }
             if arrived {
                 tracker.state.mode = TrackerMode::Following;
+                // A random cast takes the scent up only within 1" of the trail: off it, the
+                // animal casts again from where it stands (tracking.search_again).
+                let off_trail = nearest_on(&laid.0, &tracker.quarry, position.0, now, readable)
+                    .is_none_or(|on| on.distance > PICK_UP_WITHIN_IN);
+                if settings.search_again == SearchAgain::RandomCast && off_trail {
+                    let heading = (dice.below(360) as f32).to_radians();
+                    let again = (position.0 + Vec2::from_angle(heading) * settings.search_distance_in())
+                        .clamp(Vec2::ZERO, table.0.max(Vec2::ZERO));
+                    log.push(
+                        &clock,
+                        ev("search", name, &tracker.quarry)
+                            .outcome(TrackingEventOutcome::Searching)
+                            .field("at", point_to_thousandths(again))
+                            .house_rule("tracking.search_again")
+                            .house_rule("tracking.search_again_in"),
+                    );
+                    tracker.state.mode = TrackerMode::Searching { at: point(again) };
+                }
             }
         }
         swept.segments = segments;

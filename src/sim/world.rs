@@ -155,7 +155,8 @@ pub fn point(v: Vec2) -> Point {
     (v.x, v.y)
 }
 
-fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
+/// A figure's components, as the scene puts it on the table (and as encounters spawn monsters).
+pub(super) fn figure_bundle(order: u32, f: &scene::Figure) -> impl Bundle {
     (
         Name::new(f.name.clone()),
         SceneOrder(order),
@@ -206,6 +207,10 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::magic::spawn(world, scene);
     // After herds: laid planks bridge the grids herds keep.
     super::obstacles::spawn(world, scene);
+    // After the figures: sets the OSR party's pace.
+    super::encounters::spawn(world, scene);
+    // Last: what the players' side sees from where every figure stands.
+    super::sight::spawn(world, scene);
     world.insert_resource(LoadedScene(scene.clone()));
 }
 
@@ -265,5 +270,7 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::trails::snapshot(world, &mut scene);
     super::magic::snapshot(world, &mut scene);
     super::obstacles::snapshot(world, &mut scene);
+    super::encounters::snapshot(world, &mut scene);
+    super::sight::snapshot(world, &mut scene);
     Some(scene)
 }

@@ -15,6 +15,7 @@ mod hover;
 mod layers;
 mod magic;
 mod measure;
+mod obstacles;
 mod panels;
 mod patterns;
 mod playhead;
@@ -77,6 +78,8 @@ pub struct ViewOptions {
     pub magic: bool,
     /// Open with the trails panel shown (weather, trackers and their readings, trails laid).
     pub trails: bool,
+    /// Open with the obstacles panel shown (stake lines, ropes, grapnels, glass walls, planks, vehicles).
+    pub obstacles: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -132,6 +135,9 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.trails {
         app.world_mut().resource_mut::<panels::PanelState>().show_trails = true;
     }
+    if options.obstacles {
+        app.world_mut().resource_mut::<panels::PanelState>().show_obstacles = true;
+    }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
     }
@@ -176,6 +182,7 @@ pub fn plugin(app: &mut App) {
         prisoners::plugin,
         magic::plugin,
         trails::plugin,
+        obstacles::plugin,
     ));
 }
 

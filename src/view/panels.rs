@@ -39,6 +39,8 @@ pub struct PanelState {
     pub show_magic: bool,
     /// The Trails panel (weather, trackers and their readings, trails laid) is open.
     pub show_trails: bool,
+    /// The Obstacles panel (stake lines, ropes, grapnels, glass walls, planks, vehicles) is open.
+    pub show_obstacles: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -214,6 +216,16 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_trails = !panels.show_trails;
+                }
+                if ui
+                    .button("Obstacles")
+                    .on_hover_text(
+                        "Stake lines and their work, ropes and their load, grapnels, glass-topped walls and their \
+                         climbers, planks, vehicles",
+                    )
+                    .clicked()
+                {
+                    panels.show_obstacles = !panels.show_obstacles;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;

@@ -222,6 +222,7 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         seed: 0,
         lighting,
         clock: Default::default(),
+        rules_family: Default::default(),
         rules: Default::default(),
         background,
         terrain: Vec::new(),
@@ -246,6 +247,8 @@ fn import(bytes: &[u8], file_name: &str, settings: &ImportSettings) -> Result<Im
         objectives: Vec::new(),
         magic: Default::default(),
         obstacles: Default::default(),
+        osr: Default::default(),
+        fog: None,
     };
     check_scene(&scene)?;
     check_saved_size(&scene)?;

@@ -7,7 +7,7 @@ use super::{
     herds_in_order, scene_direction,
 };
 use crate::rules::herds::{
-    CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, resolve_catch, resolve_grid_escapes_this_move,
+    CATCH_REACH_IN, CatchOutcome, GridEscapeOutcome, catch_band, resolve_catch, resolve_grid_escapes_this_move,
 };
 use crate::scene::{self, GridHoldState};
 use crate::sim::geometry::{SegmentGrid, point_segment_distance};
@@ -41,6 +41,7 @@ pub(super) fn free_held_beasts(
             match beasts.held[i] {
                 None => {}
                 Some(GridHoldState::Trapped) => {
+                    // A beast's rolls: no figure's evil eye.
                     let tries = resolve_grid_escapes_this_move(&rules.0, &mut *dice);
                     let escaped = tries.iter().any(|t| t.outcome == GridEscapeOutcome::Escaped);
                     let mut e = LogEvent::new("herds", "grid_escape", name.as_str())
@@ -139,7 +140,12 @@ pub(super) fn catch_steeds(
                 continue;
             }
             tried[f] = true;
-            let attempt = resolve_catch(distance, herd.0.bond, figure.horsemanship, &rules.0, &mut *dice);
+            let mut attempt = resolve_catch(distance, herd.0.bond, figure.horsemanship, &rules.0, &mut *dice);
+            // 001 "Lay an evil eye Curse": the catcher's −1, the row read again.
+            if let Some(roll) = attempt.roll.as_mut().filter(|_| figure.cursed) {
+                crate::rules::magic::apply_evil_eye(roll, true);
+                attempt.outcome = catch_band(roll.total);
+            }
             let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())
                 .outcome(attempt.outcome)
                 .field("catcher", &figure.name)

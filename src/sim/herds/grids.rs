@@ -5,7 +5,7 @@
 use super::obstacles::BEAST_STANDOFF;
 use super::{CattleGrids, HerdRules};
 use crate::rules::character::Gait;
-use crate::rules::herds::{Beast, may_cross_grid, resolve_running_grid, walking_grid_loss_in};
+use crate::rules::herds::{Beast, may_cross_grid, resolve_running_grid, running_grid_result, walking_grid_loss_in};
 use crate::scene;
 use crate::sim::geometry::{SegmentGrid, segments_cross};
 use crate::sim::log::LogEvent;
@@ -59,7 +59,16 @@ fn pull_back(segments: &[(Vec2, Vec2)], waypoints: &mut VecDeque<Vec2>, keep: f3
 }
 
 pub(super) fn figures_cross_cattle_grids(
-    mut figures: Query<(&SceneOrder, &Name, &Figure, &mut TablePosition, &mut Waypoints, &mut Swept, &mut Conditions)>,
+    mut figures: Query<(
+        &SceneOrder,
+        &Name,
+        &Figure,
+        &mut TablePosition,
+        &mut Waypoints,
+        &mut Swept,
+        &mut Conditions,
+        Option<&crate::sim::magic::Cursed>,
+    )>,
     grids: Res<CattleGrids>,
     rules: Res<HerdRules>,
     referee: Referee,
@@ -72,7 +81,7 @@ pub(super) fn figures_cross_cattle_grids(
     let lines: Vec<(Vec2, Vec2, f32)> = grids.0.iter().map(|g| (vec2(g.from), vec2(g.to), 0.0)).collect();
     let index = SegmentGrid::new(&lines, 1.0);
     let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
-    for (_, name, figure, mut position, mut waypoints, mut swept, mut conditions) in figures {
+    for (_, name, figure, mut position, mut waypoints, mut swept, mut conditions, cursed) in figures {
         // Each crossing: (inches along the swept path, grid index, where).
         let mut crossings = Vec::new();
         let mut along = 0.0;
@@ -114,7 +123,11 @@ pub(super) fn figures_cross_cattle_grids(
             if grid.planks {
                 events.push(base.outcome(HerdOutcome::CrossedOnPlanks));
             } else if figure.0.gait == Gait::Running {
-                let r = resolve_running_grid(&rules.0, &mut *dice);
+                let mut r = resolve_running_grid(&rules.0, &mut *dice);
+                // 001 "Lay an evil eye Curse": the runner's −1, the row read again.
+                if crate::sim::magic::evil_eye_on(&mut r.roll, cursed) {
+                    r = running_grid_result(r.roll, &rules.0);
+                }
                 let hurt = scene::Condition {
                     name: format!("hurt on cattle grid \"{}\"", grid.name),
                     kind: scene::ConditionKind::Injury,

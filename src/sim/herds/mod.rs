@@ -209,6 +209,8 @@ struct FigureAt {
     position: Vec2,
     horsemanship: Horsemanship,
     trainer_or_shepherd: bool,
+    /// Under the evil eye (001 "Lay an evil eye Curse"): −1 on its catch rolls.
+    cursed: bool,
 }
 
 /// 000 "Riders & Animal Trainers": riders are 1st-level animal trainers.
@@ -222,13 +224,23 @@ pub(crate) fn horsemanship(skills: &[Skill]) -> Horsemanship {
     }
 }
 
-type FigureQuery<'w, 's> =
-    Query<'w, 's, (&'static SceneOrder, &'static Name, &'static Figure, &'static TablePosition), Without<Herd>>;
+type FigureQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static SceneOrder,
+        &'static Name,
+        &'static Figure,
+        &'static TablePosition,
+        Option<&'static super::magic::Cursed>,
+    ),
+    Without<Herd>,
+>;
 
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
     let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     v.into_iter()
-        .map(|(_, name, figure, position)| {
+        .map(|(_, name, figure, position, cursed)| {
             let horsemanship = horsemanship(&figure.0.skills);
             FigureAt {
                 name: name.as_str().to_string(),
@@ -237,6 +249,7 @@ fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
                 horsemanship,
                 // 000 "Herding": "Animal trainers, shepherds etc"; a rider is a 1st-level trainer.
                 trainer_or_shepherd: figure.0.skills.contains(&Skill::Shepherd) || horsemanship.is_animal_trainer(),
+                cursed: cursed.is_some(),
             }
         })
         .collect()

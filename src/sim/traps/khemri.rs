@@ -173,6 +173,8 @@ impl Pass {
             None => TrapVictim::with_initiative(self.settings.table.default_initiative),
         };
         v.spot_disarm = skill_times(&mover.sheet, false);
+        // 001 "Lay an evil eye Curse": −1 on its Initiative tests and skill rolls, a bystander's too.
+        v.evil_eye = mover.cursed.is_some();
         v
     }
 
@@ -326,7 +328,7 @@ impl Pass {
             return;
         };
         let victim = self.victim(m);
-        let test = rules::initiative_test(victim.initiative, &mut self.dice);
+        let test = victim.initiative_test(&mut self.dice);
         let out = test.passed() == Some(true);
         let mover = &self.movers[m];
         let here = mover.final_position();
@@ -417,7 +419,9 @@ impl Pass {
         if times == 0 || !kc.in_play || !(known_dud || kc.counter.status == TrapStatus::Disarmed) {
             return;
         }
-        let Ok(report) = attempt_set_trap(&mut kc.counter, times, &self.settings.khemri, &mut self.dice) else {
+        let evil_eye = self.movers[m].cursed.is_some();
+        let Ok(report) = attempt_set_trap(&mut kc.counter, times, evil_eye, &self.settings.khemri, &mut self.dice)
+        else {
             return;
         };
         let rolls = report.dud_roll.iter().chain(std::iter::once(&report.roll)).cloned().collect::<Vec<_>>();

@@ -180,6 +180,19 @@ impl Area {
         }
     }
 
+    /// The point of the area a figure at `p` looks at to spot it (issue #17): a disc's or a
+    /// square's centre, a cord's (or a door's line's) nearest point.
+    fn looked_at_from(self, p: Vec2) -> Vec2 {
+        match self {
+            Area::Disc { centre, .. } | Area::Square { centre, .. } => centre,
+            Area::Cord { from, to } => {
+                let d = to - from;
+                let len2 = d.length_squared();
+                if len2 <= f32::EPSILON { from } else { from + d * ((p - from).dot(d) / len2).clamp(0.0, 1.0) }
+            }
+        }
+    }
+
     /// A circle holding the whole area, for a quick reject.
     fn bounds(self) -> (Vec2, f32) {
         match self {
@@ -560,6 +573,8 @@ struct Pass {
     lights: Lights,
     terrain: Terrain,
     walls: Walls,
+    /// What blocks sight (issue #17): a trap is spotted only in line of sight.
+    sight: Option<super::sight::SceneSight>,
     /// The table's width and height: where a trap puts a figure stays on it.
     table: Vec2,
     dice: SimDice,
@@ -970,6 +985,7 @@ fn resolve_traps(world: &mut World) {
         lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
         terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
         walls,
+        sight: world.get_resource::<super::sight::SceneSight>().cloned(),
         table: world.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
         dice: world.resource::<SimDice>().clone(),
         out: Vec::new(),

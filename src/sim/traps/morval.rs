@@ -6,13 +6,14 @@ use super::{Candidate, Output, Pass, TrapFlame, lighting_at_trap, with_rolls};
 use crate::rules::dice::Roll;
 use crate::rules::morval_traps::{
     self as rules, LeydonicTrap, LifterTrap, Payload, PayloadKind, Pit, PitOutcome, Spotter, TreadleTrap,
-    TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, resolve_loop, resolve_pit,
-    resolve_trip_cord, spot_trap, spring_payload, treadle_triggers,
+    TripCordVictim, discharge_leydonic, floor_gives_way, leydonic_charged, lifter_triggers, loop_result, pit_result,
+    spot_trap, spring_payload, treadle_triggers, trip_cord_result, trip_cord_roll, victim_agility_roll,
 };
 use crate::rules::outcome::Outcome;
 use crate::scene::traps::{OpenPit, RevealedTrap};
 use crate::scene::{ConditionKind, Material, Skill, TrapKind};
 use crate::sim::log::{LoggedCondition, point_to_thousandths, round_to_thousandths_f32};
+use crate::sim::magic::evil_eye_on;
 use crate::sim::outcome::TrapOutcome;
 use bevy::prelude::*;
 
@@ -120,6 +121,18 @@ impl Pass {
             return;
         }
         let Some(class) = trap.concealment_class() else { return };
+        // Issue #17: a trap behind a wall or a closed door is not spotted; no roll.
+        let at = self.movers[m].point_at(c.distance);
+        let looked_at = self.traps[t].area().looked_at_from(at);
+        if self.sight.as_ref().is_some_and(|s| !s.visible(at, looked_at, f32::INFINITY)) {
+            let event = self
+                .new_event("spot_check", m, t, c.time)
+                .outcome(TrapOutcome::NotInSight)
+                .field("kind", self.traps[t].spec.kind.id())
+                .field("from", point_to_thousandths(at));
+            self.event(event);
+            return;
+        }
         self.traps[t].spotters += 1;
         let mover = &self.movers[m];
         let spotter = Spotter {
@@ -133,7 +146,7 @@ impl Pass {
         let lighting = lighting_at_trap(self, t);
         let mut result = spot_trap(&spotter, class, lighting, &self.settings.morval, &mut self.dice);
         // 001 "Lay an evil eye Curse": "deducts 1 from every dice throw for character".
-        if crate::sim::magic::evil_eye_on(&mut result.roll, self.movers[m].cursed.as_ref()) {
+        if evil_eye_on(&mut result.roll, self.movers[m].cursed.as_ref()) {
             result.spotted = rules::spotted(result.roll.total, class, &self.settings.morval);
         }
         let event = self
@@ -251,7 +264,13 @@ impl Pass {
             victim_order: self.traps[t].cord_victims,
             carries_rider: false,
         };
-        let mut result = resolve_trip_cord(&victim, &self.settings.morval, &mut self.dice);
+        let mut roll = trip_cord_roll(&victim, &self.settings.morval, &mut self.dice);
+        // 001 "Lay an evil eye Curse": the victim's −1, before the band is read; under a rider
+        // the roll is the steed's, not his.
+        if !mounted {
+            evil_eye_on(&mut roll, self.movers[m].cursed.as_ref());
+        }
+        let mut result = trip_cord_result(roll, &victim, &self.settings.morval, &mut self.dice);
         if matches!(result.outcome, rules::TripCordOutcome::BreakCord | rules::TripCordOutcome::BreakCordCursing) {
             self.traps[t].spec.armed = false;
             self.traps[t].changed = true;
@@ -334,7 +353,10 @@ impl Pass {
     /// dice as `herds.non_rider_falling_dice` reads 000 "Riders & Animal Trainers".
     fn rider_falls_off(&mut self, m: usize) -> Roll {
         let horsemanship = crate::sim::herds::horsemanship(&self.movers[m].sheet.skills);
-        rules::rider_falls_off(horsemanship, self.non_rider_falling_dice, &mut self.dice)
+        let mut roll = rules::rider_falls_off(horsemanship, self.non_rider_falling_dice, &mut self.dice);
+        // 001 "Lay an evil eye Curse": the rider's own falling dice.
+        evil_eye_on(&mut roll, self.movers[m].cursed.as_ref());
+        roll
     }
 
     /// The condition of a figure thrown from its fallen steed: it lasts until the GM changes it.
@@ -439,6 +461,12 @@ impl Pass {
             let mut result = spring_payload(&payload, &mover.traits(), mover.sheet.gait, v_speed, &mut self.dice);
             // "F= Personal bonuses": the figure's own factor (scene `spot_factor`).
             result.silent_alarm = result.silent_alarm.map(|a| a.with_personal_factor(mover.sheet.spot_factor));
+            // 001 "Lay an evil eye Curse": the victim's check takes −1; the strike is the trap's.
+            if let Some(alarm) = result.silent_alarm.as_mut()
+                && evil_eye_on(&mut alarm.roll, mover.cursed.as_ref())
+            {
+                alarm.victim_realises = rules::silent_alarm_noticed(alarm.roll.total);
+            }
             let outcome = match (&result.silent_alarm, payload.kind) {
                 (Some(alarm), _) if alarm.victim_realises => TrapOutcome::VictimRealises.classified(),
                 (Some(_), _) => TrapOutcome::Unnoticed.classified(),
@@ -505,10 +533,17 @@ impl Pass {
         let agility = self.agility(m);
         let mounted = self.movers[m].sheet.mounted;
         let value = if mounted { self.settings.table.steed_agility } else { agility.value };
+        // The fall's strike is the pit's throw, not the victim's: no evil eye on it.
         let (entry, outcome, fall_strike) = if open && !self.settings.table.open_pit_entry_roll {
             (None, PitOutcome::FallUnimpeded, Some(rules::open_pit_fall(pit, &mut self.dice)))
         } else {
-            let mut r = resolve_pit(value, self.movers[m].speed, pit, &mut self.dice);
+            let mut roll = victim_agility_roll(value, self.movers[m].speed, &mut self.dice);
+            // 001 "Lay an evil eye Curse": the victim's −1, before the band is read; under a
+            // rider the roll is the steed's, not his.
+            if !mounted {
+                evil_eye_on(&mut roll, self.movers[m].cursed.as_ref());
+            }
+            let mut r = pit_result(roll, pit, &mut self.dice);
             if mounted {
                 steed_agility_reason(&mut r.roll);
             }
@@ -642,7 +677,10 @@ impl Pass {
             return;
         }
         let agility = self.agility(m);
-        let result = resolve_loop(agility.value, self.movers[m].speed, &mut self.dice);
+        let mut roll = victim_agility_roll(agility.value, self.movers[m].speed, &mut self.dice);
+        // 001 "Lay an evil eye Curse": the victim's −1, before the band is read.
+        evil_eye_on(&mut roll, self.movers[m].cursed.as_ref());
+        let result = loop_result(roll, &mut self.dice);
         let name = self.traps[t].spec.name.clone();
         let centre = self.traps[t].position;
         let mut added = Vec::new();
@@ -741,6 +779,7 @@ impl Pass {
             self.event(event);
             return;
         }
+        // The trap's strike, not the victim's throw: no evil eye.
         let result = discharge_leydonic(&trap, self.movers[m].sheet.armour, &self.settings.morval, &mut self.dice);
         let event = self
             .new_event("leydonic", m, t, c.time)
