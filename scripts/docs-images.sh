@@ -26,8 +26,10 @@ shot market-town-gm.png scenes/market-town.ron --moves 6 --temptations
 shot prisoner-escort-gm.png scenes/prisoner-escort.ron --moves 6 --prisoners
 shot schloss-gallery-gm.png scenes/schloss-gallery.ron --moves 1 --magic
 shot schloss-gallery-projector.png scenes/schloss-gallery.ron --moves 1 --view projector
+shot fog-projector.png scenes/goblin-warren.ron --moves 1 --view projector --fog
 shot manhunt-gm.png scenes/manhunt.ron --moves 12 --trails
 shot wall-raid-gm.png scenes/wall-raid.ron --moves 1 --obstacles
+shot goblin-warren-gm.png scenes/goblin-warren.ron --moves 49 --osr
 if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
     shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
 fi

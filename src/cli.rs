@@ -78,12 +78,18 @@ pub enum Command {
         /// Open with the magic panel shown (GM view).
         #[arg(long)]
         magic: bool,
+        /// Open with the fog of war on (the projector shows what the party sees) and the Fog panel shown.
+        #[arg(long)]
+        fog: bool,
         /// Open with the trails panel shown (GM view): weather, trackers and their readings, trails.
         #[arg(long)]
         trails: bool,
         /// Open with the obstacles panel shown (GM view): stakes, ropes, grapnels, glass walls, planks, vehicles.
         #[arg(long)]
         obstacles: bool,
+        /// Open with the OSR panel shown (GM view): turns, wandering checks, the party's pace, the encounter.
+        #[arg(long)]
+        osr: bool,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -214,15 +220,17 @@ pub fn main() -> ExitCode {
             temptations,
             prisoners,
             magic,
+            fog,
             trails,
             obstacles,
+            osr,
         }) => open(
             &scene,
             screenshot,
             (moves, rounds),
             view,
             measure_frames,
-            (play, roster, temptations, prisoners, magic, trails, obstacles),
+            (play, roster, temptations, prisoners, magic, fog, trails, obstacles, osr),
         ),
         Some(Command::Check { scenes }) => check(&scenes),
         Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
@@ -570,7 +578,17 @@ fn open(
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
-    (play, roster, temptations, prisoners, magic, trails, obstacles): (Option<f32>, bool, bool, bool, bool, bool, bool),
+    (play, roster, temptations, prisoners, magic, fog, trails, obstacles, osr): (
+        Option<f32>,
+        bool,
+        bool,
+        bool,
+        bool,
+        bool,
+        bool,
+        bool,
+        bool,
+    ),
 ) -> ExitCode {
     // A map opens directly: imported in memory, its image shown from memory (the document).
     let document = match crate::document::Document::open(path) {
@@ -600,8 +618,10 @@ fn open(
             temptations,
             prisoners,
             magic,
+            fog,
             trails,
             obstacles,
+            osr,
         };
         crate::view::run_with(scene, document, options)
     }
@@ -618,8 +638,10 @@ fn open(
             temptations,
             prisoners,
             magic,
+            fog,
             trails,
             obstacles,
+            osr,
         );
         eprintln!("this tabula was built without the `gui` feature; showing a headless run instead");
         print_headless_run(&scene, moves.max(1))

@@ -3,6 +3,8 @@
 //! that the GM sees is not on the players' picture. Reported as *ignored*, with the reason,
 //! where `xvfb-run` is not installed or the `gui` feature is off; `.ci/run` installs Xvfb.
 //! A harness of its own (libtest-mimic) so the decision to ignore is made at run time.
+//! The fog of war is checked on an imported map (`../shared/uvtt/`, beside the clone; where it
+//! is missing that case says so and passes, as tests/uvtt.rs does).
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,10 @@ fn main() -> ExitCode {
         }),
         Trial::test("a_move_can_be_shown_a_round_at_a_time", || {
             a_move_can_be_shown_a_round_at_a_time();
+            Ok(())
+        }),
+        Trial::test("a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in", || {
+            a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in();
             Ok(())
         }),
     ];
@@ -150,5 +156,118 @@ fn a_move_can_be_shown_a_round_at_a_time() {
     // are part-way.
     assert_ne!(pictures[1], pictures[0], "round 1 of move 6 looks like the end of move 5");
     assert_ne!(pictures[1], pictures[2], "round 1 of move 6 looks like the end of move 6");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The Dungeondraft cave (../shared/uvtt/README.md): a hall and a stone room walled all round,
+/// with three closed doors.
+const CAVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/uvtt/cave-20x20.dd2vtt");
+
+/// The pixel showing table point `p` (inches) in a `width` by `height` picture of a table
+/// `table` inches, as camera.rs `fitted` frames it when the window opens: 32 px an inch at zoom
+/// 1, the table fitted in the window less 40 px of height and, in the GM view, less 440 px on
+/// the right for the panels.
+fn pixel_of(p: (f32, f32), table: (f32, f32), (width, height): (u32, u32), gm: bool) -> (usize, usize) {
+    let panels = if gm { 440.0 } else { 0.0 };
+    let (w, h) = (width as f32, height as f32);
+    let usable = ((w - panels).max(100.0), (h - 40.0).max(100.0));
+    let scale = (table.0 * 32.0 / usable.0).max(table.1 * 32.0 / usable.1).max(0.02);
+    let centre = (table.0 * 16.0 + panels / 2.0 * scale, table.1 * 16.0);
+    let x = w / 2.0 + (p.0 * 32.0 - centre.0) / scale;
+    let y = h / 2.0 - (p.1 * 32.0 - centre.1) / scale;
+    (x.round() as usize, y.round() as usize)
+}
+
+/// The pixels within 6 px (an eighth of an inch here) of `at`.
+fn block(px: &[[u8; 3]], width: u32, at: (usize, usize)) -> Vec<[u8; 3]> {
+    let width = width as usize;
+    let height = px.len() / width;
+    let mut out = Vec::new();
+    for y in at.1.saturating_sub(6)..(at.1 + 7).min(height) {
+        for x in at.0.saturating_sub(6)..(at.0 + 7).min(width) {
+            out.push(px[y * width + x]);
+        }
+    }
+    assert!(!out.is_empty(), "{at:?} is outside the {width}x{height} picture");
+    out
+}
+
+/// Every pixel black (the fog's black; a little dithering allowed).
+fn all_black(pixels: &[[u8; 3]]) -> bool {
+    pixels.iter().all(|p| p.iter().all(|c| *c <= 8))
+}
+
+/// The mean of each pixel's brightest channel.
+fn brightness(pixels: &[[u8; 3]]) -> f32 {
+    pixels.iter().map(|p| f32::from(*p.iter().max().unwrap_or(&0))).sum::<f32>() / pixels.len().max(1) as f32
+}
+
+fn a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in() {
+    use tabula::scene::save::save_scene_with_image;
+    use tabula::scene::uvtt::{ImportSettings, read_uvtt};
+    if !Path::new(CAVE).exists() {
+        eprintln!("note: skipping, sample map {CAVE} is not there; it sits in ../shared beside the clone");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tabula-gui-fog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let imported = read_uvtt(Path::new(CAVE), &ImportSettings::default()).unwrap_or_else(|e| panic!("{e}"));
+    let image = imported.image.expect("the cave carries its image");
+    let image_name = format!("cave.{}", image.extension);
+    let mut scene = imported.scene;
+    scene.background.as_mut().expect("the cave's background").image = image_name.clone();
+    let table = (scene.table.width, scene.table.height);
+    // The hall's south door, from (9.5, 6) to (10.5, 6), closed; a scout of the party outside it.
+    let door = scene
+        .doors
+        .iter()
+        .position(|d| ((d.from.0 + d.to.0) / 2.0 - 10.0).abs() < 0.01 && ((d.from.1 + d.to.1) / 2.0 - 6.0).abs() < 0.01)
+        .expect("the cave's south door");
+    assert!(!scene.doors[door].open, "the import keeps the door closed");
+    let scout = tabula::scene::parse_scene(
+        "(version: 1, table: (width: 20, height: 20), figures: [(name: \"Scout\", position: (10, 5))])",
+        Path::new("<test>"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .figures
+    .remove(0);
+    assert_eq!(scout.side, "party");
+    scene.figures.push(scout);
+    let save = |scene: &tabula::scene::Scene, name: &str| {
+        let path = dir.join(name);
+        save_scene_with_image(scene, &path, &dir.join(&image_name), &image.bytes).unwrap_or_else(|e| panic!("{e}"));
+        path
+    };
+    let outside = save(&scene, "closed.ron");
+    // The door open, the scout stepped in.
+    scene.doors[door].open = true;
+    scene.figures[0].position = (10.0, 8.0);
+    let inside = save(&scene, "open.ron");
+
+    // A spot in the hall, and one outside in the scout's sight, both cell centres (off the grid).
+    let (hall, yard) = ((10.25, 10.25), (15.25, 1.25));
+    let fog = ["--moves", "1", "--fog"];
+    let shots = [
+        ("closed-projector", &outside, "projector"),
+        ("closed-gm", &outside, "gm"),
+        ("open-projector", &inside, "projector"),
+    ];
+    let mut pictures = Vec::new();
+    for (name, file, view) in shots {
+        let out = dir.join(format!("{name}.png"));
+        screenshot_after(file, view, &fog, &out);
+        pictures.push((view == "gm", pixels(&out)));
+    }
+    let at = |i: usize, p: (f32, f32)| {
+        let (gm, (w, h, px)) = &pictures[i];
+        block(px, *w, pixel_of(p, table, (*w, *h), *gm))
+    };
+    assert!(all_black(&at(0, hall)), "the hall behind the closed door shows on the projector: {:?}", at(0, hall)[0]);
+    let yard_light = brightness(&at(0, yard));
+    assert!(yard_light > 40.0, "what the scout sees outside is dark on the projector ({yard_light})");
+    let gm_hall = brightness(&at(1, hall));
+    assert!(gm_hall > 25.0, "the GM picture does not show the hall ({gm_hall})");
+    let hall_light = brightness(&at(2, hall));
+    assert!(hall_light > 40.0, "the hall stays dark with the door open and the scout inside ({hall_light})");
     std::fs::remove_dir_all(&dir).ok();
 }

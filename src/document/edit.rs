@@ -1,8 +1,10 @@
 //! Edits to the scene: place, move, delete, draw a path, replace an entity's text. Every edit
 //! goes through the scene (snapshot, change, respawn), so each domain's entities are rebuilt by
-//! its own spawn code, and the dice log and seed are kept.
+//! its own spawn code, and the dice log and seed are kept. The GM's fog edits ([`edit_fog`])
+//! change the world's explored fog directly.
 
 use crate::scene::{Herd, Point, Scene, Table};
+use crate::sim::sight::ExploredFog;
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, SimDice};
 use bevy::prelude::*;
@@ -63,6 +65,55 @@ pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
     super::respawn(world, &scene, seed, log);
     super::mark_dirty(world);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
+/// A change the GM makes to the fog of war by hand (the Fog panel's brush, rectangle and reset).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FogEdit {
+    /// The cells whose centre lies within `radius` inches of `centre` explored, or not.
+    Disc {
+        /// The brush's centre, table inches.
+        centre: Vec2,
+        /// The brush's radius, inches.
+        radius: f32,
+        /// Explored (revealed) or not (hidden).
+        explored: bool,
+    },
+    /// The cells whose centre lies in the rectangle between two corners explored, or not.
+    Rect {
+        /// One corner, table inches.
+        from: Vec2,
+        /// The opposite corner.
+        to: Vec2,
+        /// Explored (revealed) or not (hidden).
+        explored: bool,
+    },
+    /// Nothing explored any more.
+    Reset,
+}
+
+/// Make `edit` to the world's explored fog ([`ExploredFog`]); whether any cell changed (the
+/// document is marked unsaved then). Unlike the edits above it rebuilds nothing: only the Sight
+/// set and the view read the fog. It is kept as any change between moves is: the world's fog is
+/// what the scene saves (`fog`, written by the snapshot) and what the edits above rebuild from,
+/// and the history's snapshots before each move hold it, so rewinding to a move before the edit
+/// undoes it. There is no undo of the edit alone.
+pub fn edit_fog(world: &mut World, edit: &FogEdit) -> bool {
+    let Some(mut fog) = world.get_resource_mut::<ExploredFog>() else { return false };
+    let before = fog.bits().to_vec();
+    // Changed only if a cell changed: the projector's picture is redrawn on a change.
+    let cells = fog.bypass_change_detection();
+    match *edit {
+        FogEdit::Disc { centre, radius, explored } => cells.set_disc(centre, radius, explored),
+        FogEdit::Rect { from, to, explored } => cells.set_rect(from, to, explored),
+        FogEdit::Reset => cells.clear(),
+    }
+    let changed = cells.bits() != before.as_slice();
+    if changed {
+        fog.set_changed();
+        super::mark_dirty(world);
+    }
+    changed
 }
 
 /// A point rounded to a hundredth of an inch, as edits write them.
@@ -273,6 +324,38 @@ mod tests {
         let err = apply_edits(world, &[Edit::Move("Walker".into(), Vec2::new(50.0, 5.0))]).unwrap_err();
         assert!(err.contains("off the"), "{err}");
         assert_eq!(snapshot_scene(world).unwrap().herds[0], after);
+    }
+
+    #[test]
+    fn fog_edits_change_the_explored_cells_and_the_scene_keeps_them() {
+        fn explored(world: &World) -> usize {
+            world.resource::<ExploredFog>().explored_cells()
+        }
+        fn dirty(world: &World) -> bool {
+            world.resource::<super::super::Document>().dirty
+        }
+        let mut app = super::super::walker_app();
+        let world = app.world_mut();
+        assert_eq!(explored(world), 0, "nothing explored before a move");
+        assert!(!edit_fog(world, &FogEdit::Reset), "nothing to reset");
+        assert!(!dirty(world), "an edit that changes nothing leaves the document as it was");
+        // 0.5" cells: centres 20.25 to 24.75 across, 0.25 to 9.75 up.
+        let rect = FogEdit::Rect { from: Vec2::new(25.0, 10.0), to: Vec2::new(20.0, 0.0), explored: true };
+        assert!(edit_fog(world, &rect));
+        assert_eq!(explored(world), 10 * 20);
+        assert!(dirty(world));
+        assert!(!edit_fog(world, &rect), "revealed already");
+        assert!(snapshot_scene(world).unwrap().fog.is_some(), "the scene saves it");
+        // An edit rebuilds the world from the scene: the fog stays.
+        apply_edits(world, &[Edit::Move("Walker".into(), Vec2::new(2.0, 5.0))]).unwrap();
+        assert_eq!(explored(world), 200);
+        let hide = FogEdit::Disc { centre: Vec2::new(22.5, 5.0), radius: 0.5, explored: false };
+        assert!(edit_fog(world, &hide));
+        // Centres within 0.5" of (22.5, 5): (22.25 or 22.75, 4.75 or 5.25).
+        assert_eq!(explored(world), 196);
+        assert!(edit_fog(world, &FogEdit::Reset));
+        assert_eq!(explored(world), 0);
+        assert_eq!(snapshot_scene(world).unwrap().fog, None);
     }
 
     #[test]

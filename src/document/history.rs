@@ -7,9 +7,11 @@
 //! log events are shown); how the picture catches up is the view's business.
 
 use crate::rules::decisions::{DecisionError, DecisionOption, DecisionResult, Qualities, score_options};
+use crate::scene::osr::CombatOrderEntry;
 use crate::scene::{CastOrder, Scene};
+use crate::sim::encounters::{OsrBook, round_played_next};
 use crate::sim::magic::MagicBook;
-use crate::sim::outcome::MagicEventOutcome;
+use crate::sim::outcome::{EncounterEventOutcome, MagicEventOutcome};
 use crate::sim::temptations::{decide_for, decision_event, qualities_of};
 use crate::sim::world::{Figure, snapshot_scene};
 use crate::sim::{EventLog, LogEvent, MoveClock, SimDice};
@@ -408,6 +410,59 @@ pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, 
     Ok(order)
 }
 
+/// The GM's order for the OSR combat in progress from the GM view (the OSR panel): a hit on a
+/// figure of the encounter, or the end of the combat after the round, for the round the next
+/// step plays ([`round_played_next`]; its `encounter` and `round` are set to it). It joins the
+/// scene's `osr.combat_orders`, which the Encounters set reads as it reads any scene's (the hit
+/// lands, morale is checked, the combat ends after the round), and a `combat_ordered` event
+/// goes to the dice log now. The order is checked as a scene's orders are on load. The world
+/// before is kept in the history (rewinding to the next move undoes it). The order as placed,
+/// or the reason it cannot be; nothing changes then.
+pub fn order_combat(world: &mut World, mut order: CombatOrderEntry) -> Result<CombatOrderEntry, String> {
+    let Some(book) = world.get_resource::<OsrBook>() else {
+        return Err("there is no OSR procedure in this world".into());
+    };
+    if !book.is_osr() {
+        return Err("the scene's rules family is not osr".into());
+    }
+    let Some(state) = book.section.encounter.clone() else { return Err("no combat is in progress".into()) };
+    let osr_clock = book.section.clock;
+    order.encounter = state.number;
+    order.round = round_played_next(&state);
+    if let Some(target) = &order.target
+        && !state.monsters.iter().chain(&state.party).any(|n| n == target)
+    {
+        return Err(format!("target: \"{target}\" is not a figure of encounter {}", state.number));
+    }
+    let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to order in".into()) };
+    // Only what the order brings is its problem: the scene as it stands is the GM's.
+    let before: HashSet<String> = crate::scene::load::validate(&scene).iter().map(|p| p.to_string()).collect();
+    let mut with_order = scene.clone();
+    with_order.osr.combat_orders.push(order.clone());
+    let problems: Vec<String> = crate::scene::load::validate(&with_order)
+        .iter()
+        .map(|p| p.to_string())
+        .filter(|p| !before.contains(p))
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+    let clock = *world.resource::<MoveClock>();
+    let log_len = world.resource::<EventLog>().events.len();
+    world.resource_mut::<History>().push(scene, log_len);
+    world.resource_mut::<OsrBook>().section.combat_orders.push(order.clone());
+    let subject = order.target.clone().unwrap_or_else(|| state.entry.clone());
+    let event = LogEvent::new("encounters", "combat_ordered", subject)
+        .outcome(EncounterEventOutcome::Ordered)
+        .field("encounter", order.encounter)
+        .field("round", order.round)
+        .field("damage", order.damage)
+        .field("end", order.end.map(|e| e.id()));
+    world.resource_mut::<EventLog>().push(&clock, crate::sim::encounters::stamped(event, osr_clock));
+    super::mark_dirty(world);
+    Ok(order)
+}
+
 /// A new seed: it changes the moves still to come; what was rolled stays in the log.
 pub fn reseed(world: &mut World, seed: u64) {
     world.resource_mut::<SimDice>().seed = seed;
@@ -704,5 +759,78 @@ mod tests {
         assert_eq!(world.resource::<EventLog>().events.len(), before);
         assert!(snapshot_scene(world).unwrap().magic.spells.is_empty());
         assert_eq!(world.resource::<MoveClock>().move_number, 1);
+    }
+
+    /// A hit and an end ordered from the GM view's OSR panel: set for the encounter in progress
+    /// and the round the next step plays, logged now, landing when that step is played (the hit,
+    /// then the end after the round, though the hit is listed first); a rewind undoes them. An
+    /// order the scene would refuse, or one with no combat to order in, changes nothing.
+    #[test]
+    fn combat_orders_from_the_gm_land_in_the_next_round_and_can_be_rewound() {
+        use crate::rules::osr::CombatEnd;
+        let mut app = crate::document::walker_app();
+        let world = app.world_mut();
+        let hit = |target: Option<&str>, damage: i32| CombatOrderEntry {
+            encounter: 0,
+            round: 0,
+            target: target.map(String::from),
+            damage,
+            end: None,
+        };
+        let err = order_combat(world, hit(Some("Walker"), 1)).unwrap_err();
+        assert!(err.contains("rules family"), "a Morval scene has no combat to order in: {err}");
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 20), rules_family: osr,
+              figures: [(name: \"Hero\", position: (5, 5)),
+                        (name: \"goblin 1-1\", side: \"monsters\", position: (9, 5))],
+              osr: (sheets: [(figure: \"Hero\", hp: 6, max_hp: 6),
+                             (figure: \"goblin 1-1\", hp: 3, max_hp: 3, morale: 7)],
+                    encounter_table: [(name: \"goblin\", count: 1, morale: 7, hp: 3)],
+                    encounters_had: 1,
+                    encounter: (number: 1, entry: \"goblin\", monsters: [\"goblin 1-1\"], party: [\"Hero\"],
+                                reaction: hostile, phase: s6_melee, round: 1)))",
+        );
+        crate::document::respawn(world, &scene, 3, None);
+        let before = world.resource::<EventLog>().events.len();
+        let kept = world.resource::<History>().len();
+        let err = order_combat(world, hit(Some("Nobody"), 2)).unwrap_err();
+        assert!(err.contains("target"), "{err}");
+        let err = order_combat(world, hit(None, 0)).unwrap_err();
+        assert!(err.contains("target or end"), "{err}");
+        assert_eq!(world.resource::<EventLog>().events.len(), before, "nothing logged when refused");
+        assert_eq!(world.resource::<History>().len(), kept, "nothing kept when refused");
+
+        let placed = order_combat(world, hit(Some("goblin 1-1"), 1)).expect("ordered");
+        assert_eq!((placed.encounter, placed.round), (1, 2), "after the surprise round's melee comes round 2");
+        let events = &world.resource::<EventLog>().events;
+        assert_eq!(events.len(), before + 1);
+        let e = &events[before];
+        assert_eq!(
+            (e.system, e.event, e.subject.as_str(), e.outcome.as_str()),
+            ("encounters", "combat_ordered", "goblin 1-1", "ordered")
+        );
+        assert_eq!((e.fields["round"].as_u64(), e.fields["damage"].as_i64()), (Some(2), Some(1)));
+        assert!(world.resource::<Document>().dirty);
+        let retreat = CombatOrderEntry { end: Some(CombatEnd::Retreat), ..hit(None, 0) };
+        let ended = order_combat(world, retreat).expect("ordered");
+        assert_eq!((ended.encounter, ended.round), (1, 2));
+        assert_eq!(world.resource::<EventLog>().events[before + 1].subject, "goblin", "an end is the row's");
+        assert_eq!(snapshot_scene(world).unwrap().osr.combat_orders, vec![placed, ended]);
+
+        assert!(step(world));
+        let log = &world.resource::<EventLog>().events;
+        let hits: Vec<&LogEvent> = log.iter().filter(|e| e.event == "hit").collect();
+        assert_eq!(hits.len(), 1, "the hit lands once, in round 2");
+        assert_eq!((hits[0].outcome.as_str(), hits[0].fields["hp"].as_i64()), ("hit", Some(2)));
+        let ended: Vec<&LogEvent> = log.iter().filter(|e| e.event == "combat_ended").collect();
+        assert_eq!(ended.len(), 1);
+        assert_eq!(ended[0].outcome, CombatEnd::Retreat.id());
+        assert!(snapshot_scene(world).unwrap().osr.encounter.is_none());
+
+        assert!(rewind(world, 1), "the orders and the round they landed in can be rewound");
+        assert_eq!(world.resource::<EventLog>().events.len(), before);
+        let back = snapshot_scene(world).unwrap();
+        assert!(back.osr.combat_orders.is_empty());
+        assert_eq!(back.osr.encounter.map(|e| e.round), Some(1));
     }
 }

@@ -13,11 +13,11 @@ pub mod edit;
 pub mod file;
 pub mod history;
 
-pub use edit::{Edit, Placeable, apply_edits, edit_scene, entity_ron, fresh_name};
+pub use edit::{Edit, FogEdit, Placeable, apply_edits, edit_fog, edit_scene, entity_ron, fresh_name};
 pub use file::{BackgroundSource, Document, OpenError, is_map, new_scene, open, reload, replace_world, save};
 pub use history::{
-    History, MAX_HISTORY_BYTES, Reveal, Revealed, Snapshot, decide, event_revealed, order_cast, reseed, rest, rewind,
-    show_more, step, step_moves, step_rounds,
+    History, MAX_HISTORY_BYTES, Reveal, Revealed, Snapshot, decide, event_revealed, order_cast, order_combat, reseed,
+    rest, rewind, show_more, step, step_moves, step_rounds,
 };
 
 use crate::scene::Scene;

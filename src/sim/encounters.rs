@@ -28,11 +28,11 @@ use super::{Move, MoveSystems};
 use crate::rules::dice::{DiceSource, Rolls};
 use crate::rules::obstacles::ItemWeights;
 use crate::rules::osr::{
-    CarriedItem, CombatEnd, CombatOrder, CombatPhase, EntryKind, EntryPoint, FaceCandidate, LeaderState, MoraleCheck,
-    MoraleKind, MoraleOutcome, MoraleState, OsrClock, OsrSettings, OsrSpeed, PartyPace, TURN_MINUTES, WanderingOutcome,
-    armour_row, choose_entry_point, choose_face, encumbrance, morale_check_due, morale_triggers, party_pace,
-    roll_encounter_distance, roll_morale, roll_reaction, roll_surprise, roll_wandering_check, surprise_chances,
-    tallied_weight_lb,
+    CarriedItem, CombatEnd, CombatOrder, CombatPhase, Encumbrance, EntryKind, EntryPoint, FaceCandidate, LeaderState,
+    MoraleCheck, MoraleKind, MoraleOutcome, MoraleState, OsrClock, OsrSettings, OsrSpeed, PartyPace, TURN_MINUTES,
+    WanderingOutcome, armour_row, choose_entry_point, choose_face, encumbrance, morale_check_due, morale_triggers,
+    party_pace, roll_encounter_distance, roll_morale, roll_reaction, roll_surprise, roll_wandering_check,
+    surprise_chances, tallied_weight_lb,
 };
 use crate::scene::osr::{EncounterEntry, EncounterState, OsrSection, OsrSheet, OsrStanding, RulesFamily};
 use crate::scene::{self, Scene};
@@ -186,7 +186,7 @@ fn resolve_encounters(world: &mut World) {
 }
 
 /// The OSR clock on an event: the turn it falls in (from 1) and the minutes passed.
-fn stamped(e: LogEvent, clock: OsrClock) -> LogEvent {
+pub(crate) fn stamped(e: LogEvent, clock: OsrClock) -> LogEvent {
     e.field("osr_turn", clock.minutes.div_ceil(TURN_MINUTES).max(1)).field("osr_minutes", clock.minutes)
 }
 
@@ -300,26 +300,7 @@ impl Pass {
 
     /// The candidates for a point of entry: the scene's list, then the doors, then the edges.
     fn entry_candidates(&self) -> Vec<(String, EntryKind, Vec2, bool)> {
-        let s = &self.book.section;
-        let mut v: Vec<(String, EntryKind, Vec2, bool)> =
-            s.entry_points.iter().map(|p| (p.name.clone(), p.kind, vec2(p.position), p.illogical)).collect();
-        if s.entries_from_doors {
-            for d in self.doors.iter().filter(|d| d.kind == scene::DoorKind::Door) {
-                v.push((d.name.clone(), EntryKind::Door, (vec2(d.from) + vec2(d.to)) / 2.0, false));
-            }
-        }
-        if s.entries_from_table_edges {
-            let (w, h) = (self.table.x, self.table.y);
-            for (name, at) in [
-                ("north edge", Vec2::new(w / 2.0, h)),
-                ("east edge", Vec2::new(w, h / 2.0)),
-                ("south edge", Vec2::new(w / 2.0, 0.0)),
-                ("west edge", Vec2::new(0.0, h / 2.0)),
-            ] {
-                v.push((name.to_string(), EntryKind::TableEdge, at, false));
-            }
-        }
-        v
+        entry_candidates(&self.book.section, &self.doors, self.table)
     }
 
     /// Whether `eye` sees `at` with no wall between (tested to a hair short of it).
@@ -491,10 +472,7 @@ impl Pass {
             order: state.order.clone(),
             end: None,
         };
-        let playing = match order.phase {
-            CombatPhase::Melee | CombatPhase::SurpriseMelee => order.round.saturating_add(1),
-            _ => order.round,
-        };
+        let playing = round_played_next(&state);
         self.book.section.clock.add_round();
         for _ in 0..MAX_PHASES_A_STEP {
             let step = order.advance(&self.book.settings, &mut self.dice);
@@ -519,13 +497,14 @@ impl Pass {
         }
         self.apply_hits(&state, playing);
         self.check_morale(&state);
+        // The first order of this round that ends the combat (a hit listed before it does not hide it).
         let ordered_end = self
             .book
             .section
             .combat_orders
             .iter()
-            .find(|o| o.encounter == state.number && o.round == playing)
-            .and_then(|o| o.end);
+            .filter(|o| o.encounter == state.number && o.round == playing)
+            .find_map(|o| o.end);
         let row = self.book.section.encounter_table.iter().find(|r| r.name == state.entry);
         // Normal combat starts at round 2: a ceasefire after n rounds comes at the end of round n + 1.
         let ceasefire = row.and_then(|r| r.ceasefire_after).is_some_and(|n| playing > n);
@@ -692,14 +671,53 @@ impl Pass {
     }
 }
 
+/// The candidates for a point of entry, each (name, kind, position, marked illogical): the
+/// scene's `entry_points`, then every door's middle (`entries_from_doors`), then the middles of
+/// the table edges (`entries_from_table_edges`), in that order (docs/osr.md "In a scene").
+pub fn entry_candidates(
+    section: &OsrSection,
+    doors: &[scene::Door],
+    table: Vec2,
+) -> Vec<(String, EntryKind, Vec2, bool)> {
+    let mut v: Vec<(String, EntryKind, Vec2, bool)> =
+        section.entry_points.iter().map(|p| (p.name.clone(), p.kind, vec2(p.position), p.illogical)).collect();
+    if section.entries_from_doors {
+        for d in doors.iter().filter(|d| d.kind == scene::DoorKind::Door) {
+            v.push((d.name.clone(), EntryKind::Door, (vec2(d.from) + vec2(d.to)) / 2.0, false));
+        }
+    }
+    if section.entries_from_table_edges {
+        let (w, h) = (table.x, table.y);
+        for (name, at) in [
+            ("north edge", Vec2::new(w / 2.0, h)),
+            ("east edge", Vec2::new(w, h / 2.0)),
+            ("south edge", Vec2::new(w / 2.0, 0.0)),
+            ("west edge", Vec2::new(0.0, h / 2.0)),
+        ] {
+            v.push((name.to_string(), EntryKind::TableEdge, at, false));
+        }
+    }
+    v
+}
+
+/// The combat round the next step plays for the encounter in progress (1 is the surprise
+/// round): the round after the one whose melee was the last phase played, else the round the
+/// combat stands in. The GM's `combat_orders` for that round land in that step.
+pub fn round_played_next(state: &EncounterState) -> u32 {
+    match state.phase {
+        CombatPhase::Melee | CombatPhase::SurpriseMelee => state.round.saturating_add(1),
+        _ => state.round,
+    }
+}
+
 /// The log's name for a combat side.
 fn side_name(side: usize) -> &'static str {
     if side == 0 { "party" } else { "monsters" }
 }
 
-/// A member's speed from its sheet: the weight tallied (its own items and its inventory) and
-/// its armour's row.
-fn member_speed(sheet: &OsrSheet, figure: &scene::Figure, book: &OsrBook) -> OsrSpeed {
+/// A member's encumbrance from its sheet: the weight tallied (its own items and its inventory)
+/// against its armour's row (003 "Encumbrance"), as the party's pace reads it.
+pub fn member_encumbrance(sheet: &OsrSheet, figure: &scene::Figure, book: &OsrBook) -> Encumbrance {
     let carried: Vec<CarriedItem> =
         sheet.carried.iter().map(|i| CarriedItem { kind: i.kind, weight_lb: i.weight_lb }).collect();
     let inventory = if sheet.inventory_kind.tallied() {
@@ -708,7 +726,12 @@ fn member_speed(sheet: &OsrSheet, figure: &scene::Figure, book: &OsrBook) -> Osr
         0.0
     };
     let lb = tallied_weight_lb(&carried) + inventory.max(0.0);
-    encumbrance(lb, armour_row(figure.armour, &book.settings), sheet.no_movement).speed
+    encumbrance(lb, armour_row(figure.armour, &book.settings), sheet.no_movement)
+}
+
+/// A member's speed from its sheet ([`member_encumbrance`]).
+fn member_speed(sheet: &OsrSheet, figure: &scene::Figure, book: &OsrBook) -> OsrSpeed {
+    member_encumbrance(sheet, figure, book).speed
 }
 
 /// 003 "Encounters & Exploration": the party moves as its slowest member (unless in full
@@ -745,5 +768,71 @@ fn set_party_pace(world: &mut World) {
         if let Some(mut f) = entity.get_mut::<Figure>() {
             f.0.move_rate = Some(rate);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::osr::Reaction;
+    use crate::scene::osr::SceneEntryPoint;
+
+    fn state(phase: CombatPhase, round: u32) -> EncounterState {
+        EncounterState {
+            number: 1,
+            entry: "goblin".into(),
+            monsters: Vec::new(),
+            party: Vec::new(),
+            party_surprised: false,
+            monsters_surprised: false,
+            reaction: Reaction::Hostile,
+            phase,
+            round,
+            order: Vec::new(),
+        }
+    }
+
+    /// A combat begins in S1 of round 1 (its orders are round 1's); once a round's melee is
+    /// played the next step plays the round after.
+    #[test]
+    fn the_next_step_plays_the_round_after_the_last_melee() {
+        assert_eq!(round_played_next(&state(CombatPhase::DetermineSurprise, 1)), 1);
+        assert_eq!(round_played_next(&state(CombatPhase::SurpriseMelee, 1)), 2);
+        assert_eq!(round_played_next(&state(CombatPhase::Declare, 2)), 2);
+        assert_eq!(round_played_next(&state(CombatPhase::Spells, 4)), 4);
+        assert_eq!(round_played_next(&state(CombatPhase::Melee, 4)), 5);
+    }
+
+    /// The scene's entry points, then the doors (not the windows), then the table edges' middles.
+    #[test]
+    fn entry_candidates_come_in_the_documented_order() {
+        let door = |name: &str, kind: scene::DoorKind| scene::Door {
+            name: name.into(),
+            kind,
+            from: (10.0, 0.0),
+            to: (12.0, 0.0),
+            open: false,
+        };
+        let mut section = OsrSection {
+            entry_points: vec![SceneEntryPoint {
+                name: "east tunnel".into(),
+                kind: EntryKind::CorridorEnd,
+                position: (39.0, 10.0),
+                illogical: true,
+            }],
+            entries_from_table_edges: true,
+            ..OsrSection::default()
+        };
+        let doors = [door("gate", scene::DoorKind::Door), door("slit", scene::DoorKind::Window)];
+        let table = Vec2::new(40.0, 20.0);
+        let names = |c: &[(String, EntryKind, Vec2, bool)]| c.iter().map(|e| e.0.clone()).collect::<Vec<_>>();
+        let all = entry_candidates(&section, &doors, table);
+        assert_eq!(names(&all), ["east tunnel", "gate", "north edge", "east edge", "south edge", "west edge"]);
+        assert!(all[0].3, "the GM's illogical mark is kept");
+        assert_eq!((all[1].1, all[1].2), (EntryKind::Door, Vec2::new(11.0, 0.0)), "a door's middle");
+        assert_eq!(all[3].2, Vec2::new(40.0, 10.0));
+        section.entries_from_doors = false;
+        section.entries_from_table_edges = false;
+        assert_eq!(names(&entry_candidates(&section, &doors, table)), ["east tunnel"]);
     }
 }

@@ -32,7 +32,7 @@
 //!    cross (horse drawn, no planks).
 
 use super::clock::{MoveClock, SimDice};
-use super::geometry::segments_cross;
+use super::geometry::{point_segment_distance, segments_cross};
 use super::herds::CattleGrids;
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::magic::Cursed;
@@ -125,17 +125,6 @@ struct Body {
     /// It can climb: on foot, hands and feet free, not held, walking its own path.
     climbs: bool,
     inventory: Vec<Item>,
-}
-
-/// The distance from `p` to the segment `a`–`b`.
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    if len2 <= f32::EPSILON {
-        return p.distance(a);
-    }
-    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
-    p.distance(a + ab * t)
 }
 
 /// Which side of the line `a`–`b` the point `p` lies on: +1, −1, or 0 on it.
@@ -320,7 +309,7 @@ fn stakes(
         let (a, b) = (vec2(line.from), vec2(line.to));
         if let (Some(done), Some(builder)) = (line.moves_worked, &line.builder)
             && stake_work(done).moves_left > 0
-            && bodies.iter().any(|x| x.name == *builder && distance_to_segment(x.at, a, b) <= WORK_REACH_IN)
+            && bodies.iter().any(|x| x.name == *builder && point_segment_distance(x.at, a, b) <= WORK_REACH_IN)
         {
             let work = stake_work(done + 1);
             line.moves_worked = Some(done + 1);
@@ -835,7 +824,8 @@ fn glass_walls(
         let Some(points) = walls.walls().iter().find(|w| w.name == wall.wall).map(|w| w.points.clone()) else {
             continue;
         };
-        let near = |p: Vec2| points.windows(2).any(|s| distance_to_segment(p, vec2(s[0]), vec2(s[1])) <= WORK_REACH_IN);
+        let near =
+            |p: Vec2| points.windows(2).any(|s| point_segment_distance(p, vec2(s[0]), vec2(s[1])) <= WORK_REACH_IN);
         let mut over = Vec::new();
         for (k, climber) in wall.climbers.iter_mut().enumerate() {
             let Some(body) = bodies.iter_mut().find(|b| b.name == climber.figure) else { continue };
@@ -904,7 +894,7 @@ fn planks(
                 bodies.iter().any(|x| {
                     x.name == **n
                         && (x.at.distance(planks_at) <= WORK_REACH_IN
-                            || distance_to_segment(x.at, a, b) <= WORK_REACH_IN)
+                            || point_segment_distance(x.at, a, b) <= WORK_REACH_IN)
                 })
             })
             .collect();

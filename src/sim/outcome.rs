@@ -51,6 +51,8 @@ named_enum! {
         Killed => "killed",
         /// `hit`: no figure with a sheet has the name.
         NoSuchFigure => "no_such_figure",
+        /// `combat_ordered`: the GM ordered a hit or the combat's end from the GM view, for the next round.
+        Ordered => "ordered",
     }
 }
 
@@ -704,6 +706,7 @@ mod tests {
             t.add("encounters", "morale_check", &MoraleOutcome::ALL);
             t.add("encounters", "loyalty_check", &MoraleOutcome::ALL);
             t.add("encounters", "combat_ended", &CombatEnd::ALL);
+            t.add("encounters", "combat_ordered", &[N::Ordered]);
         }
         t.add("noise", "noise_made", &Noise::ALL);
         t.add("injuries", "location", &LocationOutcome::ALL);

@@ -33,7 +33,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A name label that follows its entity.
 #[derive(Component)]
-struct Label(Entity);
+pub(super) struct Label(pub(super) Entity);
 
 /// Drawn from the scene, rebuilt when the world is rebuilt.
 #[derive(Component)]

@@ -41,6 +41,8 @@ pub enum Tool {
     PlaceSleepers,
     /// Each click adds a waypoint to the selected figure's path; Enter or Esc ends.
     DrawPath,
+    /// The Fog panel's brush or rectangle (fog.rs): clicks reveal or hide the fog of war.
+    Fog,
 }
 
 impl Tool {
@@ -62,7 +64,7 @@ impl Tool {
             Tool::PlaceFire => Some(Placeable::Fire),
             Tool::PlaceHerd => Some(Placeable::Herd),
             Tool::PlaceSleepers => Some(Placeable::Sleepers),
-            Tool::Select | Tool::DrawPath => None,
+            Tool::Select | Tool::DrawPath | Tool::Fog => None,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Drawing herds in the GM view: every beast, each herd's heading, zone rings, beasts held by
 //! grids, and the cattle grids themselves.
 
+use super::fog::{FogOfWar, PlayersSight, shown_to_players};
+use super::layers::GmGizmos;
 use super::playhead::{BeforeMove, Playhead, PlayheadSystems, Shown, ShownBeasts};
 use super::tokens::beast_color;
 use super::{PX_PER_INCH, to_world};
@@ -14,11 +16,16 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Beasts themselves are sprites (tokens.rs); here are what marks them: held crosses, the
-/// herd's heading and zone rings, all where the beasts are shown this frame.
+/// herd's heading and zone rings, all where the beasts are shown this frame. Under the fog of
+/// war a herd of another side than the players' is marked for the GM only while the players do
+/// not see its centre (fog.rs).
 fn draw_herds(
     mut gizmos: Gizmos,
+    mut gm_gizmos: Gizmos<GmGizmos>,
     playhead: Res<Playhead>,
     before: Res<BeforeMove>,
+    fog: Res<FogOfWar>,
+    sight: Res<PlayersSight>,
     herds: Query<(Entity, &Herd, &Beasts, &Facing, &Shown, &ShownBeasts)>,
 ) {
     for (entity, herd, beasts, facing, centre, shown) in &herds {
@@ -28,38 +35,51 @@ fn draw_herds(
             Some(w) => (&w.herd, &w.held, w.facing),
             None => (herd, &beasts.held, facing.0),
         };
-        let h = &herd.0;
-        let color = beast_color(h.beast);
-        let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
-        for (p, held) in shown.0.iter().zip(held) {
-            let at = to_world(*p);
-            // A trapped beast gets an orange cross, a stuck one a red cross (amber is the GM-only
-            // hidden-trap colour).
-            if let Some(state) = held {
-                let c = if *state == GridHoldState::Trapped {
-                    Color::srgb(1.0, 0.45, 0.0)
-                } else {
-                    Color::srgb(1.0, 0.2, 0.2)
-                };
-                gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), c);
-                gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), c);
-            }
+        if shown_to_players(&fog, &sight, &herd.0.side, centre.at) {
+            draw_herd_marks(&mut gizmos, herd, held, facing, centre, shown);
+        } else {
+            draw_herd_marks(&mut gm_gizmos, herd, held, facing, centre, shown);
         }
-        // The heading: an arrow from the centre, shorter for a tethered herd.
-        let start = to_world(centre.at);
-        let length = if h.tethered { 0.8 } else { 1.6 } * PX_PER_INCH;
-        let tip = start + scene_direction(facing) * length;
-        gizmos.arrow_2d(start, tip, color.with_alpha(0.9));
-        // Zone rings around each beast, in the zone's colour by temper.
-        if let Some(zone) = h.zone_creature().filter(|z| z.zone_in > 0.0) {
-            let ring = match zone.temper {
-                crate::rules::herds::Temper::Neuserk => Color::srgba(1.0, 0.15, 0.15, 0.6),
-                crate::rules::herds::Temper::Okserk => Color::srgba(1.0, 0.55, 0.1, 0.6),
-                crate::rules::herds::Temper::Chuserk { .. } => Color::srgba(0.85, 0.3, 0.9, 0.6),
-            };
-            for p in &shown.0 {
-                gizmos.circle_2d(Isometry2d::from_translation(to_world(*p)), zone.zone_in * PX_PER_INCH, ring);
-            }
+    }
+}
+
+/// One herd's marks, facing `facing`, its beasts held by grids as `held`.
+fn draw_herd_marks<C: GizmoConfigGroup>(
+    gizmos: &mut Gizmos<C>,
+    herd: &Herd,
+    held: &[Option<GridHoldState>],
+    facing: f32,
+    centre: &Shown,
+    shown: &ShownBeasts,
+) {
+    let h = &herd.0;
+    let color = beast_color(h.beast);
+    let r = 0.35 * h.spacing.min(1.0) * PX_PER_INCH;
+    for (p, held) in shown.0.iter().zip(held) {
+        let at = to_world(*p);
+        // A trapped beast gets an orange cross, a stuck one a red cross (amber is the GM-only
+        // hidden-trap colour).
+        if let Some(state) = held {
+            let c =
+                if *state == GridHoldState::Trapped { Color::srgb(1.0, 0.45, 0.0) } else { Color::srgb(1.0, 0.2, 0.2) };
+            gizmos.line_2d(at + Vec2::new(-r, -r), at + Vec2::new(r, r), c);
+            gizmos.line_2d(at + Vec2::new(-r, r), at + Vec2::new(r, -r), c);
+        }
+    }
+    // The heading: an arrow from the centre, shorter for a tethered herd.
+    let start = to_world(centre.at);
+    let length = if h.tethered { 0.8 } else { 1.6 } * PX_PER_INCH;
+    let tip = start + scene_direction(facing) * length;
+    gizmos.arrow_2d(start, tip, color.with_alpha(0.9));
+    // Zone rings around each beast, in the zone's colour by temper.
+    if let Some(zone) = h.zone_creature().filter(|z| z.zone_in > 0.0) {
+        let ring = match zone.temper {
+            crate::rules::herds::Temper::Neuserk => Color::srgba(1.0, 0.15, 0.15, 0.6),
+            crate::rules::herds::Temper::Okserk => Color::srgba(1.0, 0.55, 0.1, 0.6),
+            crate::rules::herds::Temper::Chuserk { .. } => Color::srgba(0.85, 0.3, 0.9, 0.6),
+        };
+        for p in &shown.0 {
+            gizmos.circle_2d(Isometry2d::from_translation(to_world(*p)), zone.zone_in * PX_PER_INCH, ring);
         }
     }
 }

@@ -7,6 +7,9 @@ use bevy::prelude::*;
 pub const PUBLIC_LAYER: usize = 0;
 /// Drawn for the GM only: hidden traps, paths, markers, the projector frame.
 pub const GM_LAYER: usize = 1;
+/// Drawn only by the projector's fog cameras, over the projector camera's picture: the fog of
+/// war (fog.rs).
+pub const PROJECTOR_FOG_LAYER: usize = 2;
 
 /// Gizmos for the GM's eyes only.
 #[derive(Default, Reflect, GizmoConfigGroup)]

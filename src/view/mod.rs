@@ -9,6 +9,7 @@ mod draw;
 mod editing;
 mod files;
 mod fire;
+mod fog;
 mod herds;
 mod history;
 mod hover;
@@ -16,6 +17,7 @@ mod layers;
 mod magic;
 mod measure;
 mod obstacles;
+mod osr;
 mod panels;
 mod patterns;
 mod playhead;
@@ -76,10 +78,14 @@ pub struct ViewOptions {
     pub prisoners: bool,
     /// Open with the magic panel shown (magicians' MP, curses, mesmerisms, occult beings).
     pub magic: bool,
+    /// Open with the fog of war on (the projector shows what the party sees) and the Fog panel shown.
+    pub fog: bool,
     /// Open with the trails panel shown (weather, trackers and their readings, trails laid).
     pub trails: bool,
     /// Open with the obstacles panel shown (stake lines, ropes, grapnels, glass walls, planks, vehicles).
     pub obstacles: bool,
+    /// Open with the OSR panel shown (turn, wandering checks, the party's pace, the encounter and its combat).
+    pub osr: bool,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -132,11 +138,18 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if options.magic {
         app.world_mut().resource_mut::<panels::PanelState>().show_magic = true;
     }
+    if options.fog {
+        app.world_mut().resource_mut::<panels::PanelState>().show_fog = true;
+        app.world_mut().resource_mut::<fog::FogOfWar>().on = true;
+    }
     if options.trails {
         app.world_mut().resource_mut::<panels::PanelState>().show_trails = true;
     }
     if options.obstacles {
         app.world_mut().resource_mut::<panels::PanelState>().show_obstacles = true;
+    }
+    if options.osr {
+        app.world_mut().resource_mut::<panels::PanelState>().show_osr = true;
     }
     if let Some(speed) = options.play {
         app.insert_resource(history::Playback::playing_at(speed));
@@ -181,9 +194,11 @@ pub fn plugin(app: &mut App) {
         temptations::plugin,
         prisoners::plugin,
         magic::plugin,
+        fog::plugin,
         trails::plugin,
         obstacles::plugin,
     ));
+    app.add_plugins(osr::plugin);
 }
 
 /// Table inches to world units.

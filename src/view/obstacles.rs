@@ -22,7 +22,7 @@ use crate::scene::obstacles::{
     GlassWall, GrapnelOrder, ObstaclesSection, PlankOrder, SceneRope, StakeLine, Vehicle, WallClimber,
 };
 use crate::scene::{CattleGrid, Point};
-use crate::sim::geometry::segments_cross;
+use crate::sim::geometry::{point_segment_distance, segments_cross};
 use crate::sim::herds::CattleGrids;
 use crate::sim::obstacles::{ObstacleBook, VEHICLE_STANDOFF_IN};
 use crate::sim::world::{Figure, TablePosition, Walls, vec2};
@@ -89,7 +89,7 @@ fn out_from_wall(walls: &[crate::scene::Wall], at: Vec2, toward: Option<Vec2>) -
     for w in walls {
         for s in w.points.windows(2) {
             let (p, q) = (vec2(s[0]), vec2(s[1]));
-            let d = distance_to_segment(at, p, q);
+            let d = point_segment_distance(at, p, q);
             if d <= 0.5 && best.is_none_or(|(bd, _)| d < bd) && p.distance(q) > f32::EPSILON {
                 best = Some((d, (q - p).perp().normalize()));
             }
@@ -103,17 +103,6 @@ fn out_from_wall(walls: &[crate::scene::Wall], at: Vec2, toward: Option<Vec2>) -
         },
         None => fallback,
     }
-}
-
-/// The distance from `p` to the segment `a`–`b`.
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    if len2 <= f32::EPSILON {
-        return p.distance(a);
-    }
-    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
-    p.distance(a + ab * t)
 }
 
 /// A point as the panel writes it: "(30.0, 22.5)".

@@ -37,10 +37,14 @@ pub struct PanelState {
     pub show_prisoners: bool,
     /// The Magic panel (magicians' MP, curses, mesmerisms, occult beings) is open.
     pub show_magic: bool,
+    /// The Fog panel (the fog of war on or off, the GM's overlay, reveal and hide, reset) is open.
+    pub show_fog: bool,
     /// The Trails panel (weather, trackers and their readings, trails laid) is open.
     pub show_trails: bool,
     /// The Obstacles panel (stake lines, ropes, grapnels, glass walls, planks, vehicles) is open.
     pub show_obstacles: bool,
+    /// The OSR panel (turn, wandering checks, the party's pace, the encounter and its combat) is open.
+    pub show_osr: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -211,6 +215,13 @@ fn menu_bar(
                     panels.show_magic = !panels.show_magic;
                 }
                 if ui
+                    .button("Fog")
+                    .on_hover_text("The fog of war: on or off, on the GM view, reveal or hide by hand, reset")
+                    .clicked()
+                {
+                    panels.show_fog = !panels.show_fog;
+                }
+                if ui
                     .button("Trails")
                     .on_hover_text("The weather, each tracker's quarry and reading of the trail, the trails laid")
                     .clicked()
@@ -226,6 +237,16 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_obstacles = !panels.show_obstacles;
+                }
+                if ui
+                    .button("OSR")
+                    .on_hover_text(
+                        "OSR turns and wandering checks, the party's pace and loads, the encounter: surprise, \
+                         reaction, the combat order, morale, the GM's hits",
+                    )
+                    .clicked()
+                {
+                    panels.show_osr = !panels.show_osr;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
@@ -255,6 +276,7 @@ fn controls(
     mut playback: ResMut<Playback>,
     mut panels: ResMut<PanelState>,
     mut tool: ResMut<Tool>,
+    osr: Option<Res<crate::sim::encounters::OsrBook>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let shown_round = if reveal.mid_move() {
@@ -265,12 +287,17 @@ fn controls(
     egui::Window::new("Clock").anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).default_width(420.0).resizable(false).show(
         ctx,
         |ui| {
-            ui.label(format!(
-                "Move {}  ·  {shown_round}  ·  {} elapsed  ·  seed {}",
-                clock.move_number,
-                elapsed(clock.move_number),
-                dice.seed
-            ));
+            // Under the OSR rules a step is a turn exploring, a round in combat: the OSR clock.
+            let line = match osr.as_deref().filter(|b| b.is_osr()) {
+                Some(book) => super::osr::clock_text(book, clock.move_number, dice.seed),
+                None => format!(
+                    "Move {}  ·  {shown_round}  ·  {} elapsed  ·  seed {}",
+                    clock.move_number,
+                    elapsed(clock.move_number),
+                    dice.seed
+                ),
+            };
+            ui.label(line);
             ui.horizontal(|ui| {
                 if ui.button("Step round  [R]").clicked() {
                     request.rounds += 1;

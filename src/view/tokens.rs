@@ -29,7 +29,7 @@ const BEAST_Z: f32 = 1.5;
 
 /// A figure's token, on its own entity; it goes when its figure goes.
 #[derive(Component)]
-struct FigureToken(Entity);
+pub(super) struct FigureToken(pub(super) Entity);
 
 /// On a figure or herd whose tokens exist. The world is rebuilt with new entities (rewind,
 /// reload, edit), which lack it and so get tokens, whatever order the rebuild and these
@@ -39,9 +39,9 @@ struct Tokened;
 
 /// One beast of a herd.
 #[derive(Component)]
-struct BeastToken {
-    herd: Entity,
-    index: usize,
+pub(super) struct BeastToken {
+    pub(super) herd: Entity,
+    pub(super) index: usize,
 }
 
 /// Token pictures, one per look; tokens that look alike share one and batch together.
