@@ -143,6 +143,8 @@ fn rope_load(r: &SceneRope) -> (f32, u32) {
 /// A rope's load against its strength: "8.5/5 q".
 fn rope_load_text(r: &SceneRope) -> String {
     let (load, strength) = rope_load(r);
+    // An empty rope's sum can be -0.0: show it as 0.
+    let load = load + 0.0;
     format!("{load:.1}/{strength} q")
 }
 
@@ -717,6 +719,9 @@ mod tests {
         at_strength.strength_quabits = Some(8);
         assert!(overloaded(&at_strength));
         assert_eq!(rope_load_text(&at_strength), "10.0/8 q");
+        let mut empty = spare.clone();
+        empty.climbers.clear();
+        assert_eq!(rope_load_text(&empty), "0.0/10 q");
         let mut parted = spare.clone();
         parted.parted = true;
         assert_eq!(rope_state(&s, &parted), RopeState::Parted);
