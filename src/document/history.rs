@@ -365,6 +365,20 @@ pub fn decide(
     }
 }
 
+/// The problems `add` brings to `scene` (checked as a scene is on load), as one message; the
+/// problems the scene already has are the GM's, not the order's.
+fn problems_added(scene: &Scene, add: impl FnOnce(&mut Scene)) -> Result<(), String> {
+    let before: HashSet<String> = crate::scene::load::validate(scene).iter().map(|p| p.to_string()).collect();
+    let mut with_order = scene.clone();
+    add(&mut with_order);
+    let problems: Vec<String> = crate::scene::load::validate(&with_order)
+        .iter()
+        .map(|p| p.to_string())
+        .filter(|p| !before.contains(p))
+        .collect();
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
 /// The GM's spell from the GM view (the Magic panel's Cast): `order` joins the scene's spell
 /// orders for the next move (its `at_move` is set to it), which casts it as it casts any scene
 /// order (001 "Spell Casting": the table read then, every roll logged), and a `cast_ordered`
@@ -379,18 +393,7 @@ pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, 
         return Err("there is no magic in this world".into());
     }
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to cast in".into()) };
-    // Only what the order brings is its problem: the scene as it stands is the GM's.
-    let before: HashSet<String> = crate::scene::load::validate(&scene).iter().map(|p| p.to_string()).collect();
-    let mut with_order = scene.clone();
-    with_order.magic.spells.push(order.clone());
-    let problems: Vec<String> = crate::scene::load::validate(&with_order)
-        .iter()
-        .map(|p| p.to_string())
-        .filter(|p| !before.contains(p))
-        .collect();
-    if !problems.is_empty() {
-        return Err(problems.join("\n"));
-    }
+    problems_added(&scene, |with_order| with_order.magic.spells.push(order.clone()))?;
     let log_len = world.resource::<EventLog>().events.len();
     world.resource_mut::<History>().push(scene, log_len);
     world.resource_mut::<MagicBook>().magic.spells.push(order.clone());
@@ -435,18 +438,7 @@ pub fn order_combat(world: &mut World, mut order: CombatOrderEntry) -> Result<Co
         return Err(format!("target: \"{target}\" is not a figure of encounter {}", state.number));
     }
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to order in".into()) };
-    // Only what the order brings is its problem: the scene as it stands is the GM's.
-    let before: HashSet<String> = crate::scene::load::validate(&scene).iter().map(|p| p.to_string()).collect();
-    let mut with_order = scene.clone();
-    with_order.osr.combat_orders.push(order.clone());
-    let problems: Vec<String> = crate::scene::load::validate(&with_order)
-        .iter()
-        .map(|p| p.to_string())
-        .filter(|p| !before.contains(p))
-        .collect();
-    if !problems.is_empty() {
-        return Err(problems.join("\n"));
-    }
+    problems_added(&scene, |with_order| with_order.osr.combat_orders.push(order.clone()))?;
     let clock = *world.resource::<MoveClock>();
     let log_len = world.resource::<EventLog>().events.len();
     world.resource_mut::<History>().push(scene, log_len);
