@@ -1472,7 +1472,7 @@ fn points_to_cap(s: &mut Scene, rng: &mut Mix) {
             let i = rng.below(s.terrain.len());
             s.terrain[i].shape = Shape::Polygon { points: line };
         }
-        _ => s.walls.push(Wall { name: format!("fuzz wall {}", s.walls.len()), kind: WallKind::Inner, points: line }),
+        _ => s.walls.push(Wall::new(format!("fuzz wall {}", s.walls.len()), WallKind::Inner, line)),
     }
 }
 
@@ -1627,8 +1627,14 @@ fn degenerate_shape(s: &mut Scene, rng: &mut Mix) {
 
 fn degenerate_line(s: &mut Scene, rng: &mut Mix, c: Point) {
     match rng.below(5) {
-        0 => s.walls.push(Wall { name: "fuzz zero wall".into(), kind: WallKind::Outer, points: vec![c, c] }),
-        1 => s.walls.push(Wall { name: "fuzz point wall".into(), kind: WallKind::Low, points: vec![c] }),
+        0 => {
+            // A zero-length glass-topped wall: a figure may meet it, and the sim adds its climbers.
+            let mut wall = Wall::new("fuzz zero wall", WallKind::Outer, vec![c, c]);
+            wall.glass_topped = true;
+            wall.height_in = Some(0.5);
+            s.walls.push(wall);
+        }
+        1 => s.walls.push(Wall::new("fuzz point wall", WallKind::Low, vec![c])),
         2 => s.doors.push(Door {
             name: "fuzz zero door".into(),
             kind: DoorKind::Window,

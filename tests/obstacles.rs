@@ -463,10 +463,9 @@ fn plain_walls_still_block_paths() {
 fn a_figure_stopped_at_a_glass_wall_climbs_it() {
     let scene = scene_from_str(
         "(version: 1, table: (width: 20, height: 20),
-          walls: [(name: \"Garden wall\", points: [(10, 0), (10, 20)])],
+          walls: [(name: \"Garden wall\", points: [(10, 0), (10, 20)], height_in: 4, glass_topped: true)],
           figures: [(name: \"Edda\", sex: female, position: (7, 10), path: [(14, 10)],
                      inventory: [(name: \"newspaper\", kind: cloth_or_newspaper, weight_quabits: 0.01)])],
-          obstacles: (glass_walls: [(wall: \"Garden wall\", height_in: 4)]),
           rules: (obstacles: (glass_wall_target: -20)))",
     );
     let mut sim = Simulation::new(&scene, 9);
@@ -477,6 +476,7 @@ fn a_figure_stopped_at_a_glass_wall_climbs_it() {
     assert_eq!(reached[0].outcome, "at_glass_wall");
     assert_eq!(reached[0].round, Some(1));
     assert_eq!(reached[0].fields.get("cloth"), Some(&serde_json::json!(true)));
+    assert_eq!(reached[0].fields.get("height_in"), Some(&serde_json::json!(4.0)), "the wall's own height");
     let tries = events(&log, "glass_wall_climb");
     assert_eq!(tries.len(), 1, "one try a move (glass_wall_rounds_per_try 2)");
     assert_eq!(tries[0].round, Some(2));
@@ -486,7 +486,7 @@ fn a_figure_stopped_at_a_glass_wall_climbs_it() {
     let now = sim.scene_now().expect("a scene");
     let (x, _) = position_of(&now, "Edda");
     assert!((x - 10.05).abs() < 1e-3, "{x}");
-    assert!(now.obstacles.glass_walls[0].climbers.is_empty());
+    assert!(now.obstacles.glass_walls.is_empty(), "no climbers left: no entry is saved");
     sim.step_moves(1);
     assert_eq!(position_of(&sim.scene_now().expect("a scene"), "Edda"), (14.0, 10.0));
 }
@@ -572,4 +572,64 @@ fn the_raid_cuts_and_carries() {
     }
     let reached = events(&log, "rope_climb").len() + events(&log, "glass_wall_reached").len();
     assert!(reached > 0, "Sigurd takes his rope or sets about the glass");
+}
+
+/// 000 "Sharpened Stakes": foot attacking "deduct 1" from normal move & 3" from charge move",
+/// "Advancing from behind sharpened stakes Riders -3" Foot -1"": the inches come off the end of
+/// the move in which the line is crossed, never putting the figure back behind the line.
+#[test]
+fn crossing_a_stake_line_costs_the_inches_of_the_text() {
+    let scene = scene_from_str(
+        "(version: 1, table: (width: 30, height: 24),
+          figures: [
+              (name: \"Walker\", move_rate: 12, position: (1, 4), path: [(29, 4)]),
+              (name: \"Charger\", move_rate: 14, gait: running, position: (1, 8), path: [(29, 8)]),
+              (name: \"Retreater\", move_rate: 12, position: (19, 12), path: [(0, 12)]),
+              (name: \"Horseman\", mounted: true, move_rate: 17, position: (19, 16), path: [(0, 16)]),
+              (name: \"Late\", move_rate: 6, position: (5, 20), path: [(29, 20)]),
+              (name: \"Stroller\", move_rate: 6, position: (20, 2), path: [(26, 2)]),
+          ],
+          obstacles: (stake_lines: [(name: \"Stakes\", from: (10, 0), to: (10, 24), sharp_side: (5, 12))]))",
+    );
+    let mut sim = Simulation::new(&scene, 4);
+    sim.step_moves(1);
+    let log = sim.take_log();
+    let now = sim.scene_now().expect("a scene");
+    let x = |name| position_of(&now, name).0;
+    // From the sharp side on foot: 12" walked, 1" off (walking); 14" run, 3" off (a charge).
+    assert!((x("Walker") - 12.0).abs() < 1e-3, "{}", x("Walker"));
+    assert!((x("Charger") - 12.0).abs() < 1e-3, "{}", x("Charger"));
+    // From behind: foot 1", the rider 3" off his 16" (17 less 1" as a non-rider).
+    assert!((x("Retreater") - 8.0).abs() < 1e-3, "{}", x("Retreater"));
+    assert!((x("Horseman") - 6.0).abs() < 1e-3, "{}", x("Horseman"));
+    // Crossing in the last inch: he stops just past the line, not behind it.
+    assert!((x("Late") - 10.05).abs() < 1e-3, "{}", x("Late"));
+    // Not crossing: the full move.
+    assert!((x("Stroller") - 26.0).abs() < 1e-3, "{}", x("Stroller"));
+    let crossed = events(&log, "stakes_crossed");
+    let loss: Vec<(&str, f64, bool)> = crossed
+        .iter()
+        .map(|e| {
+            (
+                e.subject.as_str(),
+                field_f64(e, "move_loss_in"),
+                e.fields.get("applied") == Some(&serde_json::json!(true)),
+            )
+        })
+        .collect();
+    assert_eq!(
+        loss,
+        vec![
+            ("Walker", 1.0, true),
+            ("Charger", 3.0, true),
+            ("Retreater", 1.0, true),
+            ("Horseman", 3.0, true),
+            ("Late", 1.0, true)
+        ]
+    );
+    assert_eq!(field_f64(crossed[4], "ends_at_in"), 5.05);
+    // The waypoint not reached stays on the path: the next move walks on from there.
+    sim.step_moves(1);
+    let next = sim.scene_now().expect("a scene");
+    assert!((position_of(&next, "Walker").0 - 24.0).abs() < 1e-3);
 }

@@ -517,7 +517,7 @@ mod tests {
         // A bigger scene weighs more: the same cap holds fewer of it.
         let mut big = scene.clone();
         let points = vec![(1.0, 1.0); 100_000];
-        big.walls = vec![crate::scene::Wall { name: "w".into(), kind: Default::default(), points }];
+        big.walls = vec![crate::scene::Wall::new("w", Default::default(), points)];
         assert!(estimate_bytes(&big) > one + 100_000 * 8);
         history.push(big, 9);
         assert_eq!(history.len(), 1, "the newest always stays, even over the cap");

@@ -1026,10 +1026,12 @@ pub struct CutRound {
 /// The strength halved is the rope's strength now (after earlier weakenings). A weakened rope
 /// whose load now exceeds it rolls for overload ([`resolve_overload`]) when
 /// [`overload_roll_due`] says so. A cut rope drops its climbers ([`drop_climbers`]).
+/// `evil_eye`: the cutter is cursed (001 "Lay an evil eye Curse"), −1 on his D10.
 pub fn resolve_cut(
     rope: &Rope,
     weapon: CuttingWeapon,
     load: &RopeLoad,
+    evil_eye: bool,
     settings: &ObstaclesSettings,
     src: &mut impl DiceSource,
 ) -> CutRound {
@@ -1052,9 +1054,10 @@ pub fn resolve_cut(
     if !rope.strength_quabits.is_multiple_of(2) {
         house_rules.push(HALF_STRENGTH_ROUNDING_PATH);
     }
-    let roll = Roll::new(Dice::D10, src)
+    let mut roll = Roll::new(Dice::D10, src)
         .modifier("weapon strike", weapon.strike)
         .modifier("half rope's quabit strength", -i32::try_from(half).unwrap_or(i32::MAX));
+    super::magic::apply_evil_eye(&mut roll, evil_eye);
     let outcome = cut_band(roll.total);
     let mut after = *rope;
     let mut overload = None;
@@ -1692,7 +1695,7 @@ mod tests {
         let light = Rope::standard(RopeKind::Light);
         let blade = |strike| CuttingWeapon { strike, sharp_edged: true };
         let cut = |rope: &Rope, strike, face, s: &ObstaclesSettings| {
-            resolve_cut(rope, blade(strike), &NO_LOAD, s, &mut ScriptedDice::faces([face]))
+            resolve_cut(rope, blade(strike), &NO_LOAD, false, s, &mut ScriptedDice::faces([face]))
         };
         // Light rope (5, half 3 rounded up), strike 0: the total is the face − 3.
         let c = cut(&light, 0, 1, &s);
@@ -1708,6 +1711,12 @@ mod tests {
         assert!(c.rope.parted);
         assert_eq!(mods(c.roll.as_ref().expect("rolled")), vec![("half rope's quabit strength", -3)]);
         assert_eq!(c.house_rules, vec![HALF_STRENGTH_ROUNDING_PATH]);
+        // A cursed cutter's 4 is a 0: weakened, not cut; his 5 is a 1: cut.
+        let cursed = |face| resolve_cut(&light, blade(0), &NO_LOAD, true, &s, &mut ScriptedDice::faces([face]));
+        let c = cursed(4);
+        assert_eq!((c.roll.as_ref().map(|r| r.total), c.outcome), (Some(0), CutOutcome::Weakened));
+        assert!(mods(c.roll.as_ref().expect("rolled")).contains(&(crate::rules::magic::EVIL_EYE_REASON, -1)));
+        assert_eq!(cursed(5).outcome, CutOutcome::Cut);
         // A weapon strike counts.
         let c = cut(&light, 2, 2, &s);
         let roll = c.roll.as_ref().expect("rolled");
@@ -1732,10 +1741,10 @@ mod tests {
         assert_eq!(c.rope.strength_quabits, 0);
         // No roll: a blunt weapon, or a rope already parted.
         let mut dice = no_dice();
-        let c = resolve_cut(&light, CuttingWeapon { strike: 3, sharp_edged: false }, &NO_LOAD, &s, &mut dice);
+        let c = resolve_cut(&light, CuttingWeapon { strike: 3, sharp_edged: false }, &NO_LOAD, false, &s, &mut dice);
         assert_eq!((c.outcome, c.roll), (CutOutcome::NotSharpEdged, None));
         let parted = Rope { parted: true, ..light };
-        let c = resolve_cut(&parted, blade(3), &NO_LOAD, &s, &mut dice);
+        let c = resolve_cut(&parted, blade(3), &NO_LOAD, false, &s, &mut dice);
         assert_eq!((c.outcome, c.roll), (CutOutcome::AlreadyParted, None));
         assert!(dice.is_empty());
     }
@@ -1749,7 +1758,7 @@ mod tests {
         // D10 2: −1, weakened to 3 under 4 quabits: one excess. D6 3 − 1 = 2 breaks; the fall
         // D10 5 − 4 + 2 = 3.
         let mut dice = ScriptedDice::faces([2, 3, 5]);
-        let c = resolve_cut(&light, blade, &on_earth(&one), &s, &mut dice);
+        let c = resolve_cut(&light, blade, &on_earth(&one), false, &s, &mut dice);
         assert!(dice.is_empty());
         assert_eq!(c.outcome, CutOutcome::Weakened);
         let o = c.overload.as_ref().expect("now overloaded");
@@ -1760,13 +1769,13 @@ mod tests {
         assert_eq!(c.rolls().iter().map(|r| r.dice).collect::<Vec<_>>(), vec![Dice::D10, Dice::D6, Dice::D10]);
         assert!(c.house_rules.contains(&ROPE_FALL_STRIKE_PATH));
         // D6 4 − 1 = 3 holds.
-        let c = resolve_cut(&light, blade, &on_earth(&one), &s, &mut ScriptedDice::faces([2, 4]));
+        let c = resolve_cut(&light, blade, &on_earth(&one), false, &s, &mut ScriptedDice::faces([2, 4]));
         assert_eq!(c.overload.as_ref().map(|o| o.outcome), Some(OverloadOutcome::Holds));
         assert!(!c.rope.parted);
         // A permanent rope weakened to 8 still carries 4: no overload roll.
         let permanent = Rope::standard(RopeKind::Permanent);
         let mut dice = ScriptedDice::faces([4]);
-        let c = resolve_cut(&permanent, blade, &on_earth(&one), &s, &mut dice);
+        let c = resolve_cut(&permanent, blade, &on_earth(&one), false, &s, &mut dice);
         assert_eq!((c.outcome, c.overload.is_none()), (CutOutcome::Weakened, true));
         assert!(dice.is_empty());
     }
@@ -1779,7 +1788,7 @@ mod tests {
         let two = [Climber::average_person(4.0), Climber::average_person(1.0)];
         // D10 9 + 3 − 3 = 9: cut. Falls: 0 − 4 + 3 = −1 from 4"; 9 − 4 = 5 from 1".
         let mut dice = ScriptedDice::faces([9, 0, 9]);
-        let c = resolve_cut(&light, blade, &on_earth(&two), &s, &mut dice);
+        let c = resolve_cut(&light, blade, &on_earth(&two), false, &s, &mut dice);
         assert!(dice.is_empty());
         assert_eq!(c.outcome, CutOutcome::Cut);
         let falls: Vec<(usize, f32, Option<i32>)> =
@@ -1938,7 +1947,7 @@ mod tests {
         let mut src = SeededDice::new(20_017);
         let mut observed = [0u32; 3];
         for _ in 0..20_000 {
-            match resolve_cut(&rope, blade, &NO_LOAD, &s, &mut src).outcome {
+            match resolve_cut(&rope, blade, &NO_LOAD, false, &s, &mut src).outcome {
                 CutOutcome::Fail => observed[0] += 1,
                 CutOutcome::Weakened => observed[1] += 1,
                 CutOutcome::Cut => observed[2] += 1,

@@ -503,6 +503,20 @@ pub struct Wall {
     pub kind: WallKind,
     /// The polyline's points, 2 to 10000.
     pub points: Vec<Point>,
+    /// Its height in inches, more than 0 and at most 100, where a climb needs it; none: not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height_in: Option<f32>,
+    /// Topped with broken glass (001 "Climbing over High broken glass topped walls"): a figure
+    /// whose path it stops, with no rope at hand, sets about climbing it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub glass_topped: bool,
+}
+
+impl Wall {
+    /// A plain wall: no height given, not glass topped.
+    pub fn new(name: impl Into<String>, kind: WallKind, points: Vec<Point>) -> Self {
+        Self { name: name.into(), kind, points, height_in: None, glass_topped: false }
+    }
 }
 
 /// Whether a gap is a door or a window.

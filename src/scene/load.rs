@@ -435,6 +435,13 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
         for w in &scene.walls {
             let e = c.name("wall", &w.name);
             c.points(&e, "points", &w.points, 2);
+            let most = super::obstacles::MAX_HEIGHT_IN;
+            if let Some(h) = w.height_in
+                && c.finite(&e, "height_in", h)
+                && !(h > 0.0 && h <= most)
+            {
+                c.problem(&e, format!("height_in: {h} must be more than 0 and at most {most}"));
+            }
         }
     }
     if c.count("doors", &scene.doors) {

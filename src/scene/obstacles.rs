@@ -4,7 +4,7 @@
 //! "Sharpened Stakes", "Grapnels, Ropes, and cords"; 001 "Cattle Grids", "Climbing over High
 //! broken glass topped walls"). docs/obstacles.md "In a scene" says how the simulation reads them.
 
-use super::format::{Point, Scene};
+use super::format::{Point, Scene, Wall};
 use super::load::{Checker, MAX_MOVES_PLAYED, MAX_POINTS, shown};
 use crate::rules::morval_traps::PitBottom;
 use crate::rules::obstacles::{
@@ -218,17 +218,36 @@ pub struct WallClimber {
     pub rounds_spent: u32,
 }
 
-/// A high broken-glass-topped wall (001 "Climbing over High broken glass topped walls").
+/// The climbers at a high broken-glass-topped wall (001 "Climbing over High broken glass
+/// topped walls"): the wall is a scene wall with `glass_topped: true`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GlassWall {
     /// The scene wall topped with glass.
     pub wall: String,
-    /// Its height, inches.
-    pub height_in: f32,
+    /// Its height, inches, where it differs from the wall's `height_in`; none: the wall's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height_in: Option<f32>,
     /// Who climbs it (one climbed over is taken off the list by the simulation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub climbers: Vec<WallClimber>,
+}
+
+impl GlassWall {
+    /// No climbers yet at the glass-topped wall `wall`, of the wall's own height.
+    pub fn at(wall: &str) -> Self {
+        Self { wall: wall.to_string(), height_in: None, climbers: Vec::new() }
+    }
+
+    /// Its height: its own `height_in`, else its wall's; none where neither gives one.
+    pub fn height(&self, walls: &[Wall]) -> Option<f32> {
+        self.height_in.or_else(|| walls.iter().find(|w| w.name == self.wall).and_then(|w| w.height_in))
+    }
+
+    /// Nothing the scene needs to keep: no climbers, and the wall's own height.
+    pub fn is_bare(&self) -> bool {
+        self.height_in.is_none() && self.climbers.is_empty()
+    }
 }
 
 /// Planks to lay over a cattle grid (001 "Cattle Grids").
@@ -616,13 +635,22 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     }
     for (i, w) in o.glass_walls.iter().enumerate() {
         let e = format!("glass wall \"{}\"", shown(&w.wall));
-        if !scene.walls.iter().any(|x| x.name == w.wall) {
-            c.problem(&e, format!("wall: no wall is named \"{}\"", shown(&w.wall)));
-        } else if o.glass_walls[..i].iter().any(|x| x.wall == w.wall) {
-            c.problem(&e, "wall: listed twice among the glass walls".into());
+        match scene.walls.iter().find(|x| x.name == w.wall) {
+            None => c.problem(&e, format!("wall: no wall is named \"{}\"", shown(&w.wall))),
+            Some(wall) if !wall.glass_topped => c.problem(
+                &e,
+                format!("wall: \"{}\" is not glass topped (give the wall `glass_topped: true`)", shown(&w.wall)),
+            ),
+            Some(_) if o.glass_walls[..i].iter().any(|x| x.wall == w.wall) => {
+                c.problem(&e, "wall: listed twice among the glass walls".into())
+            }
+            Some(_) => {}
         }
-        if c.finite(&e, "height_in", w.height_in) && !(w.height_in > 0.0 && w.height_in <= MAX_HEIGHT_IN) {
-            c.problem(&e, format!("height_in: {} must be more than 0 and at most {MAX_HEIGHT_IN}", w.height_in));
+        if let Some(h) = w.height_in
+            && c.finite(&e, "height_in", h)
+            && !(h > 0.0 && h <= MAX_HEIGHT_IN)
+        {
+            c.problem(&e, format!("height_in: {h} must be more than 0 and at most {MAX_HEIGHT_IN}"));
         }
         if w.climbers.len() > MAX_CLIMBERS {
             c.problem(&e, format!("climbers: {} entries, more than {MAX_CLIMBERS}", w.climbers.len()));
@@ -677,7 +705,8 @@ mod tests {
     fn scene(obstacles: &str) -> Scene {
         let text = format!(
             "(version: 1, table: (width: 40, height: 20),
-              walls: [(name: \"Curtain\", kind: outer, points: [(20, 0), (20, 20)])],
+              walls: [(name: \"Curtain\", kind: outer, points: [(20, 0), (20, 20)], height_in: 4, glass_topped: true),
+                      (name: \"Hedge\", kind: low, points: [(10, 0), (10, 20)])],
               cattle_grids: [(name: \"Grid\", from: (30, 8), to: (30, 12))],
               figures: [(name: \"Ann\", position: (18, 5)), (name: \"Bo\", side: \"keep\", position: (21, 5))],
               obstacles: ({obstacles}))"
@@ -700,7 +729,7 @@ mod tests {
              ropes: [(name: \"Rope\", kind: light, anchor: (20, 5), height_in: 4,
                       climbers: [(figure: \"Ann\", height_in: 2, weight_quabits: 4.5)])],
              grapnels: [(name: \"Hook\", thrower: \"Ann\", target: (20, 5), at_move: 1, rope: \"Rope\")],
-             glass_walls: [(wall: \"Curtain\", height_in: 4, climbers: [(figure: \"Ann\", to: (21, 6), cloth: true)])],
+             glass_walls: [(wall: \"Curtain\", climbers: [(figure: \"Ann\", to: (21, 6), cloth: true)])],
              planks: [(grid: \"Grid\", planks_at: (29, 7), layers: [\"Bo\"])],
              vehicles: [(name: \"Wagon\", kind: wagon, position: (25, 10), path: [(38, 10)], move_rate: 4)]",
         );
@@ -720,7 +749,7 @@ mod tests {
              ropes: [(name: \"Rope\", anchor: (20, 5), height_in: 4, strength_quabits: 11,
                       climbers: [(figure: \"Nobody\", height_in: 9)])],
              grapnels: [(name: \"Hook\", thrower: \"Ann\", target: (50, 5), at_move: 0, rope: \"None\")],
-             glass_walls: [(wall: \"No wall\", height_in: 0)],
+             glass_walls: [(wall: \"No wall\", height_in: 0), (wall: \"Hedge\")],
              planks: [(grid: \"No grid\", planks_at: (29, 7), layers: [])],
              vehicles: [(name: \"Wagon\", position: (25, 10), move_rate: -1)]",
         );
@@ -736,12 +765,27 @@ mod tests {
             "grapnel \"Hook\": rope",
             "glass wall \"No wall\": wall",
             "glass wall \"No wall\": height_in",
+            "glass wall \"Hedge\": wall: \"Hedge\" is not glass topped",
             "planks for \"No grid\": grid",
             "planks for \"No grid\": layers",
             "vehicle \"Wagon\": move_rate",
         ] {
             assert!(p.iter().any(|m| m.starts_with(wanted)), "{wanted}: {p:?}");
         }
+    }
+
+    #[test]
+    fn a_wall_height_is_checked() {
+        let mut s = scene("");
+        for (height, ok) in
+            [(Some(0.0), false), (Some(0.01), true), (Some(100.0), true), (Some(100.5), false), (None, true)]
+        {
+            s.walls[0].height_in = height;
+            let p = problems(&s);
+            assert_eq!(p.iter().any(|m| m.starts_with("wall \"Curtain\": height_in")), !ok, "{height:?}: {p:?}");
+        }
+        s.walls[0].height_in = Some(f32::NAN);
+        assert!(problems(&s).iter().any(|m| m.starts_with("wall \"Curtain\": height_in")));
     }
 
     #[test]

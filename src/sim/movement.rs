@@ -393,8 +393,7 @@ mod tests {
         assert_eq!(path.len(), 2, "a corner and the end: {path:?}");
 
         // A wall under the pit blocks the way round: it stops at the pit's edge, path kept.
-        let wall =
-            crate::scene::Wall { name: "w".into(), kind: Default::default(), points: vec![(3.0, 1.5), (7.0, 1.5)] };
+        let wall = crate::scene::Wall::new("w", Default::default(), vec![(3.0, 1.5), (7.0, 1.5)]);
         let walls = Walls::new(vec![wall], Vec::new());
         let mut path = VecDeque::from([Vec2::new(9.0, 2.0)]);
         let w = walk_round(Vec2::new(1.0, 2.0), &mut path, 20.0, &walls, &avoid);

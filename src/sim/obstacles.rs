@@ -10,8 +10,9 @@
 //!    fatigue endurance it costs reported (the sources give no fatigue endurance to take it from);
 //! 1. stake lines: a builder within 1" adds a move of work; each figure whose path this move
 //!    crossed a ready line is reported: a rider from the sharp side gets the stakes' strike on
-//!    his steed (D10 + F + the speed band), foot and anyone advancing from behind the inches
-//!    the text takes off (reported, not applied: the sim has no charge moves);
+//!    his steed (D10 + F + the speed band), foot and anyone advancing from behind lose the
+//!    inches the text takes off, from the end of this move's walk (a running figure's move is
+//!    taken as a charge);
 //! 2. the grapnel throws ordered for this move (range by sex, lodgement D10 6+);
 //! 3. round by round, every opponent of the thrower within 1" of a lodged grapnel dices to
 //!    throw it down (D10 7+), per `rules.obstacles.throw_down_tries`; its rope's climbers fall;
@@ -53,7 +54,7 @@ use crate::rules::obstacles::{
 };
 use crate::scene::Scene;
 use crate::scene::obstacles::{
-    Item, ItemKind, MAX_CLIMBERS, ObstaclesSection, RopeClimber, SceneRope, WallClimber, inventory_quabits,
+    GlassWall, Item, ItemKind, MAX_CLIMBERS, ObstaclesSection, RopeClimber, SceneRope, WallClimber, inventory_quabits,
     obstacle_items,
 };
 use bevy::prelude::*;
@@ -84,9 +85,15 @@ pub struct ObstacleBook {
     pub settings: ObstaclesSettings,
 }
 
-/// Keep the scene's obstacles; planks already laid bridge their grid.
+/// Keep the scene's obstacles; planks already laid bridge their grid; each glass-topped wall
+/// has its list of climbers (empty where the scene lists none).
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
-    let section = scene.obstacles.clone();
+    let mut section = scene.obstacles.clone();
+    for wall in scene.walls.iter().filter(|w| w.glass_topped) {
+        if !section.glass_walls.iter().any(|g| g.wall == wall.name) {
+            section.glass_walls.push(GlassWall::at(&wall.name));
+        }
+    }
     if let Some(mut grids) = world.get_resource_mut::<CattleGrids>() {
         for order in section.planks.iter().filter(|p| plank_work(p.rounds_worked).laid) {
             for g in grids.0.iter_mut().filter(|g| g.name == order.grid) {
@@ -101,6 +108,8 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     let Some(book) = world.get_resource::<ObstacleBook>() else { return };
     scene.obstacles = book.section.clone();
+    // A glass-topped wall with no climbers and its own height needs no entry: it gets one again.
+    scene.obstacles.glass_walls.retain(|g| !g.is_bare());
     for order in scene.obstacles.planks.iter().filter(|p| plank_work(p.rounds_worked).laid) {
         for g in scene.cattle_grids.iter_mut().filter(|g| g.name == order.grid) {
             g.planks = true;
@@ -181,7 +190,15 @@ fn hangs(section: &ObstaclesSection, r: &SceneRope) -> bool {
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn resolve_obstacles(
-    mut figures: Query<(&SceneOrder, &Figure, &mut TablePosition, &Swept, Option<&Cursed>, &Waypoints, &Conditions)>,
+    mut figures: Query<(
+        &SceneOrder,
+        &Figure,
+        &mut TablePosition,
+        &mut Swept,
+        Option<&Cursed>,
+        &mut Waypoints,
+        &Conditions,
+    )>,
     mut book: ResMut<ObstacleBook>,
     mut grids: ResMut<CattleGrids>,
     clock: Res<MoveClock>,
@@ -222,7 +239,14 @@ fn resolve_obstacles(
     let dice = &mut *dice;
     let log = &mut *log;
     carrying(&bodies, &settings, &clock, log);
-    stakes(section, &bodies, &settings, &clock, dice, log);
+    for (index, ends) in stakes(section, &bodies, &settings, &clock, dice, log) {
+        let (_, _, position, swept, _, waypoints, _) = &mut figures[index];
+        swept.stop_at(ends, &mut position.0, &mut waypoints.0);
+        let body = &mut bodies[index];
+        body.at = position.0;
+        body.segments = swept.segments.clone();
+        body.next = waypoints.0.front().copied();
+    }
     grapnel_throws(section, &bodies, &clock, dice, log);
     for round in 1..=clock.rounds_per_move {
         let at = MoveClock { round: Some(round), ..clock };
@@ -297,6 +321,10 @@ fn carrying(bodies: &[Body], settings: &ObstaclesSettings, clock: &MoveClock, lo
 // ---------------------------------------------------------------------------------------------
 
 /// 000 "Sharpened Stakes": building lines, and the figures that crossed a ready line this move.
+///
+/// Returns, for each figure that loses inches, its index and how far along its swept path it
+/// now ends: the losses of the lines it crossed, taken off the end of its move, but never so
+/// many that it ends back behind the last line it crossed (it stops [`OVER_WALL_IN`] past it).
 fn stakes(
     section: &mut ObstaclesSection,
     bodies: &[Body],
@@ -304,7 +332,8 @@ fn stakes(
     clock: &MoveClock,
     dice: &mut SimDice,
     log: &mut EventLog,
-) {
+) -> Vec<(usize, f32)> {
+    let mut shortened = Vec::new();
     for line in section.stake_lines.iter_mut() {
         let (a, b) = (vec2(line.from), vec2(line.to));
         if let (Some(done), Some(builder)) = (line.moves_worked, &line.builder)
@@ -325,7 +354,7 @@ fn stakes(
             );
         }
     }
-    for body in bodies {
+    for (index, body) in bodies.iter().enumerate() {
         // Each crossing this move: (inches along the path, line, from the sharp side, where).
         let mut crossings = Vec::new();
         let mut along = 0.0;
@@ -345,6 +374,17 @@ fn stakes(
             along += p.distance(q);
         }
         crossings.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let walked = along;
+        let last_crossing = crossings.last().map(|c| c.0);
+        let lost: f32 = crossings
+            .iter()
+            .map(|&(_, _, sharp, _)| {
+                let side = if sharp { StakeSide::SharpSide } else { StakeSide::Behind };
+                let troop = if body.mounted { Troop::Rider } else { Troop::Foot };
+                stakes_move_loss_in(troop, side, body.running)
+            })
+            .sum();
+        let ends_at = last_crossing.map(|c| (walked - lost).max((c + OVER_WALL_IN).min(walked)));
         for (_, l, sharp, at) in crossings {
             let line = &section.stake_lines[l];
             let side = if sharp { StakeSide::SharpSide } else { StakeSide::Behind };
@@ -383,10 +423,22 @@ fn stakes(
                 }
                 log.push(clock, mark(event, &strike.house_rules));
             } else {
-                log.push(clock, base.outcome(O::MoveLoss).field("applied", false));
+                let ends = ends_at.unwrap_or(walked);
+                let event = base
+                    .outcome(O::MoveLoss)
+                    .field("applied", true)
+                    .field("walked_in", round_to_thousandths(walked))
+                    .field("ends_at_in", round_to_thousandths(ends));
+                log.push(clock, event);
             }
         }
+        if let Some(ends) = ends_at
+            && ends < walked - 1e-4
+        {
+            shortened.push((index, ends));
+        }
     }
+    shortened
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -540,7 +592,8 @@ fn cuts(
         let climbers = rules_climbers(scene_rope);
         let names: Vec<String> = scene_rope.climbers.iter().map(|c| c.figure.clone()).collect();
         let load = RopeLoad { climbers: &climbers, ground: scene_rope.ground };
-        let result = resolve_cut(&rope, weapon, &load, settings, dice);
+        // 001 "Lay an evil eye Curse": a cursed cutter's D10 is −1.
+        let result = resolve_cut(&rope, weapon, &load, cutter.cursed, settings, dice);
         let after = result.rope;
         let mut falls = result.falls.clone();
         if let Some(check) = &result.overload {
@@ -558,7 +611,8 @@ fn cuts(
             .field("overload", result.overload.as_ref().map(|c| c.outcome))
             .field("parted", after.parted)
             .field("climbers", &names)
-            .field("falls", falls_field(&falls, &names));
+            .field("falls", falls_field(&falls, &names))
+            .field("evil_eye", cutter.cursed);
         for roll in result.rolls() {
             event = event.roll(roll);
         }
@@ -715,7 +769,7 @@ fn wall_climbs(
             LogEvent::new("obstacles", "glass_wall_reached", body.name.as_str())
                 .outcome(O::AtGlassWall)
                 .field("wall", &wall.wall)
-                .field("height_in", wall.height_in)
+                .field("height_in", wall.height(walls.walls()))
                 .field("cloth", cloth)
                 .field("at", point_to_thousandths(body.at))
                 .field("to", point_to_thousandths(beyond)),
@@ -824,6 +878,7 @@ fn glass_walls(
         let Some(points) = walls.walls().iter().find(|w| w.name == wall.wall).map(|w| w.points.clone()) else {
             continue;
         };
+        let height = wall.height(walls.walls());
         let near =
             |p: Vec2| points.windows(2).any(|s| point_segment_distance(p, vec2(s[0]), vec2(s[1])) <= WORK_REACH_IN);
         let mut over = Vec::new();
@@ -853,7 +908,7 @@ fn glass_walls(
                 .outcome(climb.outcome)
                 .roll(climb.roll.clone())
                 .field("wall", &wall.wall)
-                .field("height_in", wall.height_in)
+                .field("height_in", height)
                 .field("cloth", climber.cloth)
                 .field("from", point_to_thousandths(from))
                 .field("to", point_to_thousandths(body.at))

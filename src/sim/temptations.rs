@@ -29,7 +29,6 @@ use crate::rules::dice::{DiceSource, Rolls};
 use crate::rules::sleepers::Rank;
 use crate::scene::{self, Scene};
 use bevy::prelude::*;
-use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DecisionOrders>();
@@ -121,37 +120,6 @@ fn pay(figure: &mut scene::Figure, site: &scene::TemptationSite, event: LogEvent
     let paid = spend_money(purse, site.cost_per_move);
     figure.money = Some(paid.left);
     event.field("spent", paid.spent).field("money_left", paid.left).field("ran_out", paid.ran_out)
-}
-
-/// Cut the figure's move at `walked` inches along its swept path, as a trap that stops it
-/// does: it stands there, and the waypoints it had reached beyond go back on its path.
-fn stop_at(walked: f32, position: &mut Vec2, waypoints: &mut VecDeque<Vec2>, swept: &mut Swept) {
-    let total: f32 = swept.segments.iter().map(|(a, b)| a.distance(*b)).sum();
-    if swept.segments.is_empty() || walked >= total - 1e-4 {
-        return;
-    }
-    let mut start = 0.0f32;
-    let mut cut = swept.segments.len() - 1;
-    for (i, (a, b)) in swept.segments.iter().enumerate() {
-        let len = a.distance(*b);
-        if walked < start + len {
-            cut = i;
-            break;
-        }
-        start += len;
-    }
-    let (a, b) = swept.segments[cut];
-    let len = a.distance(b);
-    let at = if len > 0.0 { a + (b - a) * ((walked - start) / len).clamp(0.0, 1.0) } else { a };
-    for j in (cut..swept.popped.min(swept.segments.len())).rev() {
-        waypoints.push_front(swept.segments[j].1);
-    }
-    swept.segments.truncate(cut + 1);
-    if let Some(last) = swept.segments.last_mut() {
-        last.1 = at;
-    }
-    swept.popped = swept.popped.min(cut);
-    *position = at;
 }
 
 /// 000 "Temptations and Weaknesses": figures inside dice to leave; figures passing are tempted.
@@ -334,7 +302,7 @@ fn tempt_figures(
                 log.push(&clock, event);
                 continue;
             }
-            stop_at(walked, &mut position.0, &mut waypoints.0, &mut swept);
+            swept.stop_at(walked, &mut position.0, &mut waypoints.0);
             event = event.field("stopped_at", point(position.0)).field("waypoints_left", waypoints.0.len());
             event = pay(sheet, site, event);
             log.push(&clock, event);
@@ -540,30 +508,5 @@ pub(crate) fn decision_event(
             .field("options", &result.scores)
             .field("chosen", result.chosen_name()),
         Err(e) => event.outcome(TemptationEventOutcome::Refused).field("error", e.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_move_cut_short_puts_back_the_waypoints_beyond() {
-        let mut swept = Swept {
-            segments: vec![(Vec2::ZERO, Vec2::new(2.0, 0.0)), (Vec2::new(2.0, 0.0), Vec2::new(2.0, 4.0))],
-            speed: 6.0,
-            popped: 1,
-        };
-        let mut waypoints = VecDeque::from([Vec2::new(2.0, 10.0)]);
-        let mut position = Vec2::new(2.0, 4.0);
-        stop_at(1.0, &mut position, &mut waypoints, &mut swept);
-        assert_eq!(position, Vec2::new(1.0, 0.0));
-        assert_eq!(waypoints, VecDeque::from([Vec2::new(2.0, 0.0), Vec2::new(2.0, 10.0)]));
-        assert_eq!(swept.segments, vec![(Vec2::ZERO, Vec2::new(1.0, 0.0))]);
-        assert_eq!(swept.popped, 0);
-        // At the end of the walk: nothing changes.
-        let before = swept.clone();
-        stop_at(5.0, &mut position, &mut waypoints, &mut swept);
-        assert_eq!(swept.segments, before.segments);
     }
 }

@@ -145,6 +145,40 @@ pub struct Swept {
     pub popped: usize,
 }
 
+impl Swept {
+    /// Cut the figure's move at `walked` inches along its swept path, as a trap that stops it
+    /// does (a temptation entered, a stake line's loss): it stands there, and the waypoints it
+    /// had reached beyond go back on its path.
+    pub fn stop_at(&mut self, walked: f32, position: &mut Vec2, waypoints: &mut VecDeque<Vec2>) {
+        let total: f32 = self.segments.iter().map(|(a, b)| a.distance(*b)).sum();
+        if self.segments.is_empty() || walked >= total - 1e-4 {
+            return;
+        }
+        let mut start = 0.0f32;
+        let mut cut = self.segments.len() - 1;
+        for (i, (a, b)) in self.segments.iter().enumerate() {
+            let len = a.distance(*b);
+            if walked < start + len {
+                cut = i;
+                break;
+            }
+            start += len;
+        }
+        let (a, b) = self.segments[cut];
+        let len = a.distance(b);
+        let at = if len > 0.0 { a + (b - a) * ((walked - start) / len).clamp(0.0, 1.0) } else { a };
+        for j in (cut..self.popped.min(self.segments.len())).rev() {
+            waypoints.push_front(self.segments[j].1);
+        }
+        self.segments.truncate(cut + 1);
+        if let Some(last) = self.segments.last_mut() {
+            last.1 = at;
+        }
+        self.popped = self.popped.min(cut);
+        *position = at;
+    }
+}
+
 /// A scene point as a vector.
 pub fn vec2(p: Point) -> Vec2 {
     Vec2::new(p.0, p.1)
@@ -273,4 +307,29 @@ pub fn snapshot_scene(world: &mut World) -> Option<Scene> {
     super::encounters::snapshot(world, &mut scene);
     super::sight::snapshot(world, &mut scene);
     Some(scene)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_cut_short_puts_back_the_waypoints_beyond() {
+        let mut swept = Swept {
+            segments: vec![(Vec2::ZERO, Vec2::new(2.0, 0.0)), (Vec2::new(2.0, 0.0), Vec2::new(2.0, 4.0))],
+            speed: 6.0,
+            popped: 1,
+        };
+        let mut waypoints = VecDeque::from([Vec2::new(2.0, 10.0)]);
+        let mut position = Vec2::new(2.0, 4.0);
+        swept.stop_at(1.0, &mut position, &mut waypoints);
+        assert_eq!(position, Vec2::new(1.0, 0.0));
+        assert_eq!(waypoints, VecDeque::from([Vec2::new(2.0, 0.0), Vec2::new(2.0, 10.0)]));
+        assert_eq!(swept.segments, vec![(Vec2::ZERO, Vec2::new(1.0, 0.0))]);
+        assert_eq!(swept.popped, 0);
+        // At the end of the walk: nothing changes.
+        let before = swept.clone();
+        swept.stop_at(5.0, &mut position, &mut waypoints);
+        assert_eq!(swept.segments, before.segments);
+    }
 }

@@ -261,10 +261,11 @@ fn grapnel_text(section: &ObstaclesSection, g: &GrapnelOrder) -> String {
 
 /// A glass-topped wall's line: "North curtain: 4" high; Pst AvD D6 -2 (+1 cloth), 3+, a house
 /// rule (the die and the target)".
-fn glass_wall_text(w: &GlassWall, settings: &ObstaclesSettings) -> String {
+fn glass_wall_text(w: &GlassWall, height_in: Option<f32>, settings: &ObstaclesSettings) -> String {
+    let height = height_in.map_or_else(|| "height not given".to_string(), |h| format!("{h}\" high"));
     format!(
-        "{}: {}\" high; Pst AvD {} {GLASS_WALL_FACTOR} (+1 cloth), {}+, a house rule",
-        w.wall, w.height_in, settings.glass_wall_dice, settings.glass_wall_target
+        "{}: {height}; Pst AvD {} {GLASS_WALL_FACTOR} (+1 cloth), {}+, a house rule",
+        w.wall, settings.glass_wall_dice, settings.glass_wall_target
     )
 }
 
@@ -551,7 +552,8 @@ fn update_labels(
         let mid = (a + b) / 2.0;
         let side = (b - a).try_normalize().map_or(Vec2::Y, |u| u.perp());
         let climbers = if gw.climbers.is_empty() { String::new() } else { format!(", {} climbing", gw.climbers.len()) };
-        label(mid + side * 0.7, format!("glass-topped {}\"{climbers}", gw.height_in), GLASS_COLOUR);
+        let height = gw.height(walls.walls()).map_or_else(String::new, |h| format!(" {h}\""));
+        label(mid + side * 0.7, format!("glass-topped{height}{climbers}"), GLASS_COLOUR);
     }
     for p in &section.planks {
         let laid = grids.0.iter().any(|g| g.name == p.grid && g.planks) || plank_work(p.rounds_worked).laid;
@@ -573,6 +575,7 @@ fn obstacles_panel(
     mut panels: ResMut<PanelState>,
     book: Res<ObstacleBook>,
     grids: Res<CattleGrids>,
+    walls: Res<Walls>,
 ) -> Result {
     if !panels.show_obstacles {
         return Ok(());
@@ -615,7 +618,7 @@ fn obstacles_panel(
             ui.separator();
             heading(ui, "Glass-topped walls", section.glass_walls.is_empty());
             for gw in &section.glass_walls {
-                ui.label(glass_wall_text(gw, settings));
+                ui.label(glass_wall_text(gw, gw.height(walls.walls()), settings));
                 for c in &gw.climbers {
                     ui.weak(format!("   {}", wall_climber_text(c, settings)));
                 }
@@ -643,7 +646,7 @@ mod tests {
     use super::*;
 
     const SCENE: &str = "(version: 1, table: (width: 60, height: 40),
-      walls: [(name: \"North curtain\", kind: outer, points: [(30, 22), (30, 40)])],
+      walls: [(name: \"North curtain\", kind: outer, points: [(30, 22), (30, 40)], height_in: 4, glass_topped: true)],
       cattle_grids: [(name: \"Lane grid\", from: (45, 5), to: (45, 10))],
       figures: [(name: \"Osric\", position: (27, 30)), (name: \"Wulf\", position: (29.5, 31)),
                 (name: \"Grim\", position: (29.5, 29)),
@@ -660,7 +663,7 @@ mod tests {
                  climbers: [(figure: \"Edda\", height_in: 0)])],
         grapnels: [(name: \"Osric's grapnel\", thrower: \"Osric\", target: (30, 30), at_move: 1,
                     rope: \"Osric's rope\")],
-        glass_walls: [(wall: \"North curtain\", height_in: 4,
+        glass_walls: [(wall: \"North curtain\",
                        climbers: [(figure: \"Edda\", to: (31, 35), cloth: true)])],
         planks: [(grid: \"Lane grid\", planks_at: (44, 4), layers: [\"Tom\"], rounds_worked: 1)],
         vehicles: [(name: \"Supply wagon\", kind: wagon, position: (44.8, 7.5), path: [(58, 7.5)],
@@ -750,8 +753,12 @@ mod tests {
         let (s, grids) = section();
         let settings = ObstaclesSettings::default();
         assert_eq!(
-            glass_wall_text(&s.glass_walls[0], &settings),
+            glass_wall_text(&s.glass_walls[0], Some(4.0), &settings),
             "North curtain: 4\" high; Pst AvD D6 -2 (+1 cloth), 3+, a house rule"
+        );
+        assert_eq!(
+            glass_wall_text(&s.glass_walls[0], None, &settings),
+            "North curtain: height not given; Pst AvD D6 -2 (+1 cloth), 3+, a house rule"
         );
         assert_eq!(
             wall_climber_text(&s.glass_walls[0].climbers[0], &settings),

@@ -348,14 +348,8 @@ mod tests {
         assert_eq!(s.table, Table { width: 10.0, height: 8.0 });
         assert_eq!(s.lighting, Lighting::Daylight);
         // Wall: canvas (3,2) (7,2) (7,5) less origin (2,1) is (1,1) (5,1) (5,4); y flipped on 8.
-        assert_eq!(
-            s.walls[0],
-            Wall { name: "wall 1".into(), kind: WallKind::Inner, points: vec![(1.0, 7.0), (5.0, 7.0), (5.0, 4.0)] }
-        );
-        assert_eq!(
-            s.walls[1],
-            Wall { name: "obstacle 1".into(), kind: WallKind::Low, points: vec![(2.0, 5.0), (3.0, 5.0)] }
-        );
+        assert_eq!(s.walls[0], Wall::new("wall 1", WallKind::Inner, vec![(1.0, 7.0), (5.0, 7.0), (5.0, 4.0)]));
+        assert_eq!(s.walls[1], Wall::new("obstacle 1", WallKind::Low, vec![(2.0, 5.0), (3.0, 5.0)]));
         assert_eq!(s.walls.len(), 2);
         assert_eq!(s.doors.len(), 2);
         assert_eq!((s.doors[0].name.as_str(), s.doors[0].kind, s.doors[0].open), ("door 1", DoorKind::Door, false));

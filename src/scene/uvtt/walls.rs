@@ -49,7 +49,7 @@ pub(super) fn read_walls(top: Entries<'_, '_>, wall_kind: WallKind, map: &MapFra
             }
             for points in map.clip_polyline(&squares) {
                 count += 1;
-                walls.push(Wall { name: format!("{stem} {count}"), kind, points });
+                walls.push(Wall::new(format!("{stem} {count}"), kind, points));
             }
         }
     }

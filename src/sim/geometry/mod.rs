@@ -191,8 +191,8 @@ mod tests {
     #[test]
     fn walls_and_doors_between() {
         let walls = vec![
-            Wall { name: "outer".into(), kind: WallKind::Outer, points: vec![(5.0, -5.0), (5.0, 5.0)] },
-            Wall { name: "inner".into(), kind: WallKind::Inner, points: vec![(7.0, -5.0), (7.0, 5.0)] },
+            Wall::new("outer", WallKind::Outer, vec![(5.0, -5.0), (5.0, 5.0)]),
+            Wall::new("inner", WallKind::Inner, vec![(7.0, -5.0), (7.0, 5.0)]),
         ];
         let mut doors =
             vec![Door { name: "d".into(), kind: Default::default(), from: (5.0, -1.0), to: (5.0, 1.0), open: false }];

@@ -1190,17 +1190,14 @@ mod tests {
     /// A 10" × 10" room in a 30" × 20" table, its east wall on x = 20 with a 2" opening from
     /// (20, 9) to (20, 11).
     fn room_with_door(on_wall: bool, kind: DoorKind, open: bool, wall_kind: WallKind) -> Vec<Segment> {
-        let walls = vec![Wall {
-            name: "room".into(),
-            kind: wall_kind,
-            points: if on_wall {
-                // Hand-made scenes: the wall runs on through the door.
-                vec![(20.0, 9.0), (20.0, 15.0), (10.0, 15.0), (10.0, 5.0), (20.0, 5.0), (20.0, 9.0)]
-            } else {
-                // Imported maps: the door fills a gap between walls.
-                vec![(20.0, 11.0), (20.0, 15.0), (10.0, 15.0), (10.0, 5.0), (20.0, 5.0), (20.0, 9.0)]
-            },
-        }];
+        let points = if on_wall {
+            // Hand-made scenes: the wall runs on through the door.
+            vec![(20.0, 9.0), (20.0, 15.0), (10.0, 15.0), (10.0, 5.0), (20.0, 5.0), (20.0, 9.0)]
+        } else {
+            // Imported maps: the door fills a gap between walls.
+            vec![(20.0, 11.0), (20.0, 15.0), (10.0, 15.0), (10.0, 5.0), (20.0, 5.0), (20.0, 9.0)]
+        };
+        let walls = vec![Wall::new("room", wall_kind, points)];
         let doors = vec![Door { name: "door".into(), kind, from: (20.0, 9.0), to: (20.0, 11.0), open }];
         sight_blockers(&walls, &doors)
     }
@@ -1233,7 +1230,7 @@ mod tests {
 
     #[test]
     fn open_doors_cut_their_gap_out_of_the_wall_they_lie_on() {
-        let walls = vec![Wall { name: "w".into(), kind: WallKind::Outer, points: vec![(0.0, 0.0), (10.0, 0.0)] }];
+        let walls = vec![Wall::new("w", WallKind::Outer, vec![(0.0, 0.0), (10.0, 0.0)])];
         let door = |from: (f32, f32), to: (f32, f32), open: bool| Door {
             name: "d".into(),
             kind: DoorKind::Door,
@@ -1258,7 +1255,7 @@ mod tests {
             vec![seg((0.0, 0.0), (10.0, 0.0)), seg((4.0, 0.0), (6.0, 0.0))]
         );
         // A repeated point blocks nothing.
-        let repeated = vec![Wall { name: "r".into(), kind: WallKind::Inner, points: vec![(1.0, 1.0), (1.0, 1.0)] }];
+        let repeated = vec![Wall::new("r", WallKind::Inner, vec![(1.0, 1.0), (1.0, 1.0)])];
         assert!(sight_blockers(&repeated, &[]).is_empty());
     }
 

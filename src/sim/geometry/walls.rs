@@ -149,7 +149,7 @@ mod tests {
                 (100.0 + r * a.cos(), 100.0 + r * a.sin())
             })
             .collect();
-        walls.push(Wall { name: "ring".into(), kind: WallKind::Outer, points: ring });
+        walls.push(Wall::new("ring", WallKind::Outer, ring));
         for i in 0..40 {
             let n = 2 + rng.next_u32() as usize % 30;
             let mut points: Vec<(f32, f32)> = Vec::new();
@@ -175,7 +175,7 @@ mod tests {
                     }
                 }
             }
-            walls.push(Wall { name: format!("w{i}"), kind: kinds[i % 3], points });
+            walls.push(Wall::new(format!("w{i}"), kinds[i % 3], points));
         }
         let mut doors = Vec::new();
         for (i, w) in walls.iter().enumerate().skip(1).step_by(3) {
@@ -225,7 +225,7 @@ mod tests {
         // The most points a wall may have, zigzagging across a 1000" table.
         let points: Vec<(f32, f32)> =
             (0..10_000).map(|k| ((k as f32 * 0.1) % 1000.0, if k % 2 == 0 { 10.0 } else { 990.0 })).collect();
-        let walls = vec![Wall { name: "zigzag".into(), kind: WallKind::Inner, points }];
+        let walls = vec![Wall::new("zigzag", WallKind::Inner, points)];
         let index = WallIndex::new(&walls);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(10_000);
         for _ in 0..300 {

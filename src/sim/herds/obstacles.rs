@@ -293,14 +293,8 @@ mod tests {
 
     #[test]
     fn obstacles_stop_and_turn() {
-        let walls = Walls::new(
-            vec![crate::scene::Wall {
-                name: "w".into(),
-                kind: Default::default(),
-                points: vec![(10.0, 0.0), (10.0, 20.0)],
-            }],
-            vec![],
-        );
+        let walls =
+            Walls::new(vec![crate::scene::Wall::new("w", Default::default(), vec![(10.0, 0.0), (10.0, 20.0)])], vec![]);
         let fires = [FireHazard { position: Vec2::new(5.0, 15.0), radius: 2.0, fright: 2 }];
         let grids = [(0usize, Vec2::new(0.0, 8.0), Vec2::new(10.0, 8.0))];
         let obstacles =
@@ -358,16 +352,13 @@ mod tests {
         let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
         // A pen of 4,000 points, walls across it on whole inches, and long walls reaching in
         // from far away, on a 300" table.
-        let mut walls = vec![crate::scene::Wall {
-            name: "pen".into(),
-            kind: Default::default(),
-            points: (0..4000)
-                .map(|k| {
-                    let a = k as f32 / 3999.0 * std::f32::consts::TAU;
-                    (150.0 + 40.0 * a.cos(), 150.0 + 40.0 * a.sin())
-                })
-                .collect(),
-        }];
+        let pen = (0..4000)
+            .map(|k| {
+                let a = k as f32 / 3999.0 * std::f32::consts::TAU;
+                (150.0 + 40.0 * a.cos(), 150.0 + 40.0 * a.sin())
+            })
+            .collect();
+        let mut walls = vec![crate::scene::Wall::new("pen", Default::default(), pen)];
         for i in 0..30 {
             let (x, y) = ((110.0 + unit() * 80.0).floor(), (110.0 + unit() * 80.0).floor());
             let points = match i % 3 {
@@ -375,7 +366,7 @@ mod tests {
                 1 => vec![(x, y), (x, y), (x + unit() * 3.0, y + unit() * 3.0)],
                 _ => vec![(unit() * 300.0, 0.0), (x, y), (300.0, unit() * 300.0)],
             };
-            walls.push(crate::scene::Wall { name: format!("w{i}"), kind: Default::default(), points });
+            walls.push(crate::scene::Wall::new(format!("w{i}"), Default::default(), points));
         }
         let walls = Walls::new(walls, vec![]);
         let table = Vec2::splat(300.0);
