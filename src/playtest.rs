@@ -70,7 +70,8 @@ pub struct RunSummary {
     pub escapes: EscapeRun,
     /// Each tracker by name: its quarry, and whether it caught up with it.
     pub trackers: BTreeMap<String, TrackerRun>,
-    /// OSR encounters, surprises and routs; none for a scene that is not `rules_family: osr`.
+    /// OSR encounters, surprises and routs; none for a scene with no OSR procedure (not
+    /// `rules_family: osr`, and no OSR encounter table).
     pub encounters: Option<EncounterRun>,
 }
 
@@ -182,7 +183,8 @@ fn point_field(e: &LogEvent, key: &str) -> Option<(f32, f32)> {
 /// Reduce one run's log and end state to its summary.
 pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
     let mut s = RunSummary { seed, ..Default::default() };
-    if scene.rules_family == crate::scene::osr::RulesFamily::Osr {
+    // OSR scenes, and Morval scenes whose OSR encounter table brings wandering monsters.
+    if scene.rules_family == crate::scene::osr::RulesFamily::Osr || !scene.osr.encounter_table.is_empty() {
         s.encounters = Some(EncounterRun::default());
     }
     for t in &scene.traps {
@@ -596,7 +598,7 @@ pub struct Report {
     pub alarm_by: BTreeMap<String, Share>,
     /// Prisoners running off, recaptured and escaping.
     pub escapes: EscapeReport,
-    /// OSR encounters, surprises and routs; left out for a scene that is not OSR.
+    /// OSR encounters, surprises and routs; left out for a scene with no OSR procedure.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encounters: Option<EncounterReport>,
     /// Seeds of notable runs, to replay: the most harm, the least, the median.

@@ -16,6 +16,8 @@ fn expected(dice: Dice) -> (i32, Vec<f64>) {
         Dice::D3 => uniform(1, 3),
         Dice::D12 => uniform(1, 12),
         Dice::D20 => uniform(1, 20),
+        Dice::D4 => uniform(1, 4),
+        Dice::D8 => uniform(1, 8),
         Dice::TwoD6 => {
             let mut p = vec![0.0; 11];
             for a in 1..=6 {

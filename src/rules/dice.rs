@@ -160,12 +160,29 @@ pub enum Dice {
     /// Two 1-based D10 added (OSR text): 2–20.
     #[serde(rename = "2D10")]
     TwoD10,
+    /// D4: 1–4 (a scene's OSR attack table; no source rolls one).
+    #[serde(rename = "D4")]
+    D4,
+    /// D8: 1–8 (a scene's OSR attack table; no source rolls one).
+    #[serde(rename = "D8")]
+    D8,
 }
 
 impl Dice {
     /// Every kind of dice, in the order of the enum.
-    pub const ALL: [Dice; 9] =
-        [Dice::D10, Dice::Percent, Dice::D6, Dice::Mystic, Dice::D3, Dice::D12, Dice::D20, Dice::TwoD6, Dice::TwoD10];
+    pub const ALL: [Dice; 11] = [
+        Dice::D10,
+        Dice::Percent,
+        Dice::D6,
+        Dice::Mystic,
+        Dice::D3,
+        Dice::D12,
+        Dice::D20,
+        Dice::TwoD6,
+        Dice::TwoD10,
+        Dice::D4,
+        Dice::D8,
+    ];
 
     /// How the dice are written in the sources and the log.
     pub fn label(self) -> &'static str {
@@ -179,6 +196,8 @@ impl Dice {
             Dice::D20 => "D20",
             Dice::TwoD6 => "2D6",
             Dice::TwoD10 => "2D10",
+            Dice::D4 => "D4",
+            Dice::D8 => "D8",
         }
     }
 
@@ -193,6 +212,8 @@ impl Dice {
             Dice::D20 => &[(1, 20)],
             Dice::TwoD6 => &[(1, 6), (1, 6)],
             Dice::TwoD10 => &[(1, 10), (1, 10)],
+            Dice::D4 => &[(1, 4)],
+            Dice::D8 => &[(1, 8)],
         }
     }
 
@@ -429,6 +450,8 @@ mod tests {
         assert_eq!(Dice::D20.range(), (1, 20));
         assert_eq!(Dice::TwoD6.range(), (2, 12));
         assert_eq!(Dice::TwoD10.range(), (2, 20));
+        assert_eq!(Dice::D4.range(), (1, 4));
+        assert_eq!(Dice::D8.range(), (1, 8));
     }
 
     #[test]

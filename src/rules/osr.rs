@@ -105,6 +105,35 @@ crate::rules::named_enum! {
     }
 }
 
+crate::rules::named_enum! {
+    /// Whether the simulation rolls the attacks a scene's table gives. Reading: 003 "Combat
+    /// Structure" orders "4. Ranged attacks occur" and "6. Melee attacks occur" but resolves no
+    /// attack; the table's numbers are the scene author's ([`OsrAttack`]).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum AttackResolution {
+        /// The default: an attack a sheet (or an encounter row) gives is rolled in its phase;
+        /// a scene that gives none leaves every hit to the GM.
+        #[default]
+        SceneTables => "scene_tables",
+        /// The GM's hits alone: the tables are shown, never rolled.
+        GmOnly => "gm_only",
+    }
+}
+
+crate::rules::named_enum! {
+    /// Which foe a combatant's rolled attack goes at. Reading: the text names no target.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum AttackTargets {
+        /// The default: the nearest foe still fighting, the first in scene order among equals.
+        #[default]
+        Nearest => "nearest",
+        /// The first foe still fighting in scene order.
+        SceneOrder => "scene_order",
+    }
+}
+
 /// 003 "Encumbrance": the table row each armour's own movement value is, for "use the worst of
 /// the two movement values". The text gives one: plate is the 30' row ("a character wearing
 /// plate but carrying less than 50 lbs has a combat speed of 30'"). The others are not in the
@@ -146,6 +175,10 @@ pub struct OsrSettings {
     /// The reaction row at or below which a combat begins (the simulation; the rules leave it
     /// to the referee).
     pub fights_at: Reaction,
+    /// Whether the attacks of a scene's table are rolled (the simulation; not in the text).
+    pub attacks: AttackResolution,
+    /// Which foe a rolled attack goes at.
+    pub attack_targets: AttackTargets,
 }
 
 impl Default for OsrSettings {
@@ -157,6 +190,8 @@ impl Default for OsrSettings {
             initiative_ties: InitiativeTies::Simultaneous,
             morale_recheck: MoraleRecheck::NewTrigger,
             fights_at: Reaction::Hostile,
+            attacks: AttackResolution::SceneTables,
+            attack_targets: AttackTargets::Nearest,
         }
     }
 }
@@ -1418,6 +1453,146 @@ pub fn roll_morale(check: &MoraleCheck, src: &mut impl DiceSource) -> MoraleResu
 }
 
 // ---------------------------------------------------------------------------------------------
+// A scene's attack table (not in the text)
+// ---------------------------------------------------------------------------------------------
+
+/// The dice an attack table may roll: the 1-based single dice (RULES-NOTES "Dice": the OSR
+/// dice are 1-based; the Morval D10 and D% show 0, MD is hidden from the players).
+pub const ATTACK_DICE: [Dice; 6] = [Dice::D3, Dice::D4, Dice::D6, Dice::D8, Dice::D12, Dice::D20];
+/// Most damage dice one attack rolls (a guard on a scene's number, not a rule).
+pub const MAX_DAMAGE_DICE: u32 = 20;
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+fn one_die() -> u32 {
+    1
+}
+
+fn is_one_die(n: &u32) -> bool {
+    *n == 1
+}
+
+fn is_not(b: &bool) -> bool {
+    !*b
+}
+
+/// One combatant's attack from a scene's table. Attack resolution is not in 003 ("Combat
+/// Structure" only orders the phases): every number here is the scene author's, none the
+/// text's. The attack die plus `bonus` hits at `hit_on` or more; a hit rolls `damage_dice`
+/// dice of `damage` plus `damage_bonus`, taken off the target's hit points.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsrAttack {
+    /// The attack die: one of [`ATTACK_DICE`].
+    pub roll: Dice,
+    /// The total that hits: the die plus `bonus`, at or above it.
+    pub hit_on: i32,
+    /// Added to the attack die.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bonus: i32,
+    /// The damage die: one of [`ATTACK_DICE`].
+    pub damage: Dice,
+    /// How many damage dice are rolled (1 to [`MAX_DAMAGE_DICE`]).
+    #[serde(default = "one_die", skip_serializing_if = "is_one_die")]
+    pub damage_dice: u32,
+    /// Added to the damage dice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub damage_bonus: i32,
+    /// A ranged attack: rolled in the ranged phase (S4, 4), not the melee phase (S6, 6).
+    #[serde(default, skip_serializing_if = "is_not")]
+    pub ranged: bool,
+}
+
+impl OsrAttack {
+    /// The attack as the GM reads it: "D20+1 hits on 12+, damage 2×D6-1" ("ranged: " first
+    /// for a ranged attack).
+    pub fn label(&self) -> String {
+        let signed = |v: i32| if v == 0 { String::new() } else { format!("{v:+}") };
+        let dice = if self.damage_dice == 1 {
+            self.damage.label().to_string()
+        } else {
+            format!("{}×{}", self.damage_dice, self.damage.label())
+        };
+        format!(
+            "{}{}{} hits on {}+, damage {dice}{}",
+            if self.ranged { "ranged: " } else { "" },
+            self.roll.label(),
+            signed(self.bonus),
+            self.hit_on,
+            signed(self.damage_bonus)
+        )
+    }
+}
+
+crate::rules::named_enum! {
+    /// An attack roll's result.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum AttackOutcome {
+        /// The total reached the number to hit.
+        Hit => "hit",
+        /// It fell short.
+        Miss => "miss",
+    }
+}
+
+/// A scene's attack table: a total at or above the number to hit hits (the author's numbers;
+/// no face hits or misses of itself).
+pub fn attack_band(total: i32, hit_on: i32) -> AttackOutcome {
+    if total >= hit_on { AttackOutcome::Hit } else { AttackOutcome::Miss }
+}
+
+/// A damage roll: the dice, the first carrying the bonus, and the hit points taken off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DamageRoll {
+    /// Each damage die, in the order rolled; the first carries `damage_bonus`.
+    pub rolls: Vec<Roll>,
+    /// The dice's totals added, at least 0 (a hit never heals).
+    pub damage: i32,
+}
+
+/// A scene's attack table: `damage_dice` dice of `damage` plus `damage_bonus`, at least 0.
+///
+/// The count is held to 1 to [`MAX_DAMAGE_DICE`] (a scene's is checked on load).
+pub fn roll_damage(attack: &OsrAttack, src: &mut impl DiceSource) -> DamageRoll {
+    let count = attack.damage_dice.clamp(1, MAX_DAMAGE_DICE);
+    let mut rolls: Vec<Roll> = (0..count).map(|_| Roll::new(attack.damage, src)).collect();
+    if let Some(first) = rolls.first_mut() {
+        first.add("damage bonus", attack.damage_bonus);
+    }
+    let damage = rolls.iter().map(|r| r.total).sum::<i32>().max(0);
+    DamageRoll { rolls, damage }
+}
+
+/// One rolled attack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttackResult {
+    /// The attack die with its bonus, against the number to hit ("at least").
+    pub roll: Roll,
+    /// Hit or miss.
+    pub outcome: AttackOutcome,
+    /// The damage, on a hit.
+    pub damage: Option<DamageRoll>,
+}
+
+impl AttackResult {
+    /// Hit points taken off: the damage on a hit, 0 on a miss.
+    pub fn damage_done(&self) -> i32 {
+        self.damage.as_ref().map_or(0, |d| d.damage)
+    }
+}
+
+/// A scene's attack table: the attack die plus the bonus against `hit_on`; on a hit, the damage.
+pub fn roll_attack(attack: &OsrAttack, src: &mut impl DiceSource) -> AttackResult {
+    let roll = Roll::new(attack.roll, src).modifier("attack bonus", attack.bonus).at_least(attack.hit_on);
+    let outcome = attack_band(roll.total, attack.hit_on);
+    let damage = (outcome == AttackOutcome::Hit).then(|| roll_damage(attack, src));
+    AttackResult { roll, outcome, damage }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Outcomes and rolls
 // ---------------------------------------------------------------------------------------------
 
@@ -1439,6 +1614,7 @@ crate::rules::outcome::impl_outcome! {
     };
     CombatEnd => |o| Meaning::NONE;
     CombatPhase => |o| Meaning::NONE;
+    AttackOutcome => |o| Meaning::NONE;
 }
 
 // The rolls of each report in the order they were rolled (new events: no earlier log to keep).
@@ -1505,6 +1681,21 @@ impl Rolls for MoraleResult {
     /// The 2d10, if rolled.
     fn push_rolls(&self, out: &mut Vec<Roll>) {
         self.roll.push_rolls(out);
+    }
+}
+
+impl Rolls for DamageRoll {
+    /// Each damage die, in order.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.rolls.push_rolls(out);
+    }
+}
+
+impl Rolls for AttackResult {
+    /// The attack die, then the damage dice on a hit.
+    fn push_rolls(&self, out: &mut Vec<Roll>) {
+        self.roll.push_rolls(out);
+        self.damage.push_rolls(out);
     }
 }
 
@@ -2128,12 +2319,91 @@ mod tests {
         assert!(chi < CHI_SQUARE_1_DF_999, "acts normally {normal} of {trials}");
     }
 
+    // ---- a scene's attack table ----
+
+    fn attack(roll: Dice, hit_on: i32, bonus: i32) -> OsrAttack {
+        OsrAttack { roll, hit_on, bonus, damage: Dice::D6, damage_dice: 1, damage_bonus: 0, ranged: false }
+    }
+
+    /// The table's number to hit: a hit exactly at it, a miss one below.
+    #[test]
+    fn attack_edges() {
+        assert_eq!(attack_band(12, 12), AttackOutcome::Hit);
+        assert_eq!(attack_band(11, 12), AttackOutcome::Miss);
+        assert_eq!(attack_band(13, 12), AttackOutcome::Hit);
+        // D20 + 1 against 14: a 13 makes 14, a hit (then the D6); a 12 makes 13, a miss.
+        let a = attack(Dice::D20, 14, 1);
+        let r = roll_attack(&a, &mut faces(&[13, 4]));
+        assert_eq!((r.outcome, r.roll.total, r.roll.target), (AttackOutcome::Hit, 14, Some(14)));
+        assert_eq!(r.roll.passed(), Some(true));
+        assert_eq!(mods(&r.roll), vec![("attack bonus", 1)]);
+        assert_eq!((r.damage_done(), r.rolls().len()), (4, 2));
+        let mut dice = faces(&[12]);
+        let r = roll_attack(&a, &mut dice);
+        assert_eq!((r.outcome, r.roll.total, r.damage_done()), (AttackOutcome::Miss, 13, 0));
+        assert!(r.damage.is_none() && dice.is_empty(), "a miss rolls no damage");
+        assert_eq!(r.rolls().len(), 1);
+        // A D6 table, 5 to hit: 5 hits, 4 misses; a bonus of -2 makes a 6 a 4, a miss.
+        assert_eq!(roll_attack(&attack(Dice::D6, 5, 0), &mut faces(&[5, 1])).outcome, AttackOutcome::Hit);
+        assert_eq!(roll_attack(&attack(Dice::D6, 5, 0), &mut faces(&[4])).outcome, AttackOutcome::Miss);
+        assert_eq!(roll_attack(&attack(Dice::D6, 5, -2), &mut faces(&[6])).outcome, AttackOutcome::Miss);
+        assert_eq!(roll_attack(&attack(Dice::D6, 5, -2), &mut faces(&[1])).roll.total, -1);
+    }
+
+    /// Damage: each die, the bonus on the first, never below 0; the count held to 1..=20.
+    #[test]
+    fn damage_adds_the_dice_and_the_bonus() {
+        let a = OsrAttack { damage_dice: 2, damage_bonus: 1, ..attack(Dice::D20, 10, 0) };
+        let d = roll_damage(&a, &mut faces(&[3, 5]));
+        assert_eq!((d.damage, d.rolls.len()), (9, 2));
+        assert_eq!(mods(&d.rolls[0]), vec![("damage bonus", 1)]);
+        assert!(d.rolls[1].modifiers.is_empty());
+        assert_eq!(d.rolls().len(), 2);
+        let weak = OsrAttack { damage: Dice::D3, damage_bonus: -5, ..attack(Dice::D20, 10, 0) };
+        let d = roll_damage(&weak, &mut faces(&[3]));
+        assert_eq!((d.rolls[0].total, d.damage), (-2, 0), "a hit never heals");
+        let none = OsrAttack { damage_dice: 0, ..attack(Dice::D20, 10, 0) };
+        assert_eq!(roll_damage(&none, &mut faces(&[2])).rolls.len(), 1);
+        let many = OsrAttack { damage_dice: 500, ..attack(Dice::D20, 10, 0) };
+        assert_eq!(roll_damage(&many, &mut SeededDice::new(1)).rolls.len(), MAX_DAMAGE_DICE as usize);
+    }
+
+    /// D20 + 1 against 14 hits on the faces 13 to 20: 8 of 20, 0.4 (by hand).
+    #[test]
+    fn attack_rate_matches_the_table() {
+        let a = attack(Dice::D20, 14, 1);
+        let mut src = SeededDice::new(2_014);
+        let trials = 40_000u32;
+        let hits = (0..trials).filter(|_| roll_attack(&a, &mut src).outcome == AttackOutcome::Hit).count() as u32;
+        let chi = chi_square(&[hits, trials - hits], &[0.4, 0.6]);
+        assert!(chi < CHI_SQUARE_1_DF_999, "hits {hits} of {trials}");
+    }
+
+    #[test]
+    fn attacks_read_in_words_and_from_a_file() {
+        assert_eq!(attack(Dice::D20, 12, 1).label(), "D20+1 hits on 12+, damage D6");
+        let bow = OsrAttack { damage_dice: 2, damage_bonus: -1, ranged: true, ..attack(Dice::D20, 11, 0) };
+        assert_eq!(bow.label(), "ranged: D20 hits on 11+, damage 2×D6-1");
+        let read: OsrAttack =
+            serde_json::from_str(r#"{"roll":"D20","hit_on":12,"bonus":1,"damage":"D6"}"#).expect("an attack");
+        assert_eq!(read, attack(Dice::D20, 12, 1));
+        let written = serde_json::to_string(&read).expect("written");
+        assert!(!written.contains("damage_dice") && !written.contains("ranged"), "{written}");
+        for a in AttackResolution::ALL {
+            assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::Value::String(a.id().into())));
+        }
+        for t in AttackTargets::ALL {
+            assert_eq!(serde_json::to_value(t).ok(), Some(serde_json::Value::String(t.id().into())));
+        }
+    }
+
     #[test]
     fn outcomes_have_ids() {
         assert_eq!(Outcome::id(Reaction::Unsure), "unsure");
         assert_eq!(WanderingOutcome::Encounter.classified().id(), "encounter");
         assert_eq!(EncumbranceRow::From101To150.id(), "101_to_150_lb");
         assert_eq!(CombatPhase::SurpriseInitiative.id(), "s2a_initiative");
+        assert_eq!((AttackOutcome::Hit.classified().id(), AttackOutcome::Miss.id()), ("hit", "miss"));
         assert!(CombatPhase::SurpriseMelee.in_surprise_round() && !CombatPhase::Melee.in_surprise_round());
     }
 
@@ -2143,6 +2413,7 @@ mod tests {
         assert_eq!(s.feet_per_inch, 10.0);
         assert_eq!(s.moves_per_wandering_check, 7);
         assert_eq!(s.initiative_ties, InitiativeTies::Simultaneous);
+        assert_eq!((s.attacks, s.attack_targets), (AttackResolution::SceneTables, AttackTargets::Nearest));
         let json = serde_json::to_string(&s).expect("settings serialize");
         let back: OsrSettings = serde_json::from_str(&json).expect("settings read back");
         assert_eq!(back, s);

@@ -8,8 +8,8 @@ use super::format::{Point, Scene};
 use super::load::{Checker, MAX_FIGURES, MAX_MOVES_PLAYED, MAX_NAME_CHARS, shown};
 use crate::rules::dice::Modifier;
 use crate::rules::osr::{
-    CombatEnd, CombatPhase, EncounterSurprise, EntryKind, Hours, ItemKind, MoraleTrigger, OsrClock, OsrSettings,
-    Reaction, ReactionBias, Terrain,
+    ATTACK_DICE, CombatEnd, CombatPhase, EncounterSurprise, EntryKind, Hours, ItemKind, MAX_DAMAGE_DICE, MoraleTrigger,
+    OsrAttack, OsrClock, OsrSettings, Reaction, ReactionBias, Terrain,
 };
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +39,10 @@ pub const MAX_LIGHTS: u32 = 100;
 pub const MAX_ENCOUNTERS: u32 = MAX_MOVES_PLAYED;
 /// Largest feet to the inch `rules.osr.feet_per_inch` may set.
 pub const MAX_FEET_PER_INCH: f32 = 1_000.0;
+/// Largest number to hit an attack table may give (1 is the least).
+pub const MAX_HIT_ON: i32 = 50;
+/// Largest attack or damage bonus, either way.
+pub const MAX_ATTACK_BONUS: i32 = 20;
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -165,6 +169,10 @@ pub struct OsrSheet {
     /// The referee rules the load allows no movement whatsoever (the table's footnote).
     #[serde(default, skip_serializing_if = "is_false")]
     pub no_movement: bool,
+    /// The figure's attack from the scene's table (not in the text: the author's numbers);
+    /// none: its hits are the GM's. A monster's is its encounter row's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<OsrAttack>,
     /// Fighting, dead, fled or surrendered (written by the simulation).
     #[serde(default, skip_serializing_if = "is_fighting")]
     pub standing: OsrStanding,
@@ -207,6 +215,10 @@ pub struct EncounterEntry {
     /// GM's orders, slaughter, surrender or retreat end it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ceasefire_after: Option<u32>,
+    /// Each monster's attack from the scene's table, written on its sheet as it comes; none:
+    /// their hits are the GM's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<OsrAttack>,
 }
 
 /// A point of entry the GM lists (corridor ends, portals, anything the doors do not give).
@@ -412,6 +424,31 @@ fn biases_ok(c: &mut Checker, entity: &str, biases: &[ReactionBias]) {
     }
 }
 
+/// The checks on an attack from a scene's table: its dice 1-based single dice, its numbers
+/// in bounds.
+fn attack_ok(c: &mut Checker, entity: &str, attack: &OsrAttack) {
+    let names: Vec<&str> = ATTACK_DICE.iter().map(|d| d.label()).collect();
+    for (field, die) in [("roll", attack.roll), ("damage", attack.damage)] {
+        if !ATTACK_DICE.contains(&die) {
+            c.problem(
+                entity,
+                format!("attack: {field} {die} must be one of {} (the OSR dice are 1-based)", names.join(", ")),
+            );
+        }
+    }
+    if !(1..=MAX_HIT_ON).contains(&attack.hit_on) {
+        c.problem(entity, format!("attack: hit_on {} must be 1 to {MAX_HIT_ON}", attack.hit_on));
+    }
+    for (field, v) in [("bonus", attack.bonus), ("damage_bonus", attack.damage_bonus)] {
+        if v.abs() > MAX_ATTACK_BONUS {
+            c.problem(entity, format!("attack: {field} {v} must be -{MAX_ATTACK_BONUS} to {MAX_ATTACK_BONUS}"));
+        }
+    }
+    if !(1..=MAX_DAMAGE_DICE).contains(&attack.damage_dice) {
+        c.problem(entity, format!("attack: damage_dice {} must be 1 to {MAX_DAMAGE_DICE}", attack.damage_dice));
+    }
+}
+
 /// The checks on the scene's `osr` section: counts, names, references and bounds.
 pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     check_settings(&scene.rules.osr, c);
@@ -490,6 +527,9 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
         if s.morale_checked.len() > MoraleTrigger::ALL.len() {
             c.problem(&e, format!("morale_checked: more than the {} circumstances", MoraleTrigger::ALL.len()));
         }
+        if let Some(attack) = &s.attack {
+            attack_ok(c, &e, attack);
+        }
     }
     for (i, entry) in o.encounter_table.iter().enumerate() {
         let e = format!("encounter \"{}\"", shown(&entry.name));
@@ -525,6 +565,9 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
             && !(1..=MAX_MOVES_PLAYED).contains(&n)
         {
             c.problem(&e, format!("ceasefire_after: {n} must be 1 to {MAX_MOVES_PLAYED}"));
+        }
+        if let Some(attack) = &entry.attack {
+            attack_ok(c, &e, attack);
         }
     }
     for (i, p) in o.entry_points.iter().enumerate() {
@@ -619,11 +662,13 @@ mod tests {
     fn a_valid_section_has_no_problems_and_round_trips() {
         let s = scene(
             "sheets: [(figure: \"Brand\", hp: 8, max_hp: 8, charisma: 13, reaction_modifier: 1, lights: 1,
-                       carried: [(name: \"sword\", kind: weapon, weight_lb: 6)]),
+                       carried: [(name: \"sword\", kind: weapon, weight_lb: 6)],
+                       attack: (roll: D20, hit_on: 11, bonus: 1, damage: D6)),
                       (figure: \"Ulf\", hp: 4, max_hp: 5, morale: 7, henchman_of: \"Brand\")],
              encounter_table: [(name: \"goblin\", count: 4, morale: 7, hp: 3,
                                 reaction_bias: [(reason: \"goblins hate dwarves\", value: -1)],
-                                surprise: (awareness: off_guard), ceasefire_after: 5)],
+                                surprise: (awareness: off_guard), ceasefire_after: 5,
+                                attack: (roll: D6, hit_on: 4, damage: D3, damage_dice: 2, ranged: true))],
              entry_points: [(name: \"east tunnel\", kind: corridor_end, position: (39, 10))],
              combat_orders: [(encounter: 1, round: 2, target: \"goblin 1-1\", damage: 3),
                              (encounter: 1, round: 4, end: ceasefire)],
@@ -669,6 +714,33 @@ mod tests {
         ] {
             assert!(p.iter().any(|m| m.starts_with(expected)), "{expected}: {p:?}");
         }
+    }
+
+    /// An attack from a scene's table: 1-based single dice, numbers in bounds, on a sheet or a row.
+    #[test]
+    fn attacks_are_checked() {
+        let s = scene(
+            "sheets: [(figure: \"Brand\", hp: 8, max_hp: 8,
+                       attack: (roll: D10, hit_on: 0, bonus: 21, damage: MD, damage_dice: 0)),
+                      (figure: \"Ulf\", hp: 5, max_hp: 5,
+                       attack: (roll: D20, hit_on: 51, damage: D6, damage_bonus: -21))],
+             encounter_table: [(name: \"goblin\", count: 2, morale: 7, hp: 3,
+                                attack: (roll: D12, hit_on: 7, damage: D20, damage_dice: 21))]",
+        );
+        let p = problems(&s);
+        for expected in [
+            "osr sheet \"Brand\": attack: roll D10 must be one of D3, D4, D6, D8, D12, D20",
+            "osr sheet \"Brand\": attack: damage MD must be one of",
+            "osr sheet \"Brand\": attack: hit_on 0 must be 1 to 50",
+            "osr sheet \"Brand\": attack: bonus 21 must be -20 to 20",
+            "osr sheet \"Brand\": attack: damage_dice 0 must be 1 to 20",
+            "osr sheet \"Ulf\": attack: hit_on 51",
+            "osr sheet \"Ulf\": attack: damage_bonus -21",
+            "encounter \"goblin\": attack: damage_dice 21",
+        ] {
+            assert!(p.iter().any(|m| m.starts_with(expected)), "{expected}: {p:?}");
+        }
+        assert_eq!(p.len(), 8, "the row's D12 and D20 are fine: {p:?}");
     }
 
     #[test]

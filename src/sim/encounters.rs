@@ -10,15 +10,19 @@
 //!    the logical ones, the monsters spawned there as figures of the monster side, surprise and
 //!    reaction rolled; at or below `rules.osr.fights_at` a combat begins;
 //! 2. in combat: one round a step. The combat order is stepped phase by phase (initiative
-//!    rolled where the text says), the GM's hits for the round land, morale and loyalty are
+//!    rolled where the text says; a scene's attack tables rolled in the ranged and melee
+//!    phases, `rules.osr.attacks`), the GM's hits for the round land, morale and loyalty are
 //!    checked where a circumstance calls for it, and the combat ends on slaughter, surrender,
-//!    retreat, or the GM's (or the table row's) ceasefire;
+//!    retreat, or the GM's (or the table row's) ceasefire. No wandering check comes while a
+//!    combat runs (its rounds are not exploring turns);
 //! 3. the party's pace: each member's speed from what it carries and wears, the party at its
 //!    slowest member's unless in full retreat, written as the members' `move_rate` for the next
 //!    step (exploration speed a turn, combat speed a round).
 //!
-//! Under `rules_family: morval` the system does nothing: no die, no event, so Morval logs are
-//! as they were. Figures are visited in scene order.
+//! Under `rules_family: morval` the system does nothing (no die, no event, so Morval logs are
+//! as they were) unless the scene has an OSR encounter table: then a wandering check comes on
+//! every `rules.osr.moves_per_wandering_check`-th move, with the encounter as above but no
+//! combat stepped (Morval combat is outside the sources). Figures are visited in scene order.
 
 use super::clock::{MoveClock, SimDice};
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
@@ -28,11 +32,11 @@ use super::{Move, MoveSystems};
 use crate::rules::dice::{DiceSource, Rolls};
 use crate::rules::obstacles::ItemWeights;
 use crate::rules::osr::{
-    CarriedItem, CombatEnd, CombatOrder, CombatPhase, Encumbrance, EntryKind, EntryPoint, FaceCandidate, LeaderState,
-    MoraleCheck, MoraleKind, MoraleOutcome, MoraleState, OsrClock, OsrSettings, OsrSpeed, PartyPace, TURN_MINUTES,
-    WanderingOutcome, armour_row, choose_entry_point, choose_face, encumbrance, morale_check_due, morale_triggers,
-    party_pace, roll_encounter_distance, roll_morale, roll_reaction, roll_surprise, roll_wandering_check,
-    surprise_chances, tallied_weight_lb,
+    AttackOutcome, AttackResolution, AttackTargets, CarriedItem, CombatEnd, CombatOrder, CombatPhase, Encumbrance,
+    EntryKind, EntryPoint, FaceCandidate, LeaderState, MoraleCheck, MoraleKind, MoraleOutcome, MoraleState, OsrAttack,
+    OsrClock, OsrSettings, OsrSpeed, PartyPace, TURN_MINUTES, WanderingOutcome, armour_row, choose_entry_point,
+    choose_face, encumbrance, morale_check_due, morale_triggers, party_pace, roll_attack, roll_encounter_distance,
+    roll_morale, roll_reaction, roll_surprise, roll_wandering_check, surprise_chances, tallied_weight_lb,
 };
 use crate::scene::osr::{EncounterEntry, EncounterState, OsrSection, OsrSheet, OsrStanding, RulesFamily};
 use crate::scene::{self, Scene};
@@ -49,6 +53,9 @@ pub const MONSTER_SPACING_IN: f32 = 1.0;
 const ENTRY_NUDGE_IN: f32 = 0.1;
 /// Most phases one step may pass through (a round has at most seven).
 const MAX_PHASES_A_STEP: usize = 16;
+/// What a `combat` event says under `rules_family: morval` when the reaction would fight.
+pub const MORVAL_COMBAT_NOTE: &str =
+    "Morval time: combat is outside the sources, so it is not stepped; the GM plays it (hits, morale, its end)";
 
 /// The scene's OSR section as play has changed it, with `rules.osr`, the rules family and the
 /// item weights the inventories are weighed by.
@@ -83,6 +90,19 @@ impl OsrBook {
     /// Exploring turns until the next wandering-monster check.
     pub fn turns_until_check(&self) -> u32 {
         self.section.clock.turns_until_check()
+    }
+
+    /// Under `rules_family: morval`, whether move `move_number` brings a wandering-monster
+    /// check: the scene has an OSR encounter table, the party is not resting, and the move is
+    /// the Nth, 2Nth, ... of the scene's clock (N = `rules.osr.moves_per_wandering_check`,
+    /// RULES-NOTES "Time and movement": "every two turns" of exploring is every 7 moves).
+    pub fn morval_check_due(&self, move_number: u32) -> bool {
+        let every = self.settings.moves_per_wandering_check.max(1);
+        !self.is_osr()
+            && !self.section.encounter_table.is_empty()
+            && !self.section.resting
+            && move_number > 0
+            && move_number.is_multiple_of(every)
     }
 }
 
@@ -148,11 +168,13 @@ struct Pass {
 }
 
 fn resolve_encounters(world: &mut World) {
-    let Some(book) = world.get_resource::<OsrBook>().cloned() else { return };
-    if !book.is_osr() {
+    let clock = *world.resource::<MoveClock>();
+    let Some(book) = world.get_resource::<OsrBook>() else { return };
+    // Morval time: nothing at all but on a move a check is due (no table: never, no die).
+    if !book.is_osr() && !book.morval_check_due(clock.move_number) {
         return;
     }
-    let clock = *world.resource::<MoveClock>();
+    let book = book.clone();
     let walls = world.get_resource::<Walls>().cloned().unwrap_or_default();
     let doors = walls.doors().to_vec();
     let table = world.get_resource::<TableSize>().map_or(Vec2::ZERO, |t| t.0);
@@ -166,7 +188,9 @@ fn resolve_encounters(world: &mut World) {
         out: Vec::new(),
         spawned: Vec::new(),
     };
-    if pass.book.section.encounter.is_some() {
+    if !pass.book.is_osr() {
+        pass.morval_check();
+    } else if pass.book.section.encounter.is_some() {
         pass.combat_round();
     } else {
         pass.explore();
@@ -176,9 +200,13 @@ fn resolve_encounters(world: &mut World) {
         world.spawn(super::world::figure_bundle(next, &f));
         next = next.saturating_add(1);
     }
+    let osr = pass.book.is_osr();
     world.insert_resource(pass.dice);
     world.insert_resource(pass.book);
-    set_party_pace(world);
+    // Morval movement keeps its own rates: the OSR pace is for OSR time only.
+    if osr {
+        set_party_pace(world);
+    }
     let mut log = world.resource_mut::<EventLog>();
     for e in pass.out {
         log.push(&clock, e);
@@ -192,8 +220,9 @@ pub(crate) fn stamped(e: LogEvent, clock: OsrClock) -> LogEvent {
 
 impl Pass {
     fn log(&mut self, e: LogEvent) {
-        let clock = self.book.section.clock;
-        self.out.push(stamped(e, clock));
+        // Morval time keeps no OSR clock: its events carry the move alone.
+        let e = if self.book.is_osr() { stamped(e, self.book.section.clock) } else { e };
+        self.out.push(e);
     }
 
     fn order_of(&self, name: &str) -> u32 {
@@ -242,6 +271,25 @@ impl Pass {
         }
     }
 
+    // ---- Morval time ----
+
+    /// Under `rules_family: morval`, on a move a check is due ([`OsrBook::morval_check_due`]):
+    /// the 1 in 6, and on an encounter the row, distance, entry, monsters, surprise and
+    /// reaction as under OSR. Combat is not stepped ([`MORVAL_COMBAT_NOTE`]), so no encounter
+    /// stays in progress and the next check comes N moves on whatever the monsters do.
+    fn morval_check(&mut self) {
+        let check = roll_wandering_check(&mut self.dice);
+        let e = LogEvent::new("encounters", "wandering_check", self.book.section.party_side.clone())
+            .outcome(check.outcome)
+            .field("rules_family", RulesFamily::Morval.id())
+            .field("moves_per_wandering_check", self.book.settings.moves_per_wandering_check);
+        let e = check.roll.rolls().into_iter().fold(e, LogEvent::roll);
+        self.log(e);
+        if check.outcome == WanderingOutcome::Encounter {
+            self.begin_encounter();
+        }
+    }
+
     fn begin_encounter(&mut self) {
         let table_len = self.book.section.encounter_table.len();
         let party_side = self.book.section.party_side.clone();
@@ -273,15 +321,23 @@ impl Pass {
             }
         }
         let fights = reaction <= self.book.settings.fights_at;
-        let outcome = if fights { EncounterEventOutcome::CombatBegins } else { EncounterEventOutcome::NoCombat };
+        // Only OSR time steps a combat: Morval combat is outside the sources.
+        let stepped = self.book.is_osr();
+        let outcome = match (fights, stepped) {
+            (false, _) => EncounterEventOutcome::NoCombat,
+            (true, true) => EncounterEventOutcome::CombatBegins,
+            (true, false) => EncounterEventOutcome::CombatNotStepped,
+        };
         let e = LogEvent::new("encounters", "combat", entry.name.clone())
             .outcome(outcome)
             .field("encounter", number)
             .field("reaction", reaction.id())
             .field("fights_at", self.book.settings.fights_at.id())
             .house_rule("osr.fights_at");
+        let e = if stepped { e } else { e.field("rules_family", RulesFamily::Morval.id()) };
+        let e = if fights && !stepped { e.field("note", MORVAL_COMBAT_NOTE) } else { e };
         self.log(e);
-        if fights {
+        if fights && stepped {
             let order = CombatOrder::begin(vec![surprise.0, surprise.1]);
             self.book.section.encounter = Some(EncounterState {
                 number,
@@ -380,6 +436,7 @@ impl Pass {
                 inventory_kind: Default::default(),
                 lights: 0,
                 no_movement: false,
+                attack: entry.attack.clone(),
                 standing: OsrStanding::Fighting,
                 morale_checked: Vec::new(),
             });
@@ -491,6 +548,9 @@ impl Pass {
             self.log(e);
             // The surprise round passed with every side helpless: this step was that round.
             let passed = step.round > playing;
+            if !passed && let Some(ranged) = attack_phase(step.phase) {
+                self.table_attacks(&state, &step.acting, step.phase, step.round, ranged);
+            }
             if passed || matches!(step.phase, CombatPhase::Melee | CombatPhase::SurpriseMelee | CombatPhase::Ended) {
                 break;
             }
@@ -541,20 +601,114 @@ impl Pass {
             .collect();
         for (target, damage) in hits {
             let e = LogEvent::new("encounters", "hit", target.clone()).field("damage", damage).field("round", round);
-            let e = match self.sheet_mut(&target) {
+            let e = match self.take_damage(&target, damage) {
                 None => e.outcome(EncounterEventOutcome::NoSuchFigure),
-                Some(sheet) => {
-                    sheet.hp = sheet.hp.saturating_sub(damage);
-                    let hp = sheet.hp;
-                    let killed = hp <= 0 && sheet.standing != OsrStanding::Dead;
-                    if hp <= 0 {
-                        sheet.standing = OsrStanding::Dead;
-                    }
+                Some((hp, killed)) => {
                     let outcome = if killed { EncounterEventOutcome::Killed } else { EncounterEventOutcome::Hit };
                     e.outcome(outcome).field("hp", hp)
                 }
             };
             self.log(e);
+        }
+    }
+
+    /// Hit points off a figure's sheet (a figure at 0 or fewer is dead): its hit points now and
+    /// whether this killed it; none when no figure with a sheet has the name.
+    fn take_damage(&mut self, name: &str, damage: i32) -> Option<(i32, bool)> {
+        let sheet = self.sheet_mut(name)?;
+        sheet.hp = sheet.hp.saturating_sub(damage);
+        let killed = sheet.hp <= 0 && sheet.standing != OsrStanding::Dead;
+        if sheet.hp <= 0 {
+            sheet.standing = OsrStanding::Dead;
+        }
+        Some((sheet.hp, killed))
+    }
+
+    /// A side's combatants (0 the party, 1 the monsters) in scene order.
+    fn side_in_scene_order(&self, state: &EncounterState, side: usize) -> Vec<String> {
+        let mut names = if side == 0 { state.party.clone() } else { state.monsters.clone() };
+        names.sort_by_key(|n| self.order_of(n));
+        names
+    }
+
+    fn body(&self, name: &str) -> Option<&Body> {
+        self.bodies.iter().find(|b| b.name == name)
+    }
+
+    /// The foe a rolled attack goes at, among `foes` (in scene order) still fighting
+    /// (`rules.osr.attack_targets`): the nearest to the attacker, the first among equals, or
+    /// simply the first.
+    fn target_for(&self, attacker: &str, foes: &[String]) -> Option<String> {
+        let s = &self.book.section;
+        let mut able = foes.iter().filter(|f| s.sheet(f).is_some_and(|sh| sh.standing == OsrStanding::Fighting));
+        match self.book.settings.attack_targets {
+            AttackTargets::SceneOrder => able.next().cloned(),
+            AttackTargets::Nearest => {
+                let at = self.body(attacker).map(|b| b.at);
+                let distance = |name: &str| match (at, self.body(name)) {
+                    (Some(a), Some(b)) => a.distance(b.at),
+                    _ => f32::INFINITY,
+                };
+                able.min_by(|a, b| distance(a.as_str()).total_cmp(&distance(b.as_str()))).cloned()
+            }
+        }
+    }
+
+    /// A ranged or melee phase's attacks from the scene's table (`rules.osr.attacks`). The
+    /// acting groups strike in order, highest initiative first. In a group every combatant
+    /// fighting as the group begins, with an attack of the phase, rolls it (sides that tied
+    /// strike together: one felled by a tied side still strikes), the party's then the
+    /// monsters', each in scene order; each at a foe still fighting as it rolls.
+    fn table_attacks(
+        &mut self,
+        state: &EncounterState,
+        acting: &[Vec<usize>],
+        phase: CombatPhase,
+        round: u32,
+        ranged: bool,
+    ) {
+        if self.book.settings.attacks == AttackResolution::GmOnly {
+            return;
+        }
+        for group in acting {
+            let mut attackers: Vec<(String, usize, OsrAttack)> = Vec::new();
+            for &side in group {
+                for name in self.side_in_scene_order(state, side) {
+                    if let Some(sheet) = self.book.section.sheet(&name)
+                        && sheet.standing == OsrStanding::Fighting
+                        && let Some(attack) = &sheet.attack
+                        && attack.ranged == ranged
+                    {
+                        let attack = attack.clone();
+                        attackers.push((name, side, attack));
+                    }
+                }
+            }
+            for (name, side, attack) in attackers {
+                let foes = self.side_in_scene_order(state, if side == 0 { 1 } else { 0 });
+                let Some(target) = self.target_for(&name, &foes) else { continue };
+                let result = roll_attack(&attack, &mut self.dice);
+                let damage = result.damage_done();
+                let hit = result.outcome == AttackOutcome::Hit;
+                let landed = if hit { self.take_damage(&target, damage) } else { None };
+                let hp = landed.map(|(hp, _)| hp).or_else(|| self.book.section.sheet(&target).map(|sh| sh.hp));
+                let e = LogEvent::new("encounters", "attack", name.clone())
+                    .outcome(result.outcome)
+                    .field("encounter", state.number)
+                    .field("round", round)
+                    .field("phase", phase.id())
+                    .field("ranged", ranged)
+                    .field("target", &target)
+                    .field("hit_on", attack.hit_on)
+                    .field("damage", damage)
+                    .field("hp", hp)
+                    .field("killed", landed.is_some_and(|(_, killed)| killed))
+                    .field("target_choice", self.book.settings.attack_targets.id())
+                    .house_rule("osr.attacks")
+                    .house_rule("osr.attack_targets");
+                let e = result.rolls().into_iter().fold(e, LogEvent::roll);
+                self.log(e);
+            }
         }
     }
 
@@ -710,6 +864,16 @@ pub fn round_played_next(state: &EncounterState) -> u32 {
     }
 }
 
+/// Whether a phase rolls the scene's attacks: `Some(true)` the ranged ones (S4, 4),
+/// `Some(false)` the melee ones (S6, 6).
+fn attack_phase(phase: CombatPhase) -> Option<bool> {
+    match phase {
+        CombatPhase::SurpriseRanged | CombatPhase::Ranged => Some(true),
+        CombatPhase::SurpriseMelee | CombatPhase::Melee => Some(false),
+        _ => None,
+    }
+}
+
 /// The log's name for a combat side.
 fn side_name(side: usize) -> &'static str {
     if side == 0 { "party" } else { "monsters" }
@@ -801,6 +965,54 @@ mod tests {
         assert_eq!(round_played_next(&state(CombatPhase::Declare, 2)), 2);
         assert_eq!(round_played_next(&state(CombatPhase::Spells, 4)), 4);
         assert_eq!(round_played_next(&state(CombatPhase::Melee, 4)), 5);
+    }
+
+    /// Morval time: a check on the Nth, 2Nth, ... move of the clock, only with an encounter
+    /// table, never while resting, never under OSR (which counts exploring turns).
+    #[test]
+    fn morval_checks_fall_on_every_nth_move() {
+        let mut book = OsrBook::default();
+        book.settings.moves_per_wandering_check = 3;
+        assert!((0..=12).all(|m| !book.morval_check_due(m)), "no table: never");
+        book.section.encounter_table.push(EncounterEntry {
+            name: "rat".into(),
+            count: 1,
+            morale: 5,
+            hp: 1,
+            reaction_bias: Vec::new(),
+            reaction: None,
+            surprise: Default::default(),
+            morale_modifiers: Vec::new(),
+            fights_to_the_last: false,
+            cornered: false,
+            ceasefire_after: None,
+            attack: None,
+        });
+        let due: Vec<u32> = (0..=12).filter(|&m| book.morval_check_due(m)).collect();
+        assert_eq!(due, [3, 6, 9, 12]);
+        book.section.resting = true;
+        assert!(!book.morval_check_due(6), "resting");
+        book.section.resting = false;
+        book.settings.moves_per_wandering_check = 1;
+        assert!(book.morval_check_due(1) && book.morval_check_due(2));
+        book.family = RulesFamily::Osr;
+        assert!(!book.morval_check_due(2), "OSR time counts exploring turns");
+    }
+
+    /// The scene's attacks are rolled in the ranged and melee phases of both rounds' kinds.
+    #[test]
+    fn attacks_come_in_the_ranged_and_melee_phases() {
+        let rolled: Vec<(CombatPhase, bool)> =
+            CombatPhase::ALL.iter().filter_map(|&p| attack_phase(p).map(|ranged| (p, ranged))).collect();
+        assert_eq!(
+            rolled,
+            [
+                (CombatPhase::SurpriseRanged, true),
+                (CombatPhase::SurpriseMelee, false),
+                (CombatPhase::Ranged, true),
+                (CombatPhase::Melee, false)
+            ]
+        );
     }
 
     /// The scene's entry points, then the doors (not the windows), then the table edges' middles.

@@ -82,9 +82,10 @@ pub enum MoveSystems {
     Herds,
     /// Sleepers hear noises, wake and respond.
     Sleepers,
-    /// OSR encounters (`rules_family: osr` only): the turn or round on the OSR clock, wandering
-    /// checks, monsters arriving, surprise, reactions, combat rounds and morale; then the
-    /// party's pace for the next step. After Sleepers (the turn has been walked and heard) and
+    /// OSR encounters: under `rules_family: osr` the turn or round on the OSR clock, wandering
+    /// checks, monsters arriving, surprise, reactions, combat rounds and morale, then the
+    /// party's pace for the next step; under `morval`, only where the scene has an OSR encounter
+    /// table, a wandering check every `rules.osr.moves_per_wandering_check` moves. After Sleepers (the turn has been walked and heard) and
     /// before Sight, which so sees the monsters that came.
     Encounters,
     /// What the players' side sees at the end of the move, added to the explored fog of war

@@ -45,6 +45,9 @@ named_enum! {
         CombatBegins => "combat_begins",
         /// `combat`: no combat; the GM plays the encounter.
         NoCombat => "no_combat",
+        /// `combat`: under `rules_family: morval` the reaction was at or below `rules.osr.fights_at`,
+        /// but Morval combat is outside the sources: not stepped, the GM plays it.
+        CombatNotStepped => "combat_not_stepped",
         /// `hit`: the GM's hit landed.
         Hit => "hit",
         /// `hit`: it took the figure to 0 hit points or fewer.
@@ -691,7 +694,7 @@ mod tests {
         }
         {
             use crate::rules::osr::{
-                CombatEnd, CombatPhase, MoraleOutcome, Reaction, SurpriseOutcome, WanderingOutcome,
+                AttackOutcome, CombatEnd, CombatPhase, MoraleOutcome, Reaction, SurpriseOutcome, WanderingOutcome,
             };
             use EncounterEventOutcome as N;
             t.add("encounters", "osr_turn", &[N::Exploring, N::Resting]);
@@ -700,8 +703,9 @@ mod tests {
             t.add("encounters", "monsters_arrive", &[N::AtEntry, N::NearerThanEntry, N::NoLogicalEntry]);
             t.add("encounters", "surprise", &SurpriseOutcome::ALL);
             t.add("encounters", "reaction", &Reaction::ALL);
-            t.add("encounters", "combat", &[N::CombatBegins, N::NoCombat]);
+            t.add("encounters", "combat", &[N::CombatBegins, N::NoCombat, N::CombatNotStepped]);
             t.add("encounters", "combat_phase", &CombatPhase::ALL);
+            t.add("encounters", "attack", &AttackOutcome::ALL);
             t.add("encounters", "hit", &[N::Hit, N::Killed, N::NoSuchFigure]);
             t.add("encounters", "morale_check", &MoraleOutcome::ALL);
             t.add("encounters", "loyalty_check", &MoraleOutcome::ALL);

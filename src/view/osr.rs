@@ -338,7 +338,7 @@ fn initiative_text(order: &[Vec<usize>], dice: &[i32]) -> String {
 }
 
 /// A figure of the encounter: "goblin 1-3: 2/2 hp, fighting; morale 6 (checked: group_dead);
-/// in the party's sight".
+/// attacks D20 hits on 13+, damage D6; in the party's sight" (the attack from the scene's table).
 fn figure_text(sheet: &OsrSheet, seen: Option<bool>) -> String {
     let mut text = format!("{}: {}/{} hp, {}", sheet.figure, sheet.hp, sheet.max_hp, sheet.standing.id());
     if let Some(score) = sheet.morale {
@@ -350,6 +350,9 @@ fn figure_text(sheet: &OsrSheet, seen: Option<bool>) -> String {
             let checked: Vec<&str> = sheet.morale_checked.iter().map(|t| t.id()).collect();
             text.push_str(&format!(" (checked: {})", checked.join(", ")));
         }
+    }
+    if let Some(attack) = &sheet.attack {
+        text.push_str(&format!("; attacks {}", attack.label()));
     }
     match seen {
         Some(true) => text.push_str("; in the party's sight"),
@@ -682,6 +685,7 @@ mod tests {
             inventory_kind: Default::default(),
             lights: 0,
             no_movement: false,
+            attack: None,
             standing: OsrStanding::Fighting,
             morale_checked: Vec::new(),
         }
@@ -806,6 +810,17 @@ mod tests {
         odo.standing = OsrStanding::Fled;
         assert_eq!(figure_text(&odo, None), "Odo: 1/4 hp, fled; loyalty 7 to Brand");
         assert_eq!(figure_text(&sheet("Brand", 9, 9), Some(true)), "Brand: 9/9 hp, fighting; in the party's sight");
+        let mut armed = sheet("goblin 2-1", 3, 3);
+        armed.attack = Some(crate::rules::osr::OsrAttack {
+            roll: crate::rules::dice::Dice::D20,
+            hit_on: 13,
+            bonus: 0,
+            damage: crate::rules::dice::Dice::D6,
+            damage_dice: 1,
+            damage_bonus: 0,
+            ranged: false,
+        });
+        assert_eq!(figure_text(&armed, None), "goblin 2-1: 3/3 hp, fighting; attacks D20 hits on 13+, damage D6");
         // 30% of 4 is 1.2: the second death brings the check; of 10, the third.
         assert_eq!(group_text("goblin foragers", 4, 2), "goblin foragers: 2 of 4 dead (morale is checked from 2)");
         assert_eq!(group_text("goblin patrol", 10, 0), "goblin patrol: 0 of 10 dead (morale is checked from 3)");
