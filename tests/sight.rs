@@ -1,7 +1,7 @@
 //! Sight through the simulation (issue #17, docs/sight.md): what the players' side sees past
-//! walls and doors, the explored fog saved and loaded, and the rules that need line of sight
-//! (spotting a Morval trap, a woken investigator, a sight tracker), each with a wall or closed
-//! door that blocks it and the same scene without.
+//! walls and doors, what a burning fire lights, the explored fog saved and loaded, and the rules
+//! that need line of sight (spotting a Morval trap, a woken investigator, a sight tracker), each
+//! with a wall or closed door that blocks it and the same scene without.
 
 mod common;
 
@@ -10,7 +10,7 @@ use common::scene_from_str;
 use std::path::Path;
 use tabula::scene::{Scene, parse_scene, scene_to_ron};
 use tabula::sim::log::LogEvent;
-use tabula::sim::sight::{ExploredFog, PartySight};
+use tabula::sim::sight::{ExploredFog, PartySight, SceneSight};
 use tabula::sim::{EventLog, Run, Simulation, run};
 
 fn events<'a>(log: &'a EventLog, event: &str) -> Vec<&'a LogEvent> {
@@ -95,6 +95,53 @@ fn explored_cells_accumulate_move_by_move_and_save_with_the_scene() {
     let whole = run(&scene, 1, 3).end;
     let continued = run(&run(&scene, 1, 2).end, 1, 1).end;
     assert_eq!(whole.fog, continued.fog);
+}
+
+/// Pitch black (DDD, 2" sight): a watcher at (5, 5) and a pit 10" east of him at (15, 5); a
+/// hay rick from (16, 3) to (18, 7), 1" beyond the pit, set burning at (17, 5) when `fire`; a
+/// wall across the table at x = 10 when `wall`.
+fn dark_pit(fire: bool, wall: bool) -> Scene {
+    let fires = if fire { "fires: [(name: \"blaze\", position: (17, 5), diameter: 2)]," } else { "" };
+    let walls = if wall { "walls: [(name: \"w\", points: [(10, 0), (10, 10)])]," } else { "" };
+    scene_from_str(&format!(
+        "(version: 1, table: (width: 30, height: 10), lighting: \"DDD\",
+          terrain: [(name: \"rick\", material: hay, shape: Rect(min: (16, 3), max: (18, 7)))],
+          {fires} {walls}
+          figures: [(name: \"Watcher\", position: (5, 5))],
+          traps: [(name: \"pit\", kind: pit(depth: 1, bottom: earth), position: (15, 5), concealment: Some(LC))])"
+    ))
+}
+
+/// Whether the watcher sees the pit, as the fog has it and as the rules ask it (his own 2").
+fn watcher_sees_pit(sim: &Simulation) -> (bool, bool) {
+    let sight = sim.world().resource::<SceneSight>();
+    (party_sees(sim, 15.0, 5.0), sight.visible(Vec2::new(5.0, 5.0), Vec2::new(15.0, 5.0), 2.0))
+}
+
+#[test]
+fn a_fire_lights_a_trap_in_the_dark_but_not_through_a_wall() {
+    // Before the first move nothing burns: 10" off in pitch black, the pit is not seen.
+    let mut sim = Simulation::new(&dark_pit(true, false), 1);
+    assert_eq!(watcher_sees_pit(&sim), (false, false), "before the fire");
+    assert!(party_sees(&sim, 6.5, 5.0), "his own 2\"");
+    // The blaze catches at once (the hay within 1" of it, up to the rick's west edge at x = 16)
+    // and the rick burns through the move (hay burns out after 3 rounds): the pit, 1" from the
+    // burning ground, lies in the 3" margin, and in his line of sight.
+    sim.step_moves(1);
+    let sight = sim.world().resource::<SceneSight>();
+    assert!(sight.lit_by_fire(Vec2::new(15.0, 5.0)) && sight.lit_by_fire(Vec2::new(17.0, 5.0)));
+    assert_eq!(watcher_sees_pit(&sim), (true, true), "lit by the fire");
+    assert!(explored_at(&sim, 15.0, 5.0), "and explored");
+    assert!(!party_sees(&sim, 9.0, 5.0), "7\" from the fire, beyond its margin: dark");
+    // Without the fire the pit stays unseen after the move.
+    let mut unlit = Simulation::new(&dark_pit(false, false), 1);
+    unlit.step_moves(1);
+    assert_eq!(watcher_sees_pit(&unlit), (false, false), "no fire");
+    // A wall between: the fire lights the pit, but the watcher has no line of sight to it.
+    let mut walled = Simulation::new(&dark_pit(true, true), 1);
+    walled.step_moves(1);
+    assert!(walled.world().resource::<SceneSight>().lit_by_fire(Vec2::new(15.0, 5.0)), "lit all the same");
+    assert_eq!(watcher_sees_pit(&walled), (false, false), "through the wall");
 }
 
 #[test]
@@ -210,4 +257,26 @@ fn a_sight_tracker_reads_the_trail_only_where_he_sees_it() {
     assert_eq!(blocked[0].outcome, "not_in_sight");
     let at = end.figures.iter().find(|f| f.name == "Ranger").expect("the ranger").position;
     assert_eq!(at, (2.0, 10.4), "he stays");
+}
+
+/// Pitch black (DDD, 2" sight), an investigator reaching 6" (`investigator_spots_within`): he
+/// stops at (16, 10) and the intruder stands 3.5" off at (19.5, 10), beyond the dark's 2". A hay
+/// rick burning from x = 20 (this move's fire: Sleepers runs after Fire) lights the intruder, who
+/// is then spotted from the full reach.
+#[test]
+fn a_fire_lets_an_investigator_spot_an_intruder_in_the_dark() {
+    let scene = |fire: bool| {
+        let fires = if fire { "fires: [(name: \"blaze\", position: (21, 10), diameter: 2)]," } else { "" };
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 40, height: 30), lighting: \"DDD\",
+              terrain: [(name: \"rick\", material: hay, shape: Rect(min: (20, 8), max: (22, 12)))],
+              {fires}
+              figures: [(name: \"Thief\", side: \"party\", position: (19.5, 10))],
+              sleepers: [(name: \"G\", position: (10, 10), members: [
+                (name: \"Bero\", state: investigating(at: (10, 10), toward: (20, 10), returning: false)), \"Sleepy\"])],
+              rules: (sleepers: (investigator_spots_within: 6)))"
+        ))
+    };
+    assert_ne!(investigator_outcome(&scene(false)), "found_intruder", "hidden by the dark");
+    assert_eq!(investigator_outcome(&scene(true)), "found_intruder", "lit by the fire");
 }

@@ -1,7 +1,7 @@
 //! Edits to the scene: place, move, delete, draw a path, replace an entity's text. Every edit
 //! goes through the scene (snapshot, change, respawn), so each domain's entities are rebuilt by
 //! its own spawn code, and the dice log and seed are kept. The GM's fog edits ([`edit_fog`])
-//! change the world's explored fog directly.
+//! change the world's explored fog and the fog's switch directly.
 
 use crate::scene::{Herd, Point, Scene, Table};
 use crate::sim::sight::ExploredFog;
@@ -67,9 +67,15 @@ pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
 }
 
-/// A change the GM makes to the fog of war by hand (the Fog panel's brush, rectangle and reset).
+/// A change the GM makes to the fog of war by hand (the Fog panel's switch, brush, rectangle
+/// and reset).
 #[derive(Debug, Clone, PartialEq)]
 pub enum FogEdit {
+    /// The fog of war switched on or off for the projector (saved in the scene's `fog`).
+    Switch {
+        /// On (the projector shows the fog) or off.
+        on: bool,
+    },
     /// The cells whose centre lies within `radius` inches of `centre` explored, or not.
     Disc {
         /// The brush's centre, table inches.
@@ -92,25 +98,37 @@ pub enum FogEdit {
     Reset,
 }
 
-/// Make `edit` to the world's explored fog ([`ExploredFog`]); whether any cell changed (the
-/// document is marked unsaved then). Unlike the edits above it rebuilds nothing: only the Sight
-/// set and the view read the fog. It is kept as any change between moves is: the world's fog is
-/// what the scene saves (`fog`, written by the snapshot) and what the edits above rebuild from,
-/// and the history's snapshots before each move hold it, so rewinding to a move before the edit
-/// undoes it. There is no undo of the edit alone.
+/// Make `edit` to the world's explored fog or its switch ([`ExploredFog`]); whether anything
+/// changed (the document is marked unsaved then). Unlike the edits above it rebuilds nothing:
+/// only the Sight set and the view read the fog. It is kept as any change between moves is: the
+/// world's fog is what the scene saves (`fog`, written by the snapshot) and what the edits above
+/// rebuild from, and the history's snapshots before each move hold it, so rewinding to a move
+/// before the edit undoes it (the switch too). There is no undo of the edit alone.
 pub fn edit_fog(world: &mut World, edit: &FogEdit) -> bool {
     let Some(mut fog) = world.get_resource_mut::<ExploredFog>() else { return false };
-    let before = fog.bits().to_vec();
-    // Changed only if a cell changed: the projector's picture is redrawn on a change.
-    let cells = fog.bypass_change_detection();
-    match *edit {
-        FogEdit::Disc { centre, radius, explored } => cells.set_disc(centre, radius, explored),
-        FogEdit::Rect { from, to, explored } => cells.set_rect(from, to, explored),
-        FogEdit::Reset => cells.clear(),
-    }
-    let changed = cells.bits() != before.as_slice();
+    let changed = if let FogEdit::Switch { on } = *edit {
+        let changed = fog.is_on() != on;
+        if changed {
+            fog.set_on(on);
+        }
+        changed
+    } else {
+        let before = fog.bits().to_vec();
+        // Changed only if a cell changed: the projector's picture is redrawn on a change.
+        let cells = fog.bypass_change_detection();
+        match *edit {
+            FogEdit::Disc { centre, radius, explored } => cells.set_disc(centre, radius, explored),
+            FogEdit::Rect { from, to, explored } => cells.set_rect(from, to, explored),
+            FogEdit::Reset => cells.clear(),
+            FogEdit::Switch { .. } => {}
+        }
+        let changed = cells.bits() != before.as_slice();
+        if changed {
+            fog.set_changed();
+        }
+        changed
+    };
     if changed {
-        fog.set_changed();
         super::mark_dirty(world);
     }
     changed
@@ -356,6 +374,31 @@ mod tests {
         assert!(edit_fog(world, &FogEdit::Reset));
         assert_eq!(explored(world), 0);
         assert_eq!(snapshot_scene(world).unwrap().fog, None);
+    }
+
+    #[test]
+    fn the_fog_switch_is_an_edit_the_scene_keeps() {
+        fn on(world: &World) -> bool {
+            world.resource::<ExploredFog>().is_on()
+        }
+        let mut app = super::super::walker_app();
+        let world = app.world_mut();
+        assert!(!on(world), "off by default");
+        assert!(!edit_fog(world, &FogEdit::Switch { on: false }), "off already");
+        assert!(!world.resource::<super::super::Document>().dirty);
+        assert!(edit_fog(world, &FogEdit::Switch { on: true }));
+        assert!(on(world) && world.resource::<super::super::Document>().dirty);
+        let saved = snapshot_scene(world).unwrap().fog.expect("the switch is saved with nothing explored");
+        assert!(saved.on);
+        assert_eq!(world.resource::<ExploredFog>().explored_cells(), 0, "the switch reveals nothing");
+        // An edit rebuilds the world from the scene: the switch stays; a reset leaves it on.
+        apply_edits(world, &[Edit::Move("Walker".into(), Vec2::new(2.0, 5.0))]).unwrap();
+        assert!(on(world));
+        edit_fog(world, &FogEdit::Reset);
+        assert!(on(world));
+        assert!(edit_fog(world, &FogEdit::Switch { on: false }));
+        assert!(!on(world));
+        assert_eq!(snapshot_scene(world).unwrap().fog, None, "off and nothing explored: nothing saved");
     }
 
     #[test]

@@ -1150,6 +1150,18 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         silent: "003 \"Reactions\" lists possible actions (\"Attack, offer horrible deal\") but not when a combat begins.",
         why: "Only the hostile row offers an attack: combat begins at that row, the others are the GM's to play.",
     },
+    HouseRule {
+        path: "osr.attacks",
+        default: "scene_tables",
+        silent: "003 \"Combat Structure\" orders \"4. Ranged attacks occur\" and \"6. Melee attacks occur\" but resolves no attack; issue 24: hits are the GM's \"or ... a scene's simple attack table\".",
+        why: "The numbers are the scene author's: an attack a sheet or row gives is rolled in its phase; a scene with none (the format's default) leaves every hit to the GM; `gm_only` never rolls them.",
+    },
+    HouseRule {
+        path: "osr.attack_targets",
+        default: "nearest",
+        silent: "003 names no target for an attack.",
+        why: "The nearest foe still fighting (the first in scene order among equals), as a melee would close; `scene_order` takes the first.",
+    },
     // ---- Sight (issue #17, docs/sight.md) ------------------------------------------------
     HouseRule {
         path: "sight.gloom_sight_in",
@@ -1168,6 +1180,12 @@ pub const HOUSE_RULES: &[HouseRule] = &[
         default: "9",
         silent: "No text gives how far a lantern lights.",
         why: "Issue #17's house default: half again a torch's.",
+    },
+    HouseRule {
+        path: "sight.fire_light_margin_in",
+        default: "3",
+        silent: "Issue #17: \"fires light their burning area plus a margin\"; no text or issue gives the margin.",
+        why: "The product's default: half a torch's 6\", burning ground being a low flame.",
     },
 ];
 

@@ -1,6 +1,6 @@
-//! How far a figure sees by the light there is (001 "Lighting") and how far carried lights
-//! light (house rules), for sight on the table (`docs/sight.md`). The geometry (what blocks
-//! sight, what is in line of sight) is `crate::sim::geometry::visibility`.
+//! How far a figure sees by the light there is (001 "Lighting") and how far carried lights and
+//! burning fires light (house rules), for sight on the table (`docs/sight.md`). The geometry
+//! (what blocks sight, what is in line of sight) is `crate::sim::geometry::visibility`.
 //!
 //! House rules, at `rules.sight.*` in the scene's `rules` block (`docs/house-rules.md`).
 
@@ -14,6 +14,10 @@ pub const GLOOM_SIGHT_INCHES: f32 = 12.0;
 pub const TORCH_RADIUS_INCHES: f32 = 6.0;
 /// House default (issue #17): how far a lantern lights round it, inches; the texts give none.
 pub const LANTERN_RADIUS_INCHES: f32 = 9.0;
+/// House default (issue #17, "fires light their burning area plus a margin"): how far beyond
+/// burning ground a fire lights, inches; neither the issue nor the texts give a number. The
+/// product's: half a torch's 6" (a torch is a small flame held up, burning ground a low one).
+pub const FIRE_LIGHT_MARGIN_INCHES: f32 = 3.0;
 
 /// The sight numbers the texts do not give. Every field is a house rule.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,6 +30,9 @@ pub struct SightSettings {
     pub torch_radius_in: f32,
     /// House rule: how far a carried lantern lights, inches (default 9").
     pub lantern_radius_in: f32,
+    /// House rule: how far beyond its burning ground a fire lights, inches (default 3"). Issue
+    /// #17: "fires light their burning area plus a margin", no number.
+    pub fire_light_margin_in: f32,
 }
 
 impl Default for SightSettings {
@@ -34,6 +41,7 @@ impl Default for SightSettings {
             gloom_sight_in: GLOOM_SIGHT_INCHES,
             torch_radius_in: TORCH_RADIUS_INCHES,
             lantern_radius_in: LANTERN_RADIUS_INCHES,
+            fire_light_margin_in: FIRE_LIGHT_MARGIN_INCHES,
         }
     }
 }
@@ -102,6 +110,9 @@ mod tests {
         let s = SightSettings::default();
         assert_eq!(s.light_radius_in(CarriedLight::Torch), 6.0);
         assert_eq!(s.light_radius_in(CarriedLight::Lantern), 9.0);
+        assert_eq!(s.fire_light_margin_in, 3.0, "the product's default");
+        let parsed: SightSettings = serde_json::from_str(r#"{"fire_light_margin_in": 1.5}"#).expect("parse");
+        assert_eq!(parsed, SightSettings { fire_light_margin_in: 1.5, ..SightSettings::default() });
         let parsed: SightSettings = serde_json::from_str(r#"{"torch_radius_in": 5}"#).expect("parse");
         assert_eq!(parsed, SightSettings { torch_radius_in: 5.0, ..SightSettings::default() });
         assert!(serde_json::from_str::<SightSettings>(r#"{"torch": 5}"#).is_err());

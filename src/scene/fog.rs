@@ -1,5 +1,6 @@
 //! The fog of war as a saved scene carries it (issue #17, `docs/sight.md`): which cells of the
-//! table the players' side has explored, so a saved scene continues with the same fog.
+//! table the players' side has explored, so a saved scene continues with the same fog, and
+//! whether the GM has the fog of war switched on for the projector.
 //!
 //! The fog grid covers the table in square cells of [`FOG_CELL_IN`] inches, larger on tables
 //! whose longer side would need more than [`MAX_FOG_SIDE_CELLS`] of them ([`FogGrid::for_table`]).
@@ -25,7 +26,7 @@ pub const MAX_FOG_BYTES: usize = 2 * MAX_FOG_CELLS + 1;
 /// Longest `explored` text: base64 of [`MAX_FOG_BYTES`].
 pub const MAX_FOG_CHARS: usize = MAX_FOG_BYTES.div_ceil(3) * 4;
 
-/// The explored cells, written by the simulation into a saved scene.
+/// The explored cells and the fog's switch, written by the simulation into a saved scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FogState {
@@ -35,6 +36,15 @@ pub struct FogState {
     pub rows: u32,
     /// The explored cells as run lengths, encoded (see the module docs).
     pub explored: String,
+    /// The fog of war is switched on: the projector shows it (the GM view's Fog panel, `open
+    /// --fog`). Off by default, and left out of the file while off, so a scene saved before the
+    /// switch was saved reads as it did.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub on: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The fog grid over a table: square cells from the lower-left corner.
@@ -165,6 +175,7 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker<'_>) {
         ("gloom_sight_in", s.gloom_sight_in),
         ("torch_radius_in", s.torch_radius_in),
         ("lantern_radius_in", s.lantern_radius_in),
+        ("fire_light_margin_in", s.fire_light_margin_in),
     ];
     for (field, v) in fields {
         if c.finite("rules", &format!("sight {field}"), v) && !(0.0..=1000.0).contains(&v) {
@@ -223,6 +234,39 @@ mod tests {
         }
         // All unexplored: one run of every cell.
         assert_eq!(decode_explored(&encode_explored(&[0; 16], cells), cells).unwrap(), vec![0; 16]);
+    }
+
+    #[test]
+    fn the_switch_round_trips_and_is_left_out_while_off() {
+        let (columns, rows) = (20, 8);
+        let explored = encode_explored(&[0b1011], columns as usize * rows as usize);
+        let off = FogState { columns, rows, explored: explored.clone(), on: false };
+        let on = FogState { on: true, ..off.clone() };
+        let scene_with = |fog: &FogState| {
+            let text = format!(
+                "(version: 1, table: (width: 10, height: 4), fog: {})",
+                ron::to_string(fog).expect("serialize")
+            );
+            crate::scene::parse_scene(&text, std::path::Path::new("<test>")).expect("parses")
+        };
+        for state in [&off, &on] {
+            let scene = scene_with(state);
+            assert_eq!(scene.fog.as_ref(), Some(state));
+            let problems = crate::scene::load::validate(&scene);
+            assert!(problems.is_empty(), "{problems:?}");
+            // Through a whole saved scene and back.
+            let saved = crate::scene::scene_to_ron(&scene).expect("save");
+            let again = crate::scene::parse_scene(&saved, std::path::Path::new("<saved>")).expect("loads");
+            assert_eq!(again.fog.as_ref(), Some(state));
+        }
+        assert!(!ron::to_string(&off).expect("serialize").contains("on:"), "off is left out");
+        assert!(ron::to_string(&on).expect("serialize").contains("on:true"));
+        // A fog saved before the switch was (no `on`) reads as off.
+        let old = format!(
+            "(version: 1, table: (width: 10, height: 4), fog: (columns: 20, rows: 8, explored: \"{explored}\"))"
+        );
+        let scene = crate::scene::parse_scene(&old, std::path::Path::new("<old>")).expect("parses");
+        assert_eq!(scene.fog, Some(off));
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! Sight in play (issue #17, `docs/sight.md`): what blocks sight on this table
 //! ([`SceneSight`], built once when the scene is put in the world: walls and doors do not change
-//! in play), what the players' side sees at the end of each move ([`PartySight`], the Sight set)
-//! and the fog of war it has explored ([`ExploredFog`], saved in the scene's `fog`).
+//! in play), what the fires burning now light ([`FireLight`], after the Fire set's rounds), what
+//! the players' side sees at the end of each move ([`PartySight`], the Sight set) and the fog of
+//! war it has explored ([`ExploredFog`], saved in the scene's `fog` with the fog's switch).
 //!
 //! The rules that need sight (spotting Morval traps, woken investigators, sight trackers) ask
 //! [`SceneSight::visible`]; the projector draws [`PartySight`] and [`ExploredFog`].
 
+use super::fire::FireFront;
+use super::fire_front::Cell;
 use super::geometry::{
-    LitDisc, SightBlockers, TableBounds, TablePoint, VisibilityPolygon, lit_areas, seen_area, sight_blockers, visible,
+    LitDisc, RANGE_ARC_ERROR_IN, SightBlockers, TableBounds, TablePoint, VisibilityPolygon, lit_areas, sight_blockers,
+    visibility_polygon, visible,
 };
 use super::world::{Conditions, Figure, Lights, SceneLighting, SceneOrder, TablePosition};
 use super::{Move, MoveSystems};
@@ -20,14 +24,30 @@ use std::sync::Arc;
 /// The players' side, whose sight the fog of war follows: the scene's default side.
 pub const PLAYERS_SIDE: &str = "party";
 
+/// The side of a fire light's block, inches: burning cells are merged into one lit disc per
+/// block of about this side (the fire grid's cells are 0.1" by default, so a block is 10 × 10),
+/// or of a quarter of the margin where that is more.
+pub const FIRE_LIGHT_BLOCK_IN: f32 = 1.0;
+/// Most blocks a fire light is merged into: a table with larger fire cells gets larger blocks.
+pub const MAX_FIRE_LIGHT_BLOCKS: usize = 1 << 16;
+/// No disc: a block with no lit disc of its own.
+const NO_DISC: u32 = u32::MAX;
+
 pub(super) fn plugin(app: &mut App) {
+    // After the rounds: the rules that ask for sight later in the move (Sleepers) and the Sight
+    // set see this move's fire; the Trails and Traps sets, before Fire, see the last move's.
+    app.add_systems(Move, light_fires_after_rounds.in_set(MoveSystems::Fire).after(super::run_rounds));
     app.add_systems(Move, update_party_sight.in_set(MoveSystems::Sight));
 }
 
 /// What blocks sight on the table (walls, closed doors: [`sight_blockers`]), prepared once, with
-/// the sight settings and the scene's lights. Clones share it.
+/// the sight settings and the scene's lights, and what the fires burning now light. Clones
+/// share both.
 #[derive(Resource, Debug, Clone)]
-pub struct SceneSight(Arc<SightSet>);
+pub struct SceneSight {
+    set: Arc<SightSet>,
+    fire: Arc<FireLight>,
+}
 
 #[derive(Debug)]
 struct SightSet {
@@ -35,6 +55,9 @@ struct SightSet {
     settings: SightSettings,
     /// The scene's lights as lit discs: each lights its `range`.
     scene_lights: Vec<LitDisc>,
+    /// The scene's lighting limits sight (D/L and darker): only then can a fire's light show
+    /// anything that is not seen already.
+    limited: bool,
 }
 
 impl SceneSight {
@@ -44,23 +67,313 @@ impl SceneSight {
         let blockers = SightBlockers::new(&sight_blockers(&scene.walls, &scene.doors), bounds);
         let scene_lights =
             scene.lights.iter().map(|l| LitDisc { position: l.position.into(), radius: f64::from(l.range) }).collect();
-        Self(Arc::new(SightSet { blockers, settings: scene.rules.sight.clone(), scene_lights }))
+        let limited = sight_range_in(scene.lighting, &scene.rules.lighting, &scene.rules.sight).is_some();
+        let set = SightSet { blockers, settings: scene.rules.sight.clone(), scene_lights, limited };
+        Self { set: Arc::new(set), fire: Arc::new(FireLight::default()) }
     }
 
     /// The prepared blockers.
     pub fn blockers(&self) -> &SightBlockers {
-        &self.0.blockers
+        &self.set.blockers
     }
 
     /// The scene's `rules.sight`.
     pub fn settings(&self) -> &SightSettings {
-        &self.0.settings
+        &self.set.settings
     }
 
-    /// Whether `from` sees `to` within `range` inches (infinite: unlimited): both on the table
-    /// and no wall or closed door between ([`visible`]).
+    /// What the fires burning now light.
+    pub fn fire_light(&self) -> &FireLight {
+        &self.fire
+    }
+
+    /// Whether the fire light is that of `front` as it stands.
+    pub fn fires_lit(&self, front: &FireFront) -> bool {
+        self.fire.generation == Some(front.generation())
+    }
+
+    /// Light the fires burning in `front` now (`rules.sight.fire_light_margin_in` round them),
+    /// unless that is done already. Where the scene's lighting leaves sight unlimited (SUN, LLL,
+    /// DLL) a fire shows nothing not seen already, and its light is not worked out.
+    pub fn light_fires(&mut self, front: &FireFront) {
+        if self.fires_lit(front) {
+            return;
+        }
+        let light = if self.set.limited {
+            FireLight::of_fire_front(front, self.set.settings.fire_light_margin_in, &self.set.blockers)
+        } else {
+            FireLight { generation: Some(front.generation()), ..FireLight::default() }
+        };
+        self.fire = Arc::new(light);
+    }
+
+    /// Whether a fire burning now lights `p` ([`FireLight::lights`]; never in a scene whose
+    /// lighting leaves sight unlimited, where it is not worked out).
+    pub fn lit_by_fire(&self, p: Vec2) -> bool {
+        self.fire.lights(table_point(p))
+    }
+
+    /// Whether `from` sees `to`: both on the table and no wall or closed door between
+    /// ([`visible`]), and within `range` inches (infinite: unlimited) or lit by a fire burning now
+    /// (issue #17: "a figure sees lit areas in its line of sight beyond its own range"). The
+    /// scene's lights come in through `range`: the callers pass the sight the lighting at `to`
+    /// gives, lights lifting it (`sim::world::sight_at`).
     pub fn visible(&self, from: Vec2, to: Vec2, range: f32) -> bool {
-        visible(table_point(from), table_point(to), &self.0.blockers, f64::from(range))
+        let (a, b) = (table_point(from), table_point(to));
+        visible(a, b, &self.set.blockers, f64::from(range))
+            || (range < f32::INFINITY && self.fire.lights(b) && visible(a, b, &self.set.blockers, f64::INFINITY))
+    }
+}
+
+/// What the fires burning now light (issue #17: "fires light their burning area plus a margin"):
+/// every burning cell of the fire grid, and round the burning ground as far as
+/// `rules.sight.fire_light_margin_in`, where the fire sees (walls and closed doors stop it, as
+/// they stop a lantern's light).
+///
+/// A big fire burns tens of thousands of 0.1" cells, so the margin is not lit cell by cell: the
+/// grid is cut into blocks of about [`FIRE_LIGHT_BLOCK_IN`] (a quarter of the margin, where that is
+/// more), and each block with burning cells is one [`LitDisc`] at the middle of its burning cells'
+/// bounding box, radius the margin plus half that box's diagonal (plus [`RANGE_ARC_ERROR_IN`], the
+/// most a range circle's polygon falls short). So every point within the margin of a burning cell
+/// that its disc's centre sees is lit, and none further beyond the margin than a block's diagonal
+/// (1.42" for 1" blocks). A block whose disc would light only burning ground (every block it
+/// reaches burns whole) gets none: the interior of a big fire is lit by its burning cells alone, so
+/// the discs follow the fire's edge. A point is tested against the discs of the blocks within reach
+/// only.
+#[derive(Debug, Clone, Default)]
+pub struct FireLight {
+    /// The fire front's `generation` this was worked out for (`None`: none yet).
+    generation: Option<u64>,
+    /// The fire grid's cell side, inches.
+    cell: f64,
+    /// The fire grid's columns and rows.
+    columns: u32,
+    rows: u32,
+    /// The burning cells, bit `i` of word `i / 64`, row by row from the lower edge.
+    burning: Vec<u64>,
+    /// How many cells burn.
+    burning_cells: usize,
+    /// Fire cells along a block's side.
+    block_cells: u32,
+    /// Blocks across and up.
+    block_columns: u32,
+    block_rows: u32,
+    /// Each block's lit disc (an index into `discs`), [`NO_DISC`] where it has none.
+    disc_of_block: Vec<u32>,
+    /// The lit discs, block by block, row by row.
+    discs: Vec<LitDisc>,
+    /// What each disc lights: its visibility polygon to its radius.
+    lit: Vec<VisibilityPolygon>,
+    /// The largest disc's radius, inches.
+    reach: f64,
+}
+
+impl FireLight {
+    /// What the fires burning in `front` now light, `margin` inches round them.
+    pub fn of_fire_front(front: &FireFront, margin: f32, blockers: &SightBlockers) -> Self {
+        let mut light = match front.grid() {
+            Some(grid) => Self::of_burning_cells(
+                grid.cell_size_in(),
+                grid.width_cells(),
+                grid.height_cells(),
+                grid.burning_cells(front.time()),
+                margin,
+                blockers,
+            ),
+            None => Self::default(),
+        };
+        light.generation = Some(front.generation());
+        light
+    }
+
+    /// What the `burning` cells of a fire grid of `columns` × `rows` cells of `cell` inches light,
+    /// `margin` inches round them (0 or less, or not a number: the burning cells only). Cells
+    /// off the grid are left out.
+    pub fn of_burning_cells(
+        cell: f32,
+        columns: u32,
+        rows: u32,
+        burning: impl IntoIterator<Item = Cell>,
+        margin: f32,
+        blockers: &SightBlockers,
+    ) -> Self {
+        let mut light = Self::default();
+        if !(cell.is_finite() && cell > 0.0) || columns == 0 || rows == 0 {
+            return light;
+        }
+        let cells = columns as usize * rows as usize;
+        // A wide margin gets wider blocks: each disc's polygon grows with it.
+        let block_in = FIRE_LIGHT_BLOCK_IN.max(margin / 4.0);
+        let by_size = ((block_in / cell).round() as u32).max(1);
+        let by_count = (cells as f64 / MAX_FIRE_LIGHT_BLOCKS as f64).sqrt().ceil() as u32;
+        let k = by_size.max(by_count).max(1);
+        let (block_columns, block_rows) = (columns.div_ceil(k), rows.div_ceil(k));
+        let blocks = block_columns as usize * block_rows as usize;
+        light.cell = f64::from(cell);
+        (light.columns, light.rows) = (columns, rows);
+        (light.block_cells, light.block_columns, light.block_rows) = (k, block_columns, block_rows);
+        light.burning = vec![0; words_for(cells)];
+        // Per block: burning cells, and their bounding box in cells (lowest x, y, highest x, y).
+        let mut counts = vec![0u32; blocks];
+        let mut boxes = vec![[u32::MAX, u32::MAX, 0, 0]; blocks];
+        for c in burning {
+            if c.x >= columns || c.y >= rows {
+                continue;
+            }
+            let i = c.y as usize * columns as usize + c.x as usize;
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            if light.burning[word] & bit != 0 {
+                continue;
+            }
+            light.burning[word] |= bit;
+            light.burning_cells += 1;
+            let b = (c.y / k) as usize * block_columns as usize + (c.x / k) as usize;
+            counts[b] += 1;
+            let bbox = &mut boxes[b];
+            *bbox = [bbox[0].min(c.x), bbox[1].min(c.y), bbox[2].max(c.x), bbox[3].max(c.y)];
+        }
+        light.disc_of_block = vec![NO_DISC; blocks];
+        let margin = f64::from(margin);
+        if light.burning_cells == 0 || margin.is_nan() || margin <= 0.0 {
+            return light;
+        }
+        // Blocks burning whole, as a summed-area table: how many in any rectangle of blocks.
+        let stride = block_columns as usize + 1;
+        let mut whole = vec![0u32; stride * (block_rows as usize + 1)];
+        for by in 0..block_rows {
+            for bx in 0..block_columns {
+                let b = by as usize * block_columns as usize + bx as usize;
+                let in_block = k.min(columns - bx * k) * k.min(rows - by * k);
+                let full = u32::from(counts[b] == in_block);
+                let (x, y) = (bx as usize, by as usize);
+                whole[(y + 1) * stride + x + 1] =
+                    full + whole[y * stride + x + 1] + whole[(y + 1) * stride + x] - whole[y * stride + x];
+            }
+        }
+        let whole_in = |x0: usize, y0: usize, x1: usize, y1: usize| {
+            let at = |x: usize, y: usize| i64::from(whole[y * stride + x]);
+            at(x1 + 1, y1 + 1) - at(x0, y1 + 1) - at(x1 + 1, y0) + at(x0, y0)
+        };
+        let size = light.cell;
+        for (b, &count) in counts.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let [x0, y0, x1, y1] = boxes[b].map(f64::from);
+            let (low, high) = ((x0 * size, y0 * size), ((x1 + 1.0) * size, (y1 + 1.0) * size));
+            let centre = TablePoint::new((low.0 + high.0) / 2.0, (low.1 + high.1) / 2.0);
+            let radius = margin + 0.5 * (high.0 - low.0).hypot(high.1 - low.1) + RANGE_ARC_ERROR_IN;
+            // The blocks the disc reaches, on the grid: if every one burns whole, it lights
+            // nothing the burning cells do not.
+            let cell_span = |v: f64, n: u32| {
+                let lo = ((v - radius) / size).floor().clamp(0.0, f64::from(n - 1)) as u32;
+                let hi = ((v + radius) / size).floor().clamp(0.0, f64::from(n - 1)) as u32;
+                ((lo / k) as usize, (hi / k) as usize)
+            };
+            let ((bx0, bx1), (by0, by1)) = (cell_span(centre.x, columns), cell_span(centre.y, rows));
+            if whole_in(bx0, by0, bx1, by1) == ((bx1 - bx0 + 1) * (by1 - by0 + 1)) as i64 {
+                continue;
+            }
+            light.disc_of_block[b] = light.discs.len() as u32;
+            light.discs.push(LitDisc { position: centre, radius });
+            light.reach = light.reach.max(radius);
+        }
+        light.lit = lit_areas(&light.discs, blockers);
+        light
+    }
+
+    /// How many cells burn.
+    pub fn burning_cells(&self) -> usize {
+        self.burning_cells
+    }
+
+    /// Nothing burns: the fires light nothing.
+    pub fn is_dark(&self) -> bool {
+        self.burning_cells == 0
+    }
+
+    /// The lit discs round the burning ground (none where only burning ground would be lit).
+    pub fn discs(&self) -> &[LitDisc] {
+        &self.discs
+    }
+
+    /// What each disc lights.
+    pub fn lit(&self) -> &[VisibilityPolygon] {
+        &self.lit
+    }
+
+    /// Whether the fire cell holding `p` burns.
+    pub fn is_burning(&self, p: TablePoint) -> bool {
+        if self.burning_cells == 0 || !(p.x >= 0.0 && p.y >= 0.0) {
+            return false;
+        }
+        let (x, y) = ((p.x / self.cell).floor(), (p.y / self.cell).floor());
+        x < f64::from(self.columns)
+            && y < f64::from(self.rows)
+            && crate::scene::fog::bit(&self.burning, y as usize * self.columns as usize + x as usize)
+    }
+
+    /// Whether a fire lights `p`: it burns there, or a lit disc near it sees it within its radius.
+    pub fn lights(&self, p: TablePoint) -> bool {
+        if self.burning_cells == 0 || !p.is_finite() {
+            return false;
+        }
+        if self.is_burning(p) {
+            return true;
+        }
+        let lit_by = |i: usize| self.discs[i].position.distance(p) <= self.discs[i].radius && self.lit[i].contains(p);
+        let block_in = self.cell * f64::from(self.block_cells);
+        // A disc stands in its own block, so only blocks within its reach (and one more) can hold
+        // one that lights `p`; where that is more blocks than there are discs, try every disc.
+        let span = (self.reach / block_in).ceil() as i64 + 1;
+        if (2 * span + 1).saturating_mul(2 * span + 1) as usize >= self.discs.len() {
+            return (0..self.discs.len()).any(lit_by);
+        }
+        let (bx, by) = ((p.x / block_in).floor() as i64, (p.y / block_in).floor() as i64);
+        let (columns, rows) = (i64::from(self.block_columns), i64::from(self.block_rows));
+        for y in (by - span).max(0)..=(by + span).min(rows - 1) {
+            for x in (bx - span).max(0)..=(bx + span).min(columns - 1) {
+                let disc = self.disc_of_block[(y * columns + x) as usize];
+                if disc != NO_DISC && lit_by(disc as usize) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Set the cells of the fog `grid` whose centre a fire lights: those in a burning cell, and
+    /// those the discs light (as [`FireLight::lights`] answers for the centre).
+    pub fn fill_cells(&self, grid: &FogGrid, bits: &mut [u64]) {
+        if self.burning_cells == 0 || bits.len() < words_for(grid.cells()) {
+            return;
+        }
+        let fog = f64::from(grid.cell);
+        let (fog_columns, fog_rows) = (grid.columns as usize, grid.rows as usize);
+        // The fog cells whose centre lies in `[a, b)`.
+        let centres_in = |a: f64, b: f64, n: usize| {
+            let lo = ((a / fog - 0.5).ceil().max(0.0) as usize).min(n);
+            let hi = ((b / fog - 0.5).ceil().max(0.0) as usize).min(n);
+            lo..hi
+        };
+        let columns = self.columns as usize;
+        for (w, &word) in self.burning.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                let i = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let (x, y) = ((i % columns) as f64, (i / columns) as f64);
+                for r in centres_in(y * self.cell, (y + 1.0) * self.cell, fog_rows) {
+                    for c in centres_in(x * self.cell, (x + 1.0) * self.cell, fog_columns) {
+                        let j = r * fog_columns + c;
+                        bits[j / 64] |= 1 << (j % 64);
+                    }
+                }
+            }
+        }
+        for polygon in &self.lit {
+            fill_polygon(grid, polygon, bits);
+        }
     }
 }
 
@@ -89,28 +402,39 @@ pub struct PartySight {
     pub grid: FogGrid,
     /// The players' figures that see, in scene order.
     pub viewers: Vec<Viewer>,
-    /// What each light lights (the scene's lights, then carried lights in scene order).
+    /// What each light lights (the scene's lights, then carried lights in scene order); what
+    /// fires light is [`PartySight::fire_light`].
     pub lit: Vec<VisibilityPolygon>,
     /// The cells seen, bit `i` of word `i / 64`, row by row from the lower edge.
     pub seen: Vec<u64>,
+    /// What the fires burning at the end of the move light.
+    fire: Arc<FireLight>,
 }
 
 impl Default for PartySight {
     fn default() -> Self {
         let grid = FogGrid::for_table(1.0, 1.0);
-        Self { grid, viewers: Vec::new(), lit: Vec::new(), seen: vec![0; words_for(grid.cells())] }
+        let seen = vec![0; words_for(grid.cells())];
+        Self { grid, viewers: Vec::new(), lit: Vec::new(), seen, fire: Arc::new(FireLight::default()) }
     }
 }
 
 impl PartySight {
     /// Whether some figure of the players' side sees `p`: within its own sight, or in its line
-    /// of sight and lit.
+    /// of sight and lit (by a light or a fire).
     pub fn sees(&self, p: Vec2) -> bool {
         let p = table_point(p);
         self.viewers.iter().any(|v| {
             v.own.contains(p)
-                || v.line_of_sight.as_ref().is_some_and(|los| los.contains(p) && self.lit.iter().any(|l| l.contains(p)))
+                || v.line_of_sight.as_ref().is_some_and(|los| {
+                    los.contains(p) && (self.lit.iter().any(|l| l.contains(p)) || self.fire.lights(p))
+                })
         })
+    }
+
+    /// What the fires burning at the end of the move light.
+    pub fn fire_light(&self) -> &FireLight {
+        &self.fire
     }
 
     /// Whether the cell `i` of the grid is seen.
@@ -149,11 +473,12 @@ fn can_look(conditions: &[crate::scene::Condition]) -> bool {
 }
 
 /// What the players' side sees: each awake figure of [`PLAYERS_SIDE`] sees its visibility
-/// polygon to `own_range` inches (infinite: unlimited), and lit areas (the scene's lights, and
-/// every awake figure's carried light, whatever its side) in its line of sight beyond that.
+/// polygon to `own_range` inches (infinite: unlimited), and lit areas (the scene's lights, every
+/// awake figure's carried light, whatever its side, and the fires burning: `sight`'s
+/// [`FireLight`]) in its line of sight beyond that.
 pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid: FogGrid) -> PartySight {
     let settings = sight.settings();
-    let mut discs = sight.0.scene_lights.clone();
+    let mut discs = sight.set.scene_lights.clone();
     discs.extend(lookers.iter().filter(|l| l.awake).filter_map(|l| {
         l.light.map(|light| LitDisc {
             position: table_point(l.position),
@@ -161,12 +486,18 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
         })
     }));
     let lit = lit_areas(&discs, sight.blockers());
+    let fire = Arc::clone(&sight.fire);
+    // As `geometry::seen_area`, with the fires' light counted as a light.
+    let anything_lit = !lit.is_empty() || !fire.is_dark();
     let viewers: Vec<Viewer> = lookers
         .iter()
         .filter(|l| l.awake && l.side == PLAYERS_SIDE)
         .map(|l| {
-            let area = seen_area(table_point(l.position), own_range, &lit, sight.blockers());
-            Viewer { name: l.name.clone(), position: l.position, own: area.own, line_of_sight: area.line_of_sight }
+            let origin = table_point(l.position);
+            let own = visibility_polygon(origin, sight.blockers(), own_range);
+            let line_of_sight = (own_range.is_finite() && anything_lit)
+                .then(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY));
+            Viewer { name: l.name.clone(), position: l.position, own, line_of_sight }
         })
         .collect();
     let words = words_for(grid.cells());
@@ -176,6 +507,7 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
         for l in &lit {
             fill_polygon(&grid, l, &mut lit_cells);
         }
+        fire.fill_cells(&grid, &mut lit_cells);
         let mut scratch = vec![0u64; words];
         for v in &viewers {
             fill_polygon(&grid, &v.own, &mut seen);
@@ -188,7 +520,7 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
             }
         }
     }
-    PartySight { grid, viewers, lit, seen }
+    PartySight { grid, viewers, lit, seen, fire }
 }
 
 /// Set the bits `from..to`.
@@ -249,24 +581,27 @@ pub fn fill_polygon(grid: &FogGrid, polygon: &VisibilityPolygon, bits: &mut [u64
 }
 
 /// The cells the players' side has explored: every cell it has seen at the end of a move, and
-/// what the GM revealed by hand, less what the GM hid. Saved as the scene's `fog`.
+/// what the GM revealed by hand, less what the GM hid; and whether the GM has the fog of war
+/// switched on for the projector. Saved as the scene's `fog`.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct ExploredFog {
     grid: FogGrid,
     bits: Vec<u64>,
+    on: bool,
 }
 
 impl ExploredFog {
-    /// Nothing explored on `grid`.
+    /// Nothing explored on `grid`, the fog switched off.
     pub fn new(grid: FogGrid) -> Self {
-        Self { grid, bits: vec![0; words_for(grid.cells())] }
+        Self { grid, bits: vec![0; words_for(grid.cells())], on: false }
     }
 
-    /// The scene's saved fog, or nothing explored where it has none. A fog the scene check
-    /// would refuse (another grid, bad text) is read as nothing explored.
+    /// The scene's saved fog, or nothing explored and the fog off where it has none. Explored
+    /// cells the scene check would refuse (another grid, bad text) are read as nothing explored.
     pub fn from_scene(scene: &Scene) -> Self {
         let grid = FogGrid::for_table(scene.table.width, scene.table.height);
         let mut fog = Self::new(grid);
+        fog.on = scene.fog.as_ref().is_some_and(|state| state.on);
         if let Some(state) = &scene.fog
             && (state.columns, state.rows) == (grid.columns, grid.rows)
             && let Ok(bits) = decode_explored(&state.explored, grid.cells())
@@ -274,6 +609,16 @@ impl ExploredFog {
             fog.bits = bits;
         }
         fog
+    }
+
+    /// Whether the fog of war is switched on for the projector.
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// Switch the fog of war on or off for the projector.
+    pub fn set_on(&mut self, on: bool) {
+        self.on = on;
     }
 
     /// The grid.
@@ -337,12 +682,13 @@ impl ExploredFog {
         self.bits.fill(0);
     }
 
-    /// The fog as the scene saves it; `None` while nothing is explored.
+    /// The fog as the scene saves it; `None` while nothing is explored and the fog is off.
     pub fn state(&self) -> Option<FogState> {
-        (self.explored_cells() > 0).then(|| FogState {
+        (self.on || self.explored_cells() > 0).then(|| FogState {
             columns: self.grid.columns,
             rows: self.grid.rows,
             explored: encode_explored(&self.bits, self.grid.cells()),
+            on: self.on,
         })
     }
 }
@@ -373,23 +719,51 @@ fn party_sight_now(world: &mut World) -> PartySight {
     party_sight(&lookers, own_range, &sight, grid)
 }
 
-/// Put the scene's sight in the world: the blockers, the saved fog, and what the players' side
-/// sees where it stands (not yet added to the explored cells: a saved scene loads its fog as
-/// it was saved).
+/// Put the scene's sight in the world: the blockers, what the fires burning light (a saved
+/// scene's fire is burning from the start), the saved fog, and what the players' side sees
+/// where it stands (not yet added to the explored cells: a saved scene loads its fog as it was
+/// saved). After the fire's spawn.
 pub(super) fn spawn(world: &mut World, scene: &Scene) {
-    world.insert_resource(SceneSight::new(scene));
+    let mut sight = SceneSight::new(scene);
+    if let Some(front) = world.get_resource::<FireFront>() {
+        sight.light_fires(front);
+    }
+    world.insert_resource(sight);
     world.insert_resource(ExploredFog::from_scene(scene));
     let party = party_sight_now(world);
     world.insert_resource(party);
 }
 
-/// Write the explored cells back into a scene.
+/// Write the explored cells and the fog's switch back into a scene.
 pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
     scene.fog = world.get_resource::<ExploredFog>().and_then(ExploredFog::state);
 }
 
+/// After the Fire set's rounds: what the fires burning at the end of the move light.
+fn light_fires_after_rounds(front: Res<FireFront>, sight: Option<ResMut<SceneSight>>) {
+    if let Some(mut sight) = sight
+        && !sight.fires_lit(&front)
+    {
+        sight.light_fires(&front);
+    }
+}
+
+/// The fire light brought up to the fire front, where that changed since the Fire set's rounds.
+fn light_fires_now(world: &mut World) {
+    let (Some(front), Some(sight)) = (world.get_resource::<FireFront>(), world.get_resource::<SceneSight>()) else {
+        return;
+    };
+    if sight.fires_lit(front) {
+        return;
+    }
+    let mut sight = sight.clone();
+    sight.light_fires(front);
+    world.insert_resource(sight);
+}
+
 /// The Sight set: what the players' side sees at the end of the move, added to the explored cells.
 fn update_party_sight(world: &mut World) {
+    light_fires_now(world);
     let party = party_sight_now(world);
     if let Some(mut fog) = world.get_resource_mut::<ExploredFog>() {
         fog.explore(&party.seen);
@@ -495,5 +869,135 @@ mod tests {
         assert!(crate::scene::load::validate(&scene).is_empty());
         fog.clear();
         assert_eq!(fog.state(), None);
+        // The switch is saved, with nothing explored too, and read back.
+        fog.set_on(true);
+        let state = fog.state().expect("the fog switched on is saved");
+        assert!(state.on);
+        assert!(decode_explored(&state.explored, g.cells()).expect("decodes").iter().all(|&w| w == 0));
+        scene.fog = Some(state);
+        let loaded = ExploredFog::from_scene(&scene);
+        assert!(loaded.is_on() && loaded.explored_cells() == 0);
+        assert_eq!(loaded, fog);
+        assert!(crate::scene::load::validate(&scene).is_empty());
+        fog.set_on(false);
+        assert_eq!(fog.state(), None, "off and nothing explored: nothing saved");
+    }
+
+    /// The fire cells (0.1") of the rectangle from `(x0, y0)` to `(x1, y1)` inches.
+    fn cells_in(x0: u32, y0: u32, x1: u32, y1: u32) -> Vec<Cell> {
+        (y0 * 10..y1 * 10).flat_map(|y| (x0 * 10..x1 * 10).map(move |x| Cell { x, y })).collect()
+    }
+
+    #[test]
+    fn a_burning_patch_lights_its_margin_as_far_as_it_sees() {
+        // A 1" patch burning from (10, 4) to (11, 5), one block, on a 30" x 10" table (0.1" fire
+        // cells); a wall along x = 13. Margin 3": the disc stands at (10.5, 4.5), radius
+        // 3 + 0.5·√2 + 0.01 = 3.717".
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 30, height: 10), walls: [(name: \"w\", points: [(13, 0), (13, 10)])])",
+        );
+        let sight = SceneSight::new(&scene);
+        let light = FireLight::of_burning_cells(0.1, 300, 100, cells_in(10, 4, 11, 5), 3.0, sight.blockers());
+        assert_eq!(light.burning_cells(), 100);
+        assert_eq!(light.discs().len(), 1);
+        let lit = |x: f64, y: f64| light.lights(TablePoint::new(x, y));
+        assert!(light.is_burning(TablePoint::new(10.5, 4.5)) && lit(10.5, 4.5), "the burning ground");
+        assert!(!light.is_burning(TablePoint::new(11.05, 4.5)));
+        for (x, y, expected, why) in [
+            (7.05, 4.5, true, "2.95\" west of it"),
+            (6.7, 4.5, false, "3.3\" west: 3.8\" from the disc's centre"),
+            (10.5, 7.9, true, "2.9\" north"),
+            (10.5, 8.3, false, "3.3\" north"),
+            (12.9, 4.5, true, "before the wall"),
+            (13.5, 4.5, false, "behind the wall, 2.5\" from the fire"),
+        ] {
+            assert_eq!(lit(x, y), expected, "{why}");
+        }
+        assert!(!lit(f64::NAN, 4.5) && !lit(-1.0, 4.5));
+        // No margin: the burning ground only.
+        let bare = FireLight::of_burning_cells(0.1, 300, 100, cells_in(10, 4, 11, 5), 0.0, sight.blockers());
+        assert!(bare.discs().is_empty() && bare.lights(TablePoint::new(10.5, 4.5)));
+        assert!(!bare.lights(TablePoint::new(11.5, 4.5)));
+        // Nothing burning lights nothing; cells off the grid are left out.
+        let none = FireLight::of_burning_cells(0.1, 300, 100, [Cell { x: 300, y: 5 }], 3.0, sight.blockers());
+        assert!(none.is_dark() && !none.lights(TablePoint::new(29.95, 0.55)));
+    }
+
+    #[test]
+    fn a_big_fire_is_lit_by_discs_along_its_edge_only() {
+        // 60" x 36" burning, from (6, 6) to (66, 42), on a 72" x 48" table: 216,000 cells in
+        // 2,160 blocks of 1". A block's disc (radius 3.717") reaches the blocks 4 each way, so it
+        // is left out where all of those burn whole: blocks 10 to 61 across (52) and 10 to 37 up
+        // (28), 1,456 of them; 2,160 − 1,456 = 704 discs remain.
+        let blockers = SightBlockers::new(&[], TableBounds::table(72.0, 48.0));
+        let light = FireLight::of_burning_cells(0.1, 720, 480, cells_in(6, 6, 66, 42), 3.0, &blockers);
+        assert_eq!(light.burning_cells(), 216_000);
+        assert_eq!(light.discs().len(), 704);
+        // Against the distance to the burning rectangle: lit within the margin, dark beyond
+        // the margin and what a whole block's disc adds along its side (3.717 − 0.5 = 3.217").
+        let distance = |x: f64, y: f64| (6.0 - x).max(x - 66.0).max(0.0).hypot((6.0 - y).max(y - 42.0).max(0.0));
+        let (mut near, mut far) = (0, 0);
+        for i in 0..136 {
+            for j in 0..91 {
+                let (x, y) = (0.2 + 0.53 * f64::from(i), 0.2 + 0.53 * f64::from(j));
+                let d = distance(x, y);
+                if d <= 3.0 {
+                    assert!(light.lights(TablePoint::new(x, y)), "({x}, {y}), {d}\" from the fire, is dark");
+                    near += 1;
+                } else if d > 3.25 {
+                    assert!(!light.lights(TablePoint::new(x, y)), "({x}, {y}), {d}\" from the fire, is lit");
+                    far += 1;
+                }
+            }
+        }
+        assert!(near > 8_000 && far > 1_000, "{near} near, {far} far");
+        // The fog's cells agree with the point test at their centres.
+        let g = grid(72.0, 48.0);
+        let mut bits = vec![0; words_for(g.cells())];
+        light.fill_cells(&g, &mut bits);
+        let columns = g.columns as usize;
+        let disagree = (0..g.cells())
+            .filter(|&i| {
+                let c = TablePoint::new(((i % columns) as f64 + 0.5) * 0.5, ((i / columns) as f64 + 0.5) * 0.5);
+                crate::scene::fog::bit(&bits, i) != light.lights(c)
+            })
+            .count();
+        assert_eq!(disagree, 0);
+    }
+
+    #[test]
+    fn the_party_sees_what_a_fire_lights_in_its_line_of_sight() {
+        // Pitch black (2"), a hero at (5, 5), a patch burning from (14, 4) to (15, 6) (two blocks,
+        // discs at (14.5, 4.5) and (14.5, 5.5), 3.717"); a wall along y = 8 from x = 10 to 20,
+        // which the fire's light does not pass, and one along x = 8 up to y = 4, which hides a
+        // lit spot from the hero.
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 30, height: 12), walls: [
+              (name: \"north\", points: [(10, 8), (20, 8)]), (name: \"west\", points: [(8, 0), (8, 4)])])",
+        );
+        let mut sight = SceneSight::new(&scene);
+        let hero = looker("Hero", PLAYERS_SIDE, (5.0, 5.0));
+        let g = grid(30.0, 12.0);
+        let dark = party_sight(std::slice::from_ref(&hero), 2.0, &sight, g);
+        assert!(!dark.sees(Vec2::new(12.0, 5.0)) && dark.viewers[0].line_of_sight.is_none(), "nothing lit");
+        let light = FireLight::of_burning_cells(0.1, 300, 120, cells_in(14, 4, 15, 6), 3.0, sight.blockers());
+        sight.fire = Arc::new(light);
+        let party = party_sight(std::slice::from_ref(&hero), 2.0, &sight, g);
+        assert!(party.viewers[0].line_of_sight.is_some());
+        for (x, y, expected, why) in [
+            (14.5, 5.0, true, "the burning ground"),
+            (12.0, 5.0, true, "lit, 7\" off"),
+            (9.0, 5.0, false, "dark between"),
+            (14.5, 7.5, true, "lit, before the north wall"),
+            (14.5, 8.5, false, "behind the north wall: unlit, and out of his line of sight"),
+            (12.5, 1.5, false, "lit, 2.9\" from the fire, but the west wall hides it from him"),
+        ] {
+            assert_eq!(party.sees(Vec2::new(x, y)), expected, "{why}");
+            let cell = g.cell_at(x, y).expect("on the table");
+            assert_eq!(party.cell_seen(cell), expected, "cell: {why}");
+            assert_eq!(sight.visible(Vec2::new(5.0, 5.0), Vec2::new(x, y), 2.0), expected, "{why}");
+        }
+        assert!(sight.lit_by_fire(Vec2::new(12.5, 1.5)), "lit, where the west wall hides it");
+        assert!(!sight.lit_by_fire(Vec2::new(14.5, 8.5)), "the north wall stops the fire's light");
     }
 }

@@ -223,6 +223,8 @@ fn walk_investigators(
             w.inner == 0 && w.outer == 0
         }
     };
+    // A figure a fire lights (the Fire set has burnt this move) is seen as in daylight (issue #17).
+    let lit_by_fire = |p: Vec2| sight.as_ref().is_some_and(|s| s.lit_by_fire(p));
     let last_round = clock.rounds_per_move.max(1);
     let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
     // The figures by where they stand, indexed when an investigator first looks about.
@@ -257,7 +259,11 @@ fn walk_investigators(
             let spotted = (settings.investigator_spots_within > 0.0)
                 .then(|| {
                     in_reach.iter().map(|&i| &figures[i]).find(|(_, _, f, p)| {
-                        let within = settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0));
+                        let within = if lit_by_fire(p.0) {
+                            settings.investigator_spots_within
+                        } else {
+                            settings.investigator_spots_within.min(sight_at(lighting.0, &lights, p.0))
+                        };
                         f.0.side != side && p.0.distance(now) <= within && in_sight(now, p.0)
                     })
                 })
@@ -272,6 +278,7 @@ fn walk_investigators(
                         && distance <= settings.investigator_spots_within
                         && lighting_at(lighting.0, &lights, p.0) == Lighting::Dark
                         && distance > sight_at(lighting.0, &lights, p.0)
+                        && !lit_by_fire(p.0)
                         && in_sight(now, p.0)
                 });
             let (outcome, state) = match (spotted, arrived, returning) {

@@ -1,12 +1,15 @@
 //! The fog of war in the view (issue #17, `docs/sight.md` "In the view"). On the projector,
 //! cells the players' side has not explored are black, cells it explored but does not see now
-//! are dimmed, and figures and herds of any other side show only on cells it sees. The GM sees
-//! everything, with the fog as a see-through overlay that can be hidden, and in the Fog panel
-//! (menu, or `open --fog`) switches the fog on, reveals or hides cells with a brush or a
-//! rectangle, and resets it; those edits go through `document::edit_fog`, so the scene saves them.
+//! are dimmed. Figures and herds of any other side show on the projector only on cells the
+//! players' side sees, fog on or off (issue #24: "monsters GM-only until they are seen"),
+//! unless the GM has the projector show all sides. The GM sees everything, with the fog as a
+//! see-through overlay that can be hidden, and in the Fog panel (menu, or `open --fog`) switches
+//! the fog on, reveals or hides cells with a brush or a rectangle, and resets it; those edits
+//! go through `document::edit_fog`, so the scene saves them, the switch included.
 //!
 //! The fog is drawn while it is switched on and the scene has a figure of the players' side
-//! ([`PLAYERS_SIDE`]): a scene with nobody of that side never goes black.
+//! ([`PLAYERS_SIDE`]), and other sides are hidden only in such a scene: a scene with nobody of
+//! that side never goes black and hides nobody.
 //!
 //! The projector's fog is one sprite, a texel a fog cell, rendered by a camera of its own after
 //! the projector camera: gizmos (walls, the grid, markers) are drawn after every sprite of their
@@ -45,6 +48,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             fog_mouse.run_if(super::is_gm_view).run_if(not(egui_wants_any_pointer_input)),
             apply_fog_edits,
+            follow_fog_switch,
             note_party,
             follow_party_sight,
             update_fog_picture,
@@ -80,20 +84,28 @@ const MAX_DABS_PER_FRAME: usize = 8;
 const REVEAL_COLOUR: Color = Color::srgb(0.4, 1.0, 0.5);
 const HIDE_COLOUR: Color = Color::srgb(0.6, 0.6, 0.6);
 
-/// Whether the fog of war is drawn, and how the GM sees it.
+/// Whether the fog of war is drawn, how the GM sees it, and who the projector shows.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct FogOfWar {
-    /// Switched on (`open --fog`, the Fog panel).
+    /// Switched on: the world's switch (the scene's `fog.on`), which the view follows; the Fog
+    /// panel changes it through `document::edit_fog`. `open --fog` sets this before the first
+    /// frame, which switches the world's on.
     pub on: bool,
     /// The GM view shows the fog as a see-through overlay.
     pub gm_overlay: bool,
+    /// The projector shows every side's figures and herds wherever they are (the Fog panel's
+    /// "Projector shows all sides"); off (the default), other sides than the players' only where
+    /// the players' side sees them.
+    pub all_sides: bool,
     /// The scene has a figure of the players' side.
     party: bool,
+    /// The world's switch has been read (on the first frame).
+    synced: bool,
 }
 
 impl Default for FogOfWar {
     fn default() -> Self {
-        Self { on: false, gm_overlay: true, party: false }
+        Self { on: false, gm_overlay: true, all_sides: false, party: false, synced: false }
     }
 }
 
@@ -101,6 +113,13 @@ impl FogOfWar {
     /// Whether the fog is drawn: switched on, and someone of the players' side is there to see.
     pub fn active(&self) -> bool {
         self.on && self.party
+    }
+
+    /// Whether the projector hides other sides' figures and herds where the players' side does
+    /// not see them: whenever someone of that side is in the scene, fog on or off, unless the GM
+    /// shows all sides.
+    pub fn hides_other_sides(&self) -> bool {
+        self.party && !self.all_sides
     }
 }
 
@@ -121,10 +140,11 @@ impl PlayersSight {
     }
 }
 
-/// Whether the players may see a figure or herd of `side` shown at `at`: anything without the
-/// fog, their own side anywhere, any other side only on a cell they see (where the fog is clear).
+/// Whether the players may see a figure or herd of `side` shown at `at`: their own side
+/// anywhere, any other side only on a cell they see (where the fog, drawn or not, is clear);
+/// anything where nothing is hidden ([`FogOfWar::hides_other_sides`]).
 pub(super) fn shown_to_players(fog: &FogOfWar, sight: &PlayersSight, side: &str, at: Vec2) -> bool {
-    !fog.active() || side == PLAYERS_SIDE || sight.sees(at)
+    !fog.hides_other_sides() || side == PLAYERS_SIDE || sight.sees(at)
 }
 
 /// The fog's picture, shared by the projector's sprite and the GM's overlay.
@@ -252,6 +272,24 @@ fn spawn_fog_sprites(mut commands: Commands, mut images: ResMut<Assets<Image>>) 
     ));
 }
 
+/// The view's switch follows the world's (the scene's saved `fog.on`, the Fog panel's edits, a
+/// rewind or reload). On the first frame `open --fog`, which set the view's switch on before the
+/// app ran, switches the world's on: an opening option like `--moves`, so the document stays
+/// saved.
+fn follow_fog_switch(explored: Option<ResMut<ExploredFog>>, mut fog: ResMut<FogOfWar>) {
+    let Some(mut explored) = explored else { return };
+    if !fog.synced {
+        fog.synced = true;
+        if fog.on && !explored.is_on() {
+            explored.set_on(true);
+        }
+    }
+    let on = explored.is_on();
+    if fog.on != on {
+        fog.on = on;
+    }
+}
+
 /// Whether the scene has a figure of the players' side (written only when that changes).
 fn note_party(figures: Query<&Figure>, mut fog: ResMut<FogOfWar>) {
     let party = figures.iter().any(|f| f.0.side == PLAYERS_SIDE);
@@ -324,8 +362,9 @@ fn update_fog_picture(
     }
 }
 
-/// Under the fog, figures and herds of other sides than the players' are drawn for the GM only
-/// where the players do not see them: their tokens, beasts and name labels go to the GM layer.
+/// Figures and herds of other sides than the players' are drawn for the GM only where the
+/// players do not see them, fog on or off ([`shown_to_players`]): their tokens, beasts and name
+/// labels go to the GM layer.
 fn hide_unseen_from_players(
     mut commands: Commands,
     fog: Res<FogOfWar>,
@@ -336,8 +375,8 @@ fn hide_unseen_from_players(
     figures: Query<(&Figure, &TablePosition, Option<&Shown>)>,
     herds: Query<(&Herd, &TablePosition, &Beasts, Option<&Shown>, Option<&ShownBeasts>)>,
 ) {
-    // Without the fog nothing is hidden; once it goes off, everything hidden comes back.
-    if !fog.active() && !fog.is_changed() {
+    // Where nothing is hidden, nothing to do; once hiding stops, everything hidden comes back.
+    if !fog.hides_other_sides() && !fog.is_changed() {
         return;
     }
     let visible = |side: &str, at: Vec2| shown_to_players(&fog, &sight, side, at);
@@ -477,7 +516,7 @@ fn fog_mouse(
 }
 
 /// Hand this frame's fog edits to the document. A changed fog is the world's, at the end of the
-/// last move: the picture shows that, as after a drag.
+/// last move: the picture shows that, as after a drag (the switch alone changes no cell).
 fn apply_fog_edits(world: &mut World) {
     if world.resource::<FogEditRequest>().0.is_empty() {
         return;
@@ -485,7 +524,8 @@ fn apply_fog_edits(world: &mut World) {
     let edits = std::mem::take(&mut world.resource_mut::<FogEditRequest>().0);
     let mut changed = false;
     for edit in &edits {
-        changed |= crate::document::edit_fog(world, edit);
+        let cells = !matches!(edit, FogEdit::Switch { .. });
+        changed |= crate::document::edit_fog(world, edit) && cells;
     }
     if changed {
         world.resource_mut::<Playhead>().finish();
@@ -508,8 +548,9 @@ fn draw_fog_tool(tool: Res<Tool>, brush: Res<FogBrush>, cursor: Res<CursorTable>
     }
 }
 
-/// The Fog panel: the fog on or off, the GM's overlay, what is explored and who sees, the
-/// brush and rectangle, and the reset.
+/// The Fog panel: the fog on or off (saved with the scene), the GM's overlay, whether the
+/// projector shows all sides, what is explored and who sees, the brush and rectangle, and the
+/// reset.
 fn fog_panel(
     mut contexts: EguiContexts,
     mut panels: ResMut<PanelState>,
@@ -525,17 +566,21 @@ fn fog_panel(
     }
     let ctx = contexts.ctx_mut()?;
     // Copies, written back only when changed: the fog picture is redrawn when they change.
-    let (mut on, mut overlay) = (fog.on, fog.gm_overlay);
+    let (mut on, mut overlay, mut all_sides) = (fog.on, fog.gm_overlay, fog.all_sides);
     let mut open = true;
     egui::Window::new("Fog").open(&mut open).default_pos([8.0, 192.0]).default_width(340.0).show(ctx, |ui| {
         ui.checkbox(&mut on, "Fog of war on the projector").on_hover_text(
             "The players see what the figures of the side \"party\" see now; what they explored before, dimmed; \
-             the rest black. Figures and herds of other sides show only where the party sees them.",
+             the rest black. Saved with the scene.",
         );
         if on && !fog.party {
             ui.weak("No figure of the side \"party\" in this scene: the projector shows no fog.");
         }
         ui.checkbox(&mut overlay, "Show the fog on the GM view");
+        ui.checkbox(&mut all_sides, "Projector shows all sides").on_hover_text(
+            "Off: figures and herds of other sides than \"party\" show on the projector only where the party sees \
+             them, fog on or off (in a scene with a figure of the side \"party\"). On: the projector shows them all.",
+        );
         if let Some(explored) = &explored {
             let grid = explored.grid();
             ui.label(format!(
@@ -578,11 +623,15 @@ fn fog_panel(
             edits.0.push(FogEdit::Reset);
         }
     });
+    // The switch is the world's: the edit changes it, and the view follows next frame.
     if on != fog.on {
-        fog.on = on;
+        edits.0.push(FogEdit::Switch { on });
     }
     if overlay != fog.gm_overlay {
         fog.gm_overlay = overlay;
+    }
+    if all_sides != fog.all_sides {
+        fog.all_sides = all_sides;
     }
     if !open {
         panels.show_fog = false;
@@ -612,7 +661,7 @@ mod tests {
     }
 
     #[test]
-    fn other_sides_show_only_where_the_players_see_and_only_under_the_fog() {
+    fn other_sides_show_only_where_the_players_see_fog_on_or_off() {
         let grid = FogGrid::for_table(4.0, 2.0);
         let mut seen = vec![0; words_for(grid.cells())];
         let cell = grid.cell_at(1.2, 1.2).unwrap();
@@ -620,16 +669,24 @@ mod tests {
         let sight = PlayersSight { grid: Some(grid), seen, explored: Vec::new() };
         assert!(sight.sees(Vec2::new(1.1, 1.05)) && !sight.sees(Vec2::new(3.0, 1.0)));
         assert!(!sight.sees(Vec2::new(-1.0, 1.0)), "off the table");
-        let mut fog = FogOfWar { on: true, gm_overlay: true, party: true };
-        assert!(shown_to_players(&fog, &sight, "raiders", Vec2::new(1.1, 1.1)));
-        assert!(!shown_to_players(&fog, &sight, "raiders", Vec2::new(3.0, 1.0)));
-        assert!(!shown_to_players(&fog, &sight, "beasts", Vec2::new(3.0, 1.0)));
-        assert!(shown_to_players(&fog, &sight, PLAYERS_SIDE, Vec2::new(3.0, 1.0)), "the players' own");
-        // No party figure, or the fog off: nothing is hidden.
-        fog.party = false;
-        assert!(!fog.active() && shown_to_players(&fog, &sight, "raiders", Vec2::new(3.0, 1.0)));
-        fog = FogOfWar { on: false, party: true, ..fog };
-        assert!(!fog.active() && shown_to_players(&fog, &sight, "raiders", Vec2::new(3.0, 1.0)));
+        let (seen_at, unseen_at) = (Vec2::new(1.1, 1.1), Vec2::new(3.0, 1.0));
+        for on in [true, false] {
+            let fog = FogOfWar { on, party: true, ..FogOfWar::default() };
+            assert_eq!(fog.active(), on);
+            assert!(fog.hides_other_sides(), "fog on: {on}");
+            assert!(shown_to_players(&fog, &sight, "raiders", seen_at));
+            assert!(!shown_to_players(&fog, &sight, "raiders", unseen_at), "fog on: {on}");
+            assert!(!shown_to_players(&fog, &sight, "beasts", unseen_at), "fog on: {on}");
+            assert!(shown_to_players(&fog, &sight, PLAYERS_SIDE, unseen_at), "the players' own");
+            // The GM shows all sides: nothing is hidden.
+            let all = FogOfWar { all_sides: true, ..fog.clone() };
+            assert!(!all.hides_other_sides() && shown_to_players(&all, &sight, "raiders", unseen_at));
+            assert_eq!(all.active(), on, "showing all sides leaves the fog as it is");
+        }
+        // No party figure: no fog and nothing hidden.
+        let nobody = FogOfWar { on: true, party: false, ..FogOfWar::default() };
+        assert!(!nobody.active() && !nobody.hides_other_sides());
+        assert!(shown_to_players(&nobody, &sight, "raiders", unseen_at));
     }
 
     #[test]

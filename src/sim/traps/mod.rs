@@ -760,8 +760,16 @@ impl Pass {
                         .enumerate()
                         .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, range).map(|s| m.starts[i] + s))
                 };
-                // Spotted from 2", or as far as the light at the trap lets one see (001 "Lighting").
-                let seen = *sight[ti].get_or_insert_with(|| sight_at(self.lighting, &self.lights, trap.position));
+                // Spotted from 2", or as far as the light at the trap lets one see (001 "Lighting");
+                // a fire lighting the trap (as it burnt at the end of the last move) lets it be seen
+                // from the full reach (issue #17).
+                let seen = *sight[ti].get_or_insert_with(|| {
+                    if self.sight.as_ref().is_some_and(|s| s.lit_by_fire(trap.position)) {
+                        f32::INFINITY
+                    } else {
+                        sight_at(self.lighting, &self.lights, trap.position)
+                    }
+                });
                 let reach = reach.min(seen);
                 if morval {
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
