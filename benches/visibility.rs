@@ -1,14 +1,17 @@
 //! Sight benchmarks (issue #17): the visibility polygons of 10 viewers against an imported-
 //! map-like dungeon of 2,000 wall segments, at D/L's 12" and with unlimited sight, and the
 //! preparation of the blockers (once for each state of the doors). Target: under 2 ms for
-//! all 10 viewers.
+//! all 10 viewers. Also what a big fire lights (worked out again each move its front changes):
+//! a 60" × 36" fire on a 72" × 48" table, in the open and in the dungeon.
 
 // criterion_group! generates a public function with no doc comment.
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use tabula::sim::fire_front::Cell;
 use tabula::sim::geometry::{Segment, SightBlockers, TableBounds, TablePoint, visibility_polygon};
+use tabula::sim::sight::FireLight;
 
 /// A dungeon of 12 × 8 rooms of 10" on a 120" × 80" table: walls on every room's border in 1"
 /// pieces (as imported maps draw them), a 2" doorway in three borders of four, and 1" pillars
@@ -80,5 +83,29 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The 0.1" fire cells from (x0, y0) to (x1, y1), in inches.
+fn burning(x0: u32, y0: u32, x1: u32, y1: u32) -> Vec<Cell> {
+    (y0 * 10..y1 * 10).flat_map(|y| (x0 * 10..x1 * 10).map(move |x| Cell { x, y })).collect()
+}
+
+fn fire_light(c: &mut Criterion) {
+    let mut group = c.benchmark_group("fire light");
+    let cells = burning(6, 6, 66, 42);
+    let open = SightBlockers::new(&[], TableBounds::table(72.0, 48.0));
+    group.bench_function("60\" x 36\" fire (216,000 cells), 3\" margin, open table", |b| {
+        b.iter(|| black_box(FireLight::of_burning_cells(0.1, 720, 480, cells.iter().copied(), 3.0, &open)))
+    });
+    let (walls, _) = dungeon();
+    let walled = SightBlockers::new(&walls, TableBounds::table(72.0, 48.0));
+    group.bench_function("60\" x 36\" fire, 3\" margin, 2,000 wall segments", |b| {
+        b.iter(|| black_box(FireLight::of_burning_cells(0.1, 720, 480, cells.iter().copied(), 3.0, &walled)))
+    });
+    let small = burning(30, 20, 34, 24);
+    group.bench_function("4\" x 4\" fire (1,600 cells), 3\" margin, 2,000 wall segments", |b| {
+        b.iter(|| black_box(FireLight::of_burning_cells(0.1, 720, 480, small.iter().copied(), 3.0, &walled)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, fire_light);
 criterion_main!(benches);
