@@ -30,6 +30,9 @@ shot fog-projector.png scenes/goblin-warren.ron --moves 1 --view projector --fog
 shot manhunt-gm.png scenes/manhunt.ron --moves 12 --trails
 shot wall-raid-gm.png scenes/wall-raid.ron --moves 1 --obstacles
 shot goblin-warren-gm.png scenes/goblin-warren.ron --moves 49 --osr
+"$bin" playtest scenes/farmstead.ron --runs 200 --moves 25 --heatmap docs/images/playtest-heatmap.png >/dev/null
+echo docs/images/playtest-heatmap.png
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" record scenes/farmstead.ron --moves 20 -o docs/images/farmstead.gif 2>/dev/null
 if [ -e ../shared/uvtt/cave-20x20.dd2vtt ]; then
     shot cave-map-gm.png ../shared/uvtt/cave-20x20.dd2vtt
 fi

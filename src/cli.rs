@@ -1,4 +1,4 @@
-//! The command line: `tabula [open|check|sim|rest|playtest|import] ...`.
+//! The command line: `tabula [open|check|sim|rest|playtest|import|record] ...`.
 
 use crate::scene::{self, Scene, SceneError};
 use crate::sim;
@@ -9,6 +9,17 @@ use std::process::ExitCode;
 
 /// Most moves one `tabula sim` runs.
 pub const MAX_MOVES: u32 = 100_000;
+
+/// Most moves one `tabula record` records (the view's `MAX_RECORD_MOVES`, which checks again).
+const CLIP_MAX_MOVES: i64 = 1_000;
+/// `tabula record`'s frame rates, frames a second (the view's `RECORD_FPS`).
+const CLIP_FPS: std::ops::RangeInclusive<i64> = 1..=60;
+/// `tabula record`'s widths, pixels (the view's `RECORD_WIDTH`).
+const CLIP_WIDTH: std::ops::RangeInclusive<i64> = 100..=4096;
+/// `tabula record`'s frame rate when none is given (the view's `DEFAULT_RECORD_FPS`).
+const CLIP_DEFAULT_FPS: u32 = 10;
+/// `tabula record`'s width when none is given (the view's `DEFAULT_RECORD_WIDTH`).
+const CLIP_DEFAULT_WIDTH: u32 = 800;
 
 /// The command line's arguments (clap takes `--help` from the attributes below, not this comment).
 #[derive(Parser, Debug)]
@@ -90,6 +101,10 @@ pub enum Command {
         /// Open with the OSR panel shown (GM view): turns, wandering checks, the party's pace, the encounter.
         #[arg(long)]
         osr: bool,
+        /// Replay the input in this file frame by frame (the cursor at table points, the left button,
+        /// keys; src/view/script.rs), print what it asks for and exit: for the GUI smoke tests.
+        #[arg(long, value_name = "FILE", hide = true)]
+        script: Option<PathBuf>,
     },
     /// Import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a scene, its image beside it.
     #[command(after_help = "Examples:\n  tabula import cave.dd2vtt -o scenes/cave.ron\n  \
@@ -112,7 +127,8 @@ pub enum Command {
     },
     /// Run a scene many times from consecutive seeds and report what happened.
     #[command(after_help = "Examples:\n  tabula playtest scenes/tomb.ron --runs 1000\n  \
-                            tabula playtest scenes/ambush-trail.ron --runs 5000 --moves 30 --seed 100 --json report.json --csv report.csv --heatmap hurt.png\n\n\
+                            tabula playtest scenes/ambush-trail.ron --runs 5000 --moves 30 --seed 100 --json report.json --csv report.csv --heatmap overlays.png\n  \
+                            tabula playtest scenes/farmstead.ron --runs 200 --moves 25 --heatmap burn.png --heatmap-layer burn\n\n\
                             Run i uses seed S+i: replay it with `tabula sim SCENE --seed S+i`.")]
     Playtest {
         /// The scene file (.ron).
@@ -135,9 +151,13 @@ pub enum Command {
         /// Write the report's shares as CSV.
         #[arg(long, value_name = "PATH")]
         csv: Option<PathBuf>,
-        /// Write a PNG of the table with where figures were hurt.
+        /// Write a PNG of the table with the play-test's overlays (docs/playtest.md): burn probability
+        /// per cell, where figures were hurt, where they ended, each trap's sprung and spotted shares.
         #[arg(long, value_name = "PATH.png")]
         heatmap: Option<PathBuf>,
+        /// Which overlays --heatmap draws, one panel each: every one with data, or one alone.
+        #[arg(long, value_enum, default_value_t = crate::heatmap::LayerChoice::All)]
+        heatmap_layer: crate::heatmap::LayerChoice,
     },
     /// Check scene files: exit 0 if all are valid, 1 if any is invalid, 2 on usage or I/O errors.
     #[command(after_help = "Examples:\n  tabula check scenes/*.ron\n  tabula check my-dungeon.ron")]
@@ -175,6 +195,41 @@ pub enum Command {
         /// Dice seed and outputs.
         #[command(flatten)]
         run: RunArgs,
+    },
+    /// Record the next moves of a scene, round by round as the GM view steps them, as an animated
+    /// GIF, an animated PNG or a video, a caption bar on every frame.
+    #[command(after_help = "Examples:\n  tabula record scenes/farmstead.ron --moves 20 -o farmstead.gif\n  \
+                            tabula record scenes/pasture.ron --moves 5 --fps 15 --width 1200 -o pasture.png\n  \
+                            tabula record scenes/tomb.ron --moves 3 --view projector -o players.mp4\n\n\
+                            Each round is tweened as the GM view steps it (0.8 s), so a clip has \
+                            1 + MOVES x ROUNDS_PER_MOVE x (floor(0.8 x FPS) + 1) frames, the first held 1 s and the \
+                            last 2 s. .gif and .png need nothing more; .mp4 and .webm are made by ffmpeg (Debian's \
+                            `ffmpeg` package). The view is rendered in a window: without a display, run it under \
+                            `xvfb-run -a`.")]
+    Record {
+        /// The scene file (.ron), or a map (.dd2vtt, .uvtt, .df2vtt).
+        scene: PathBuf,
+        /// How many moves to record, 1 to 1000.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=CLIP_MAX_MOVES))]
+        moves: u32,
+        /// Dice seed; the scene's `seed` when absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Which picture to record: the GM's (every secret), or the players' (projector).
+        #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
+        view: ViewArg,
+        /// Frames a second, 1 to 60.
+        #[arg(long, default_value_t = CLIP_DEFAULT_FPS, value_parser = clap::value_parser!(u32).range(CLIP_FPS))]
+        fps: u32,
+        /// The clip's width in pixels, 100 to 4096; its height follows the table's shape.
+        #[arg(long, default_value_t = CLIP_DEFAULT_WIDTH, value_parser = clap::value_parser!(u32).range(CLIP_WIDTH))]
+        width: u32,
+        /// The clip to write: .gif, .png (an animated PNG), .mp4 or .webm.
+        #[arg(short, long, value_name = "OUT.gif")]
+        output: PathBuf,
+        /// Write the clip even over the scene file being read.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -224,18 +279,26 @@ pub fn main() -> ExitCode {
             trails,
             obstacles,
             osr,
+            script,
         }) => open(
             &scene,
-            screenshot,
+            (screenshot, script),
             (moves, rounds),
             view,
             measure_frames,
             (play, roster, temptations, prisoners, magic, fog, trails, obstacles, osr),
         ),
         Some(Command::Check { scenes }) => check(&scenes),
-        Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap }) => {
-            playtest(&scene, runs, moves, seed, threads, json.as_deref(), csv.as_deref(), heatmap.as_deref())
-        }
+        Some(Command::Playtest { scene, runs, moves, seed, threads, json, csv, heatmap, heatmap_layer }) => playtest(
+            &scene,
+            runs,
+            moves,
+            seed,
+            threads,
+            json.as_deref(),
+            csv.as_deref(),
+            heatmap.as_deref().map(|p| (p, heatmap_layer)),
+        ),
         Some(Command::Import { map, output, inches_per_square, outer_walls, force }) => {
             if let Some(code) = refuse_overwriting_input(&map, &output, force) {
                 return code;
@@ -250,6 +313,12 @@ pub fn main() -> ExitCode {
             Some(code) => code,
             None => run_rest(&scene, days, run.seed, run.events.as_deref(), run.final_scene.as_deref()),
         },
+        Some(Command::Record { scene, moves, seed, view, fps, width, output, force }) => {
+            match refuse_overwriting_input(&scene, &output, force) {
+                Some(code) => code,
+                None => record(&scene, moves, seed, view, (fps, width), &output),
+            }
+        }
     }
 }
 
@@ -312,7 +381,7 @@ fn playtest(
     threads: Option<usize>,
     json: Option<&Path>,
     csv: Option<&Path>,
-    heatmap: Option<&Path>,
+    heatmap: Option<(&Path, crate::heatmap::LayerChoice)>,
 ) -> ExitCode {
     use std::io::IsTerminal;
     let scene = match scene::load_scene(path) {
@@ -359,8 +428,8 @@ fn playtest(
     if let Some(p) = csv {
         ok &= write(p, crate::playtest::to_csv(&report).as_bytes());
     }
-    if let Some(p) = heatmap {
-        match crate::playtest::heatmap_png(&scene, &results) {
+    if let Some((p, layers)) = heatmap {
+        match crate::heatmap::heatmap_png(&scene, &results, &report, layers) {
             Ok(bytes) => ok &= write(p, &bytes),
             Err(e) => {
                 eprintln!("heatmap: {e}");
@@ -574,7 +643,7 @@ fn parse_play_speed(text: &str) -> Result<f32, String> {
 
 fn open(
     path: &Path,
-    screenshot: Option<PathBuf>,
+    (screenshot, script): (Option<PathBuf>, Option<PathBuf>),
     (moves, rounds): (u32, u32),
     view: ViewArg,
     measure_frames: Option<u32>,
@@ -622,6 +691,8 @@ fn open(
             trails,
             obstacles,
             osr,
+            script,
+            record: None,
         };
         crate::view::run_with(scene, document, options)
     }
@@ -629,6 +700,7 @@ fn open(
     {
         let _ = (
             screenshot,
+            script,
             view,
             document,
             measure_frames,
@@ -648,6 +720,52 @@ fn open(
     }
 }
 
+/// `tabula record`: open the view on the scene, play `moves` moves round by round and write the
+/// clip. Exit 1 for a broken scene, 2 for a usage or I/O problem (an option out of bounds, an
+/// unknown kind of clip, no ffmpeg for a video, a clock that would pass its most, a failed write).
+fn record(
+    path: &Path,
+    moves: u32,
+    seed: Option<u64>,
+    view: ViewArg,
+    (fps, width): (u32, u32),
+    output: &Path,
+) -> ExitCode {
+    let document = match crate::document::Document::open(path) {
+        Ok(d) => d,
+        Err(e) => return fail(&e, e.is_io()),
+    };
+    let Some(mut scene) = document.scene.clone() else { return ExitCode::from(2) };
+    if let Some(code) = refuse_a_full_clock(path, &scene, moves) {
+        return code;
+    }
+    if let Some(seed) = seed {
+        scene.seed = seed;
+    }
+    #[cfg(feature = "gui")]
+    {
+        let clip = match crate::view::RecordOptions::new(output.to_path_buf(), moves, fps, width) {
+            Ok(clip) => clip,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        };
+        let view = match view {
+            ViewArg::Gm => crate::view::ViewKind::Gm,
+            ViewArg::Projector => crate::view::ViewKind::Projector,
+        };
+        let options = crate::view::ViewOptions { view, record: Some(clip), ..Default::default() };
+        crate::view::run_with(scene, document, options)
+    }
+    #[cfg(not(feature = "gui"))]
+    {
+        let _ = (scene, document, view, fps, width, output);
+        eprintln!("this tabula was built without the `gui` feature: `record` renders the view, which needs it");
+        ExitCode::from(2)
+    }
+}
+
 /// Run a scene headless and print what happened, for builds without a window.
 pub fn print_headless_run(scene: &Scene, moves: u32) -> ExitCode {
     say!("{}: {}", if scene.title.is_empty() { "scene" } else { &scene.title }, summary(scene));
@@ -656,4 +774,39 @@ pub fn print_headless_run(scene: &Scene, moves: u32) -> ExitCode {
         say!("move {:>3} {:<12} {:<20} {:<24} {}", e.move_number, e.system, e.subject, e.event, e.outcome);
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(all(test, feature = "gui"))]
+mod tests {
+    use super::*;
+    use crate::view;
+
+    #[test]
+    fn record_takes_the_view_s_bounds_and_defaults() {
+        let wide = |r: &std::ops::RangeInclusive<u32>| i64::from(*r.start())..=i64::from(*r.end());
+        assert_eq!(CLIP_MAX_MOVES, i64::from(view::MAX_RECORD_MOVES));
+        assert_eq!(CLIP_FPS, wide(&view::RECORD_FPS));
+        assert_eq!(CLIP_WIDTH, wide(&view::RECORD_WIDTH));
+        assert_eq!((CLIP_DEFAULT_FPS, CLIP_DEFAULT_WIDTH), (view::DEFAULT_RECORD_FPS, view::DEFAULT_RECORD_WIDTH));
+    }
+
+    #[test]
+    fn record_refuses_an_option_out_of_bounds() {
+        let parse = |args: &[&str]| {
+            let mut all = vec!["tabula", "record", "s.ron", "-o", "x.gif"];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all)
+        };
+        assert!(parse(&["--moves", "2"]).is_ok());
+        for bad in [["--moves", "0"], ["--moves", "1001"]] {
+            assert!(parse(&bad).is_err(), "{bad:?}");
+        }
+        for bad in [["--fps", "0"], ["--fps", "61"], ["--width", "99"], ["--width", "4097"]] {
+            assert!(parse(&["--moves", "2", bad[0], bad[1]]).is_err(), "{bad:?}");
+        }
+        let Ok(Cli { command: Some(Command::Record { fps, width, view, .. }) }) = parse(&["--moves", "2"]) else {
+            panic!("a record command");
+        };
+        assert_eq!((fps, width, view), (10, 800, ViewArg::Gm));
+    }
 }

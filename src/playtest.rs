@@ -32,8 +32,9 @@
 //! side stands inside its area then; a run that does not play its move leaves it *not reached*,
 //! counted apart from the runs that did.
 
+use crate::heatmap::{CellSet, OverlayGrid};
 use crate::rules::outcome::{Harm, Mark, Sprung};
-use crate::scene::{Material, Point, Scene};
+use crate::scene::{Point, Scene};
 use crate::sim::{EventLog, LogEvent, Simulation};
 use serde::Serialize;
 use serde_json::Value;
@@ -73,6 +74,14 @@ pub struct RunSummary {
     /// OSR encounters, surprises and routs; none for a scene with no OSR procedure (not
     /// `rules_family: osr`, and no OSR encounter table).
     pub encounters: Option<EncounterRun>,
+    /// Where each of the scene's figures stood at the end of the run, in scene order (`None`: not
+    /// on the table then), for the heatmap: filled by [`run_all`] and [`run_one`] from the world,
+    /// left empty by [`summarize`], which has only the log.
+    pub ends: Vec<Option<Point>>,
+    /// The heatmap cells ([`OverlayGrid`]) the fire had reached by the end of the run, burning or
+    /// burnt out: filled by [`run_all`] and [`run_one`] from the fire grid, left empty by
+    /// [`summarize`]. At most 2 KiB a run ([`crate::heatmap::MAX_OVERLAY_CELLS`] bits).
+    pub burnt: CellSet,
 }
 
 /// OSR encounters in one run.
@@ -348,13 +357,25 @@ fn play(sim: &mut Simulation, scene: &Scene, moves: u32) -> BTreeMap<u32, Standi
 }
 
 /// Play one run on `sim` (already holding the scene, seeded `seed`) and summarize it, with its
-/// objectives.
+/// objectives, where the figures ended and what burnt.
 fn play_and_summarize(sim: &mut Simulation, scene: &Scene, seed: u64, moves: u32) -> RunSummary {
     let standings = play(sim, scene, moves);
     let log = sim.take_log();
     let mut summary = summarize(seed, scene, &log);
     summary.objectives = judge_objectives(scene, &standings);
+    let at = sim.figure_positions();
+    summary.ends = scene.figures.iter().map(|f| at.get(&f.name).copied()).collect();
+    summary.burnt = burnt_cells(sim, scene);
     summary
+}
+
+/// The overlay cells the fire had reached by the end of the run (none when no fire was lit).
+fn burnt_cells(sim: &Simulation, scene: &Scene) -> CellSet {
+    let Some(front) = sim.world().get_resource::<crate::sim::fire::FireFront>() else { return CellSet::default() };
+    match front.grid() {
+        Some(fire) => CellSet::burnt(&OverlayGrid::for_scene(scene), fire, front.time()),
+        None => CellSet::default(),
+    }
 }
 
 /// One run exactly as [`run_all`] makes it: `moves` moves from `seed`, summarized with its
@@ -983,93 +1004,6 @@ pub fn to_csv(r: &Report) -> String {
     out
 }
 
-/// The heatmap: the table drawn small, terrain faint, walls, and where figures were hurt over
-/// all runs as a red density. Returns PNG bytes.
-pub fn heatmap_png(scene: &Scene, runs: &[RunSummary]) -> Result<Vec<u8>, String> {
-    // About 800 pixels across the longer side, 10 to 40 pixels an inch.
-    let px_per_inch = (800.0 / scene.table.width.max(scene.table.height)).clamp(10.0, 40.0);
-    let w = ((scene.table.width * px_per_inch).ceil() as u32).clamp(1, 4000);
-    let h = ((scene.table.height * px_per_inch).ceil() as u32).clamp(1, 4000);
-    let scale = (w as f32 / scene.table.width).min(h as f32 / scene.table.height);
-    let mut rgb = vec![[236u8, 232, 222]; (w * h) as usize];
-    let to_px = |x: f32, y: f32| -> (i64, i64) { ((x * scale) as i64, (h as f32 - 1.0 - y * scale) as i64) };
-    for py in 0..h {
-        for px in 0..w {
-            let p = ((px as f32 + 0.5) / scale, (h as f32 - py as f32 - 0.5) / scale);
-            if let Some(region) = scene.terrain.iter().rev().find(|r| r.shape.contains(p)) {
-                rgb[(py * w + px) as usize] = faint(material_rgb(region.material));
-            }
-        }
-    }
-    for wall in &scene.walls {
-        for seg in wall.points.windows(2) {
-            let (a, b) = (seg[0], seg[1]);
-            let steps = ((a.0 - b.0).hypot(a.1 - b.1) * scale * 2.0).ceil().max(1.0) as i32;
-            for i in 0..=steps {
-                let t = i as f32 / steps as f32;
-                let (x, y) = to_px(a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
-                if x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h {
-                    rgb[(y as u32 * w + x as u32) as usize] = [40, 40, 40];
-                }
-            }
-        }
-    }
-    // Density: each hurt adds a disc of radius 1".
-    let mut density = vec![0f32; (w * h) as usize];
-    let r = (1.0 * scale).max(1.0) as i64;
-    for run in runs {
-        for &(x, y) in &run.hurt_at {
-            let (cx, cy) = to_px(x, y);
-            for dy in -r..=r {
-                for dx in -r..=r {
-                    let d2 = (dx * dx + dy * dy) as f32;
-                    if d2 > (r * r) as f32 {
-                        continue;
-                    }
-                    let (px, py) = (cx + dx, cy + dy);
-                    if px >= 0 && py >= 0 && (px as u32) < w && (py as u32) < h {
-                        density[(py as u32 * w + px as u32) as usize] += 1.0 - d2 / (r * r) as f32;
-                    }
-                }
-            }
-        }
-    }
-    let max = density.iter().cloned().fold(0.0, f32::max);
-    if max > 0.0 {
-        for (c, d) in rgb.iter_mut().zip(&density) {
-            let a = (d / max).sqrt().min(1.0) * 0.85;
-            c[0] = (c[0] as f32 * (1.0 - a) + 220.0 * a) as u8;
-            c[1] = (c[1] as f32 * (1.0 - a) + 20.0 * a) as u8;
-            c[2] = (c[2] as f32 * (1.0 - a) + 20.0 * a) as u8;
-        }
-    }
-    let mut bytes = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut bytes, w, h);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-        let flat: Vec<u8> = rgb.iter().flat_map(|c| c.iter().copied()).collect();
-        writer.write_image_data(&flat).map_err(|e| e.to_string())?;
-    }
-    Ok(bytes)
-}
-
-fn faint(c: [u8; 3]) -> [u8; 3] {
-    [(c[0] as u16 / 3 + 160) as u8, (c[1] as u16 / 3 + 160) as u8, (c[2] as u16 / 3 + 160) as u8]
-}
-
-fn material_rgb(m: Material) -> [u8; 3] {
-    match m {
-        Material::Water => [50, 90, 150],
-        Material::Trees | Material::Bushes => [40, 100, 45],
-        Material::Grass => [90, 140, 70],
-        Material::Paved | Material::StoneFloor | Material::Rock => [130, 130, 135],
-        Material::Thatch | Material::Hay | Material::StandingCorn => [210, 180, 90],
-        _ => [140, 110, 80],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1121,6 +1055,14 @@ mod tests {
         let whole = crate::sim::run_log(&scene, 1, 4);
         let mut summary = summarize(1, &scene, &whole);
         summary.objectives = r.objectives.clone();
+        // Where the figures ended (read from the world, not the log): the walker at (17, 3) after
+        // 4 moves, the watcher where it stood.
+        let ended: Vec<Point> = r.ends.iter().flatten().copied().collect();
+        assert_eq!(ended.len(), 2, "{:?}", r.ends);
+        assert!((ended[0].0 - 17.0).abs() < 1e-3 && (ended[0].1 - 3.0).abs() < 1e-3, "{:?}", r.ends);
+        assert_eq!(ended[1], (1.0, 1.0));
+        summary.ends = r.ends.clone();
+        assert!(r.burnt.is_empty(), "no fire");
         assert_eq!(summary, r);
         // The report: met of the runs that reached the move; the others counted apart.
         let runs = run_all(&scene, 3, 4, 1, 2, &|_| {});

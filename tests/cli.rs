@@ -56,7 +56,9 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_has_examples() {
-    for sub in [&["--help"][..], &["check", "--help"], &["sim", "--help"], &["open", "--help"], &["rest", "--help"]] {
+    let subcommands =
+        [&["--help"][..], &["check", "--help"], &["sim", "--help"], &["open", "--help"], &["rest", "--help"]];
+    for sub in subcommands.into_iter().chain([&["record", "--help"][..]]) {
         let out = tabula().args(sub).output().unwrap();
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("Examples:"), "{sub:?}");
@@ -378,4 +380,23 @@ fn import_refuses_to_write_its_scene_over_the_map_being_read_unless_forced() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let check = tabula().arg("check").arg(&map).output().unwrap();
     assert!(check.status.success(), "the forced scene loads: {}", String::from_utf8_lossy(&check.stderr));
+}
+
+#[test]
+fn record_refuses_an_unknown_kind_of_clip_or_an_option_out_of_bounds_before_opening_a_window() {
+    let farmstead = scenes().join("farmstead.ron");
+    for (args, says) in [
+        (&["--moves", "2", "-o", "x.jpg"][..], ".gif, .png"),
+        (&["--moves", "0", "-o", "x.gif"][..], "--moves"),
+        (&["--moves", "2", "--fps", "61", "-o", "x.gif"][..], "--fps"),
+        (&["--moves", "2", "--width", "99", "-o", "x.gif"][..], "--width"),
+    ] {
+        let out = tabula().arg("record").arg(&farmstead).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // Without the `gui` feature a good command line is refused for want of a window instead.
+        if cfg!(feature = "gui") || says.starts_with("--") {
+            assert!(err.contains(says), "{args:?}: {err}");
+        }
+    }
 }

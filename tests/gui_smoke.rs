@@ -4,7 +4,8 @@
 //! where `xvfb-run` is not installed or the `gui` feature is off; `.ci/run` installs Xvfb.
 //! A harness of its own (libtest-mimic) so the decision to ignore is made at run time.
 //! The fog of war is checked on an imported map (`../shared/uvtt/`, beside the clone; where it
-//! is missing that case says so and passes, as tests/uvtt.rs does).
+//! is missing that case says so and passes, as tests/uvtt.rs does). `tabula record` writes a GIF
+//! of the farmstead with the frames its schedule says, at the width asked for.
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::{Path, PathBuf};
@@ -33,6 +34,18 @@ fn main() -> ExitCode {
         }),
         Trial::test("a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in", || {
             a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in();
+            Ok(())
+        }),
+        Trial::test("a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween", || {
+            a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween();
+            Ok(())
+        }),
+        Trial::test("a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance", || {
+            a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance();
+            Ok(())
+        }),
+        Trial::test("the_ruler_reads_feet_and_a_radius_under_the_osr_rules", || {
+            the_ruler_reads_feet_and_a_radius_under_the_osr_rules();
             Ok(())
         }),
     ];
@@ -269,5 +282,172 @@ fn a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in
     assert!(gm_hall > 25.0, "the GM picture does not show the hall ({gm_hall})");
     let hall_light = brightness(&at(2, hall));
     assert!(hall_light > 40.0, "the hall stays dark with the door open and the scout inside ({hall_light})");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Run `tabula open SCENE --script` on `script` under Xvfb (with `--screenshot OUT` when given);
+/// the lines its `print`s wrote.
+fn run_script(scene: &Path, script: &str, dir: &Path, screenshot: Option<&Path>) -> Vec<String> {
+    let path = dir.join("script.txt");
+    std::fs::write(&path, script).unwrap();
+    let mut command = Command::new("timeout");
+    command
+        .arg("180")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x1000x24"])
+        .arg(tabula_binary())
+        .arg("open")
+        .arg(scene)
+        .arg("--script")
+        .arg(&path)
+        .env("RUST_LOG", "error")
+        .env("XDG_RUNTIME_DIR", runtime_dir());
+    if let Some(out) = screenshot {
+        command.arg("--screenshot").arg(out);
+    }
+    let output = command.output().expect("xvfb-run runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{} --script exited with {}:\n{stdout}\n{}",
+        scene.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = ["position ", "undo: ", "ruler: "];
+    stdout.lines().filter(|l| printed.iter().any(|p| l.starts_with(p))).map(str::to_string).collect()
+}
+
+/// Pixels close to the ruler's colour (srgb 1.0, 0.4, 0.8: src/view/ruler.rs).
+fn ruler_pixels(px: &[[u8; 3]]) -> usize {
+    px.iter().filter(|p| (p[0] as i32 - 255).abs() + (p[1] as i32 - 102).abs() + (p[2] as i32 - 204).abs() < 40).count()
+}
+
+/// The tomb: Captain Hesse dragged from (3, 11) to (6, 11.5) with the mouse is one undo step;
+/// Ctrl+Z puts him back, Ctrl+Shift+Z and Ctrl+Y move him again. Then the ruler (M) dragged
+/// along a 3-4-5 triangle's long side reads 5.0" (no feet: a Morval scene), and is drawn.
+fn a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-undo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron");
+    let script = "\
+        wait 10
+        drag 3 11 6 11.5 8
+        wait 3
+        print position Captain Hesse
+        print undo
+        key ctrl+z
+        wait 3
+        print position Captain Hesse
+        print undo
+        key ctrl+shift+z
+        wait 3
+        print position Captain Hesse
+        key ctrl+z
+        wait 3
+        key ctrl+y
+        wait 3
+        print position Captain Hesse
+        print undo
+        key m
+        wait 2
+        drag 20 14 23 18
+        wait 3
+        print ruler
+    ";
+    let shot = dir.join("ruler.png");
+    let lines = run_script(&scene, script, &dir, Some(shot.as_path()));
+    let moved = "position Captain Hesse: (6.00, 11.50)";
+    let home = "position Captain Hesse: (3.00, 11.00)";
+    let expected =
+        [moved, "undo: 1, redo: 0", home, "undo: 0, redo: 1", moved, moved, "undo: 1, redo: 0", "ruler: 5.0\""];
+    assert_eq!(lines, expected, "what the script printed");
+    let (_, _, px) = pixels(&shot);
+    let drawn = ruler_pixels(&px);
+    assert!(drawn > 30, "the ruler is not drawn on the GM view ({drawn} pixels of its colour)");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The goblin warren is an OSR scene at 10 feet to the inch: a 5" drag reads 50 feet, and a
+/// Shift-drag of 3" measures a radius of 30 feet.
+fn the_ruler_reads_feet_and_a_radius_under_the_osr_rules() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-ruler-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/goblin-warren.ron");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    assert!(text.contains("rules_family: osr") && !text.contains("feet_per_inch"), "10 feet an inch, the default");
+    let script = "\
+        wait 10
+        key m
+        wait 2
+        drag 2 2 5 6 6
+        wait 3
+        print ruler
+        down shift
+        drag 5 5 5 8 6
+        wait 3
+        print ruler
+        up shift
+    ";
+    let lines = run_script(&scene, script, &dir, None);
+    assert_eq!(lines, ["ruler: 5.0\" (50 ft)", "ruler: radius 3.0\" (30 ft)"], "what the script printed");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A GIF's width and height, and each of its frames' place and size (left, top, width, height).
+#[cfg(feature = "gui")]
+fn gif_frames(path: &Path) -> (u16, u16, Vec<(u16, u16, u16, u16)>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let mut decoder = options.read_info(file).unwrap_or_else(|e| panic!("{}: not a GIF: {e}", path.display()));
+    let (width, height) = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap_or_else(|e| panic!("{}: {e}", path.display())) {
+        frames.push((frame.left, frame.top, frame.width, frame.height));
+    }
+    (width, height, frames)
+}
+
+#[cfg(not(feature = "gui"))]
+fn gif_frames(_: &Path) -> (u16, u16, Vec<(u16, u16, u16, u16)>) {
+    unreachable!("the GUI smoke tests are ignored without the `gui` feature")
+}
+
+fn a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron");
+    let out = dir.join("x.gif");
+    let status = Command::new("timeout")
+        .arg("300")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x1000x24"])
+        .arg(tabula_binary())
+        .arg("record")
+        .arg(&scene)
+        .args(["--moves", "2", "--fps", "4", "--width", "400", "-o"])
+        .arg(&out)
+        .env("RUST_LOG", "error")
+        .env("XDG_RUNTIME_DIR", runtime_dir())
+        .status()
+        .expect("xvfb-run runs");
+    assert!(status.success(), "tabula record exited with {status}");
+    let (width, height, frames) = gif_frames(&out);
+    // The frame schedule (src/view/record.rs): the start, then for each of the 2 moves' 2 rounds
+    // (the farmstead keeps the default 2 rounds a move) the round's 0.8 s tween at 4 frames a
+    // second, floor(0.8 x 4) + 1 = 4 frames, the last at the round's end: 1 + 2 x 2 x 4 = 17.
+    assert_eq!(frames.len(), 17, "frames: {frames:?}");
+    assert_eq!(width, 400);
+    // The farmstead's 72x48" and a half-inch margin round it, 73x49", at 400 wide: 268 rows of
+    // table (400 x 49 / 73 = 268.49), under a caption bar of 7-pixel text and 4 pixels: 279.
+    assert_eq!(height, 279);
+    // The first frame is the whole picture; the later ones are what changed, all inside it.
+    assert_eq!(frames[0], (0, 0, width, height));
+    for &(left, top, w, h) in &frames[1..] {
+        assert!(left + w <= width && top + h <= height, "a frame outside the picture: {frames:?}");
+    }
+    // Something moves: the farmer walks and the fire creeps, so not every frame is empty.
+    assert!(frames[1..].iter().any(|&(_, _, w, h)| u32::from(w) * u32::from(h) > 1), "nothing moved: {frames:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

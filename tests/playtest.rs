@@ -1,7 +1,8 @@
 //! Play-test reports against cases with known answers.
 
 use std::path::Path;
-use tabula::playtest::{report, run_all};
+use tabula::heatmap::{LayerChoice, Overlays, heatmap_png, render, viridis};
+use tabula::playtest::{report, run_all, wilson};
 use tabula::scene::parse_scene;
 use tabula::sim::{Run, run};
 
@@ -62,8 +63,15 @@ fn a_replayed_run_matches_its_summary() {
     let s = scene(LONE_COUNTER);
     let runs = run_all(&s, 10, 4, 100, 2, &|_| {});
     for r in &runs {
-        let Run { log, .. } = run(&s, r.seed, 4);
-        assert_eq!(&tabula::playtest::summarize(r.seed, &s, &log), r);
+        let Run { log, end } = run(&s, r.seed, 4);
+        let mut from_log = tabula::playtest::summarize(r.seed, &s, &log);
+        // Where the figures ended is read from the world, not the log: as the run's end scene has it.
+        let ended: Vec<Option<(f32, f32)>> =
+            s.figures.iter().map(|f| end.figures.iter().find(|e| e.name == f.name).map(|e| e.position)).collect();
+        assert_eq!(r.ends, ended);
+        assert!(r.burnt.is_empty(), "no fire");
+        from_log.ends = ended;
+        assert_eq!(&from_log, r);
     }
 }
 
@@ -145,4 +153,104 @@ fn a_replayed_run_with_objectives_matches_its_summary() {
         assert_eq!(r.objectives.len(), 1);
         assert_eq!(&tabula::playtest::run_one(&s, r.seed, 6), r);
     }
+}
+
+/// Oil from x = 0 to 4 with a spark burning in it at (1, 3). Oil spreads 1" a round and nothing
+/// else on the table burns, so no die decides what burns: the whole strip in every run (its far
+/// corner is 4.2" from the spark, about 5 rounds; 6 moves are 12 rounds), nothing beyond x = 4.
+/// A walker far from the fire ends at (22.5, 5.5) in every run (8" at 4" a move); a scout walks
+/// over a Khemri simple counter at (18.5, 1.5) (sprung on a D6 of 4+ against I 3).
+const OIL_STRIP: &str = r#"(version: 1, table: (width: 24, height: 6),
+    terrain: [(name: "oil", material: oil, shape: Rect(min: (0, 0), max: (4, 6)))],
+    fires: [(name: "spark", position: (1, 3), diameter: 0.2)],
+    figures: [
+        (name: "Walker", position: (14.5, 5.5), move_rate: 4, path: [(22.5, 5.5)]),
+        (name: "Scout", position: (14.5, 1.5), path: [(22.5, 1.5)], mordheim: (ws: 3, s: 3, t: 3, w: 1, i: 3)),
+    ],
+    traps: [(name: "counter", kind: khemri(drawn: Some(simple)), position: (18.5, 1.5), side: Some("tomb"))])"#;
+
+#[test]
+fn the_burn_share_is_all_runs_where_the_fire_must_go_and_none_where_it_cannot() {
+    let s = scene(OIL_STRIP);
+    let runs = run_all(&s, 20, 6, 1, 2, &|_| {});
+    let o = Overlays::from_runs(&s, &runs);
+    assert_eq!((o.burn.cell_in, o.burn.width, o.burn.height, o.burn.runs), (1.0, 24, 6, 20));
+    // 20 runs of 20: 100%, its 95% Wilson interval from 1 / (1 + 1.96² / 20) = 83.9% to 100%.
+    let every = wilson(20, 20);
+    assert!((every.low - 0.8389).abs() < 1e-3 && (every.high - 1.0).abs() < 1e-9, "{every:?}");
+    // The spark's cell, the strip's corners.
+    for (col, row) in [(1, 3), (0, 0), (3, 5), (3, 0)] {
+        assert_eq!(o.burn.share(col, row), Some(every), "cell ({col}, {row})");
+    }
+    assert_eq!(o.burn.share_at((3.5, 5.5)), Some(every), "what a click on the cell shows");
+    // Nothing burns beyond the oil: the cells just past its edge and out in the open.
+    for (col, row) in [(4, 3), (4, 0), (10, 3), (23, 5)] {
+        assert_eq!(o.burn.share(col, row).map(|s| s.count), Some(0), "cell ({col}, {row})");
+    }
+    assert_eq!(o.burn.share(24, 0), None, "off the grid");
+    // The walker ends in cell (22, 5) in every run.
+    let walker = o.figures.iter().find(|f| f.name == "Walker").expect("walker");
+    assert_eq!(walker.most_often, Some(((22, 5), every)));
+    assert_eq!(o.ends.share_at((22.5, 5.5)), Some(every));
+    // The trap's label and the hurt layer agree with the report: the scout is hurt only at the
+    // counter, so the counter's cell counts the runs in which he was hurt.
+    let r = report("oil strip", &runs, 6, 1);
+    let counter = r.traps.iter().find(|t| t.name == "counter").expect("counter");
+    let mark = &o.traps[0];
+    assert_eq!((mark.name.as_str(), mark.sprung, mark.spotted), ("counter", counter.sprung, counter.spotted));
+    let scout = r.figures.iter().find(|f| f.name == "Scout").expect("scout");
+    assert_eq!(o.hurt.share(18, 1).map(|s| s.count), Some(scout.hurt.count));
+    assert_eq!(o.hurt.counts.iter().sum::<u32>(), scout.hurt.count, "hurt nowhere else");
+}
+
+/// Width, height and RGBA pixels of a PNG.
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn the_heatmap_decodes_at_its_size_and_is_the_same_whatever_the_thread_count() {
+    let s = scene(OIL_STRIP);
+    let one = run_all(&s, 20, 6, 1, 1, &|_| {});
+    let two = run_all(&s, 20, 6, 1, 2, &|_| {});
+    let (report_one, report_two) = (report("oil strip", &one, 6, 1), report("oil strip", &two, 6, 1));
+    let a = heatmap_png(&s, &one, &report_one, LayerChoice::All).expect("drawn");
+    let b = heatmap_png(&s, &two, &report_two, LayerChoice::All).expect("drawn");
+    assert!(a == b, "the PNG differs between 1 and 2 threads");
+
+    // 24" × 6" at 40 pixels an inch (1080 / 24 = 45, at most 40): a 960 × 240 map. Across: 16
+    // margin, 18 for the inch labels ("6" is 10 pixels, and 8), the map, 16 margin: 1010. Down:
+    // 68 for the title, each panel 48 (caption) + 240 + 98 (inch labels, legend bar, its
+    // numbers, the key), 24 between panels, 16 margin.
+    let o = Overlays::from_runs(&s, &one);
+    let panels = [o.burn.has_data(), o.hurt.has_data(), o.ends.has_data()].iter().filter(|&&d| d).count() as u32;
+    assert!(o.burn.has_data() && o.ends.has_data());
+    let (w, h, _) = decode_png(&a);
+    assert_eq!((w, h), (1010, 68 + panels * 386 + (panels - 1) * 24 + 16));
+
+    // The burn layer alone: one panel, the pixels as drawn.
+    let picture = render(&s, &o, &report_one, LayerChoice::Burn);
+    let (w, h, pixels) = decode_png(&picture.to_png().expect("encoded"));
+    assert_eq!((w, h), (1010, 68 + 386 + 16));
+    assert!(pixels == picture.rgba, "the PNG holds the pixels drawn");
+    let place = picture.panels[0];
+    let rgb = |x: u32, y: u32| -> [u8; 3] {
+        let p = picture.pixel(x, y).expect("inside");
+        [p[0], p[1], p[2]]
+    };
+    let at = |p: (f32, f32)| {
+        let (x, y) = place.to_pixel(p);
+        rgb(x as u32, y as u32)
+    };
+    assert_eq!(at((3.5, 5.5)), viridis(1.0), "a cell burnt in every run");
+    assert_eq!(at((10.5, 3.5)), [236, 232, 222], "a cell burnt in no run keeps the bare table");
+    // The legend bar runs from 0% to 100%.
+    assert_eq!(rgb(place.bar_left, place.bar_top + 8), viridis(0.0));
+    assert_eq!(rgb(place.bar_left + place.bar_width - 1, place.bar_top + 8), viridis(1.0));
 }

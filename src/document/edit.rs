@@ -1,7 +1,8 @@
 //! Edits to the scene: place, move, delete, draw a path, replace an entity's text. Every edit
 //! goes through the scene (snapshot, change, respawn), so each domain's entities are rebuilt by
 //! its own spawn code, and the dice log and seed are kept. The GM's fog edits ([`edit_fog`])
-//! change the world's explored fog and the fog's switch directly.
+//! change the world's explored fog and the fog's switch directly. Each is an undo step
+//! ([`super::undo`](mod@super::undo)), whatever it changed.
 
 use crate::scene::{Herd, Point, Scene, Table};
 use crate::sim::sight::ExploredFog;
@@ -39,16 +40,21 @@ pub enum Edit {
     Delete(String),
     /// Replace the named entity with this RON text (the inspector's editor).
     ReplaceRon(String, String),
+    /// Set whether the projector shows the named figure, trap, fire or herd: none leaves it to
+    /// the automatic rules, `Some(true)` always, `Some(false)` never (its `show_players`).
+    ShowPlayers(String, Option<bool>),
 }
 
 /// Make `edits` to the world's scene and rebuild the world once, keeping the dice log (moved
 /// out and back, never copied) and the seed. An edit that cannot be made is skipped and named
-/// in the error; if the edited scene would not load, nothing changes.
+/// in the error; if the edited scene would not load, nothing changes. What changed is one undo
+/// step ([`super::undo()`]), or part of the gesture's under way.
 pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
     if edits.is_empty() {
         return Ok(());
     }
     let Some(mut scene) = snapshot_scene(world) else { return Ok(()) };
+    let began = super::undo::note_before(world, Some(&scene));
     let mut problems = Vec::new();
     for edit in edits {
         if let Err(e) = edit_scene(&mut scene, edit) {
@@ -57,6 +63,7 @@ pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
     }
     let check = crate::scene::load::validate(&scene);
     if !check.is_empty() {
+        super::undo::note_after(world, began, false);
         problems.extend(check.iter().map(|p| p.to_string()));
         return Err(problems.join("\n"));
     }
@@ -64,6 +71,7 @@ pub fn apply_edits(world: &mut World, edits: &[Edit]) -> Result<(), String> {
     let seed = world.resource::<SimDice>().seed;
     super::respawn(world, &scene, seed, log);
     super::mark_dirty(world);
+    super::undo::note_after(world, began, true);
     if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
 }
 
@@ -103,10 +111,25 @@ pub enum FogEdit {
 /// only the Sight set and the view read the fog. It is kept as any change between moves is: the
 /// world's fog is what the scene saves (`fog`, written by the snapshot) and what the edits above
 /// rebuild from, and the history's snapshots before each move hold it, so rewinding to a move
-/// before the edit undoes it (the switch too). There is no undo of the edit alone.
+/// before the edit undoes it (the switch too). A change is an undo step of its own too
+/// ([`super::undo()`]; a brush stroke, one gesture, is one step).
 pub fn edit_fog(world: &mut World, edit: &FogEdit) -> bool {
+    if !world.contains_resource::<ExploredFog>() {
+        return false;
+    }
+    let began = super::undo::note_before(world, None);
+    let changed = change_fog(world, edit);
+    if changed {
+        super::mark_dirty(world);
+    }
+    super::undo::note_after(world, began, changed);
+    changed
+}
+
+/// Make `edit` to the explored fog or its switch; whether anything changed.
+fn change_fog(world: &mut World, edit: &FogEdit) -> bool {
     let Some(mut fog) = world.get_resource_mut::<ExploredFog>() else { return false };
-    let changed = if let FogEdit::Switch { on } = *edit {
+    if let FogEdit::Switch { on } = *edit {
         let changed = fog.is_on() != on;
         if changed {
             fog.set_on(on);
@@ -127,11 +150,7 @@ pub fn edit_fog(world: &mut World, edit: &FogEdit) -> bool {
             fog.set_changed();
         }
         changed
-    };
-    if changed {
-        super::mark_dirty(world);
     }
-    changed
 }
 
 /// A point rounded to a hundredth of an inch, as edits write them.
@@ -283,6 +302,13 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
             replace!(figures, traps, fires, herds, sleepers);
             Err(format!("no entity is named \"{name}\""))
         }
+        Edit::ShowPlayers(name, setting) => {
+            if scene.sleepers.iter().any(|g| g.name == *name) {
+                let kinds = "only figures, traps, fires and herds are shown or not";
+                return Err(format!("\"{name}\" is a sleeping group: {kinds}"));
+            }
+            with_named!(name, |e| e.show_players = *setting, figures, traps, fires, herds)
+        }
     }
 }
 
@@ -399,6 +425,53 @@ mod tests {
         assert!(edit_fog(world, &FogEdit::Switch { on: false }));
         assert!(!on(world));
         assert_eq!(snapshot_scene(world).unwrap().fog, None, "off and nothing explored: nothing saved");
+    }
+
+    #[test]
+    fn the_gm_shows_or_hides_an_entity_from_the_players_and_the_scene_keeps_it() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10), \
+             figures: [(name: \"Ann\", position: (1, 1))], \
+             traps: [(name: \"Pit\", kind: pit(depth: 1, bottom: spiked), position: (5, 5))], \
+             fires: [(name: \"Camp\", position: (8, 8))], \
+             herds: [(name: \"Cows\", beast: cow, count: 2, position: (12, 5))], \
+             sleepers: [(name: \"Guards\", position: (15, 5), members: [\"G1\"])])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.add_plugins(super::super::plugin);
+        let world = app.world_mut();
+        let edits = [
+            Edit::ShowPlayers("Ann".into(), Some(false)),
+            Edit::ShowPlayers("Pit".into(), Some(true)),
+            Edit::ShowPlayers("Camp".into(), Some(false)),
+            Edit::ShowPlayers("Cows".into(), Some(true)),
+        ];
+        apply_edits(world, &edits).unwrap();
+        assert!(world.resource::<super::super::Document>().dirty);
+        let saved = snapshot_scene(world).unwrap();
+        assert_eq!(saved.figures[0].show_players, Some(false));
+        assert_eq!(saved.traps[0].show_players, Some(true));
+        assert_eq!(saved.fires[0].show_players, Some(false));
+        assert_eq!(saved.herds[0].show_players, Some(true));
+        // The world holds it too (the view reads it there).
+        let mut figures = world.query::<&crate::sim::world::Figure>();
+        assert_eq!(figures.iter(world).next().map(|f| f.0.show_players), Some(Some(false)));
+        // Back to automatic: nothing is written for it.
+        apply_edits(world, &[Edit::ShowPlayers("Ann".into(), None)]).unwrap();
+        let saved = snapshot_scene(world).unwrap();
+        assert_eq!(saved.figures[0].show_players, None);
+        let text = crate::scene::scene_to_ron(&saved).unwrap();
+        assert_eq!(text.matches("show_players").count(), 3, "{text}");
+        // Sleepers and unknown names have nothing to set; nothing changes.
+        let err = apply_edits(world, &[Edit::ShowPlayers("Guards".into(), Some(true))]).unwrap_err();
+        assert!(err.contains("sleeping group"), "{err}");
+        let err = apply_edits(world, &[Edit::ShowPlayers("Nobody".into(), Some(true))]).unwrap_err();
+        assert!(err.contains("no entity is named"), "{err}");
+        let settings = |s: &Scene| {
+            (s.figures[0].show_players, s.traps[0].show_players, s.fires[0].show_players, s.herds[0].show_players)
+        };
+        assert_eq!(settings(&snapshot_scene(world).unwrap()), settings(&saved));
+        assert_eq!(settings(&saved), (None, Some(true), Some(false), Some(true)));
     }
 
     #[test]

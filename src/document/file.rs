@@ -219,8 +219,11 @@ pub fn save(world: &mut World, path: Option<PathBuf>) -> Result<(), String> {
     let Some(path) = path.or_else(|| world.resource::<Document>().path.clone()) else {
         return Err("this scene has no file yet: use Save as".into());
     };
+    // A gesture under way is a step of its own before the save.
+    super::undo::settle(world);
     let mut scene = snapshot_scene(world).ok_or("nothing to save")?;
     world.resource_mut::<Document>().save_as(&mut scene, &path)?;
+    super::undo::saved(world);
     // A map's image is now named after the saved scene: later saves name it so too.
     if let Some(mut loaded) = world.get_resource_mut::<LoadedScene>()
         && loaded.0.background != scene.background
@@ -254,10 +257,11 @@ pub fn new_scene(world: &mut World, width: f32, height: f32) -> Result<(), Strin
     Ok(())
 }
 
-/// Put a new scene in the world: fresh log, fresh history, this document.
+/// Put a new scene in the world: fresh log, fresh history, no undo steps, this document.
 pub fn replace_world(world: &mut World, scene: &Scene, document: Document) {
     super::respawn(world, scene, scene.seed, None);
     world.resource_mut::<History>().clear();
+    super::undo::forget(world);
     world.insert_resource(document);
 }
 

@@ -6,6 +6,7 @@
 //! [`Reveal`] is the bookkeeping of how much of the last move is revealed (and so which of its
 //! log events are shown); how the picture catches up is the view's business.
 
+use super::undo::{self, EditMark};
 use crate::rules::decisions::{DecisionError, DecisionOption, DecisionResult, Qualities, score_options};
 use crate::scene::osr::CombatOrderEntry;
 use crate::scene::{CastOrder, Scene};
@@ -31,6 +32,8 @@ pub struct Snapshot {
     pub log_len: usize,
     /// The scene's estimated size in memory.
     pub bytes: usize,
+    /// Where the undo steps of the edits stood then: a rewind here gives them back.
+    pub edits: EditMark,
 }
 
 impl Snapshot {
@@ -62,11 +65,17 @@ impl History {
     }
 
     /// Keep the world as it is before a move; the oldest snapshots go while the total is over
-    /// the cap (the newest always stays, so the last move can be rewound whatever its size).
+    /// the cap (the newest always stays, so the last move can be rewound whatever its size). A
+    /// rewind to it leaves nothing to undo ([`History::push_marked`] keeps the undo steps).
     pub fn push(&mut self, scene: Scene, log_len: usize) {
+        self.push_marked(scene, log_len, EditMark::default());
+    }
+
+    /// [`History::push`], with where the undo steps stand (a rewind to it gives them back).
+    pub fn push_marked(&mut self, scene: Scene, log_len: usize, edits: EditMark) {
         let bytes = estimate_bytes(&scene);
         self.bytes += bytes;
-        self.snapshots.push_back(Snapshot { scene, log_len, bytes });
+        self.snapshots.push_back(Snapshot { scene, log_len, bytes, edits });
         while self.bytes > self.max_bytes && self.snapshots.len() > 1 {
             if let Some(old) = self.snapshots.pop_front() {
                 self.bytes -= old.bytes;
@@ -226,11 +235,14 @@ pub fn step(world: &mut World) -> bool {
         }
         return false;
     }
+    let edits = undo::mark(world);
     if let Some(scene) = snapshot_scene(world) {
         let log_len = world.resource::<EventLog>().events.len();
-        world.resource_mut::<History>().push(scene, log_len);
+        world.resource_mut::<History>().push_marked(scene, log_len, edits);
     }
     crate::sim::step_move(world);
+    // Undo never takes back a move: the edits before it are the rewind's now.
+    undo::seal(world);
     super::mark_dirty(world);
     true
 }
@@ -288,6 +300,7 @@ pub fn rewind(world: &mut World, move_number: u32) -> bool {
     log.events.truncate(snapshot.log_len);
     let seed = world.resource::<SimDice>().seed;
     super::respawn(world, &snapshot.scene, seed, Some(log));
+    undo::rewound(world, snapshot.edits);
     super::mark_dirty(world);
     true
 }
@@ -299,10 +312,12 @@ pub fn rest(world: &mut World, days: u32) -> Result<(), String> {
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to rest".into()) };
     let seed = world.resource::<SimDice>().seed;
     let run = crate::sim::rest(&scene, days, seed).map_err(|e| e.to_string())?;
+    let edits = undo::mark(world);
     let mut log = world.remove_resource::<EventLog>().unwrap_or_default();
-    world.resource_mut::<History>().push(scene, log.events.len());
+    world.resource_mut::<History>().push_marked(scene, log.events.len(), edits);
     log.events.extend(run.log.events);
     super::respawn(world, &run.end, seed, Some(log));
+    undo::seal(world);
     super::mark_dirty(world);
     Ok(())
 }
@@ -311,8 +326,9 @@ pub fn rest(world: &mut World, days: u32) -> Result<(), String> {
 /// `options` as a scene's `decide` order would (000 "To arrive at a decision using card
 /// characters"): qualities not given are diced and kept on the figure, and the same `decision`
 /// event goes to the dice log. The world before is kept in the history (rewinding to its next
-/// move undoes it). Dice come from the sim's dice where the last move left them. The reason,
-/// when the decision cannot be diced; nothing is rolled then.
+/// move undoes it; undo does not, as it does not a move: the edits before are closed). Dice come
+/// from the sim's dice where the last move left them. The reason, when the decision cannot be
+/// diced; nothing is rolled then.
 pub fn decide(
     world: &mut World,
     decider: &str,
@@ -342,8 +358,9 @@ pub fn decide(
         .map(|(e, _)| e)
         .ok_or_else(|| format!("no figure is named \"{decider}\""))?;
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to decide in".into()) };
+    let edits = undo::mark(world);
     let log_len = world.resource::<EventLog>().events.len();
-    world.resource_mut::<History>().push(scene, log_len);
+    world.resource_mut::<History>().push_marked(scene, log_len, edits);
     let clock = *world.resource::<MoveClock>();
     // 001 "Lay an evil eye Curse": the decider's D10 takes the curse's −1 here too.
     let cursed = world.get::<crate::sim::magic::Cursed>(entity).is_some();
@@ -357,6 +374,8 @@ pub fn decide(
             Some(result)
         })
     });
+    // Diced like a move: undo does not take it back (rewinding does).
+    undo::seal(world);
     super::mark_dirty(world);
     match result {
         Some(Ok(result)) => Ok(result),
@@ -383,8 +402,9 @@ fn problems_added(scene: &Scene, add: impl FnOnce(&mut Scene)) -> Result<(), Str
 /// orders for the next move (its `at_move` is set to it), which casts it as it casts any scene
 /// order (001 "Spell Casting": the table read then, every roll logged), and a `cast_ordered`
 /// event goes to the dice log now. The order is checked as a scene's orders are on load. The
-/// world before is kept in the history (rewinding to the next move undoes it). The order as
-/// placed, or the reason it cannot be; nothing changes then.
+/// world before is kept in the history (rewinding to the next move undoes it), and the order is
+/// an undo step ([`super::undo()`] takes it and its log line back). The order as placed, or the
+/// reason it cannot be; nothing changes then.
 pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, String> {
     let clock = *world.resource::<MoveClock>();
     let next = crate::sim::moves_after(clock.move_number, 1).map_err(|e| e.to_string())?;
@@ -394,8 +414,10 @@ pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, 
     }
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to cast in".into()) };
     problems_added(&scene, |with_order| with_order.magic.spells.push(order.clone()))?;
+    let edits = undo::mark(world);
+    let began = undo::note_before(world, Some(&scene));
     let log_len = world.resource::<EventLog>().events.len();
-    world.resource_mut::<History>().push(scene, log_len);
+    world.resource_mut::<History>().push_marked(scene, log_len, edits);
     world.resource_mut::<MagicBook>().magic.spells.push(order.clone());
     let mut event = LogEvent::new("magic", "cast_ordered", order.caster.as_str())
         .outcome(MagicEventOutcome::Ordered)
@@ -410,6 +432,7 @@ pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, 
     }
     world.resource_mut::<EventLog>().push(&clock, event);
     super::mark_dirty(world);
+    undo::note_after(world, began, true);
     Ok(order)
 }
 
@@ -419,8 +442,9 @@ pub fn order_cast(world: &mut World, mut order: CastOrder) -> Result<CastOrder, 
 /// scene's `osr.combat_orders`, which the Encounters set reads as it reads any scene's (the hit
 /// lands, morale is checked, the combat ends after the round), and a `combat_ordered` event
 /// goes to the dice log now. The order is checked as a scene's orders are on load. The world
-/// before is kept in the history (rewinding to the next move undoes it). The order as placed,
-/// or the reason it cannot be; nothing changes then.
+/// before is kept in the history (rewinding to the next move undoes it), and the order is an
+/// undo step ([`super::undo()`]). The order as placed, or the reason it cannot be; nothing
+/// changes then.
 pub fn order_combat(world: &mut World, mut order: CombatOrderEntry) -> Result<CombatOrderEntry, String> {
     let Some(book) = world.get_resource::<OsrBook>() else {
         return Err("there is no OSR procedure in this world".into());
@@ -440,8 +464,10 @@ pub fn order_combat(world: &mut World, mut order: CombatOrderEntry) -> Result<Co
     let Some(scene) = snapshot_scene(world) else { return Err("there is no scene to order in".into()) };
     problems_added(&scene, |with_order| with_order.osr.combat_orders.push(order.clone()))?;
     let clock = *world.resource::<MoveClock>();
+    let edits = undo::mark(world);
+    let began = undo::note_before(world, Some(&scene));
     let log_len = world.resource::<EventLog>().events.len();
-    world.resource_mut::<History>().push(scene, log_len);
+    world.resource_mut::<History>().push_marked(scene, log_len, edits);
     world.resource_mut::<OsrBook>().section.combat_orders.push(order.clone());
     let subject = order.target.clone().unwrap_or_else(|| state.entry.clone());
     let event = LogEvent::new("encounters", "combat_ordered", subject)
@@ -452,13 +478,18 @@ pub fn order_combat(world: &mut World, mut order: CombatOrderEntry) -> Result<Co
         .field("end", order.end.map(|e| e.id()));
     world.resource_mut::<EventLog>().push(&clock, crate::sim::encounters::stamped(event, osr_clock));
     super::mark_dirty(world);
+    undo::note_after(world, began, true);
     Ok(order)
 }
 
-/// A new seed: it changes the moves still to come; what was rolled stays in the log.
+/// A new seed: it changes the moves still to come; what was rolled stays in the log. An undo
+/// step ([`super::undo()`]) puts the old seed back.
 pub fn reseed(world: &mut World, seed: u64) {
+    let began = undo::note_before(world, None);
+    let changed = world.resource::<SimDice>().seed != seed;
     world.resource_mut::<SimDice>().seed = seed;
     super::mark_dirty(world);
+    undo::note_after(world, began, changed);
 }
 
 #[cfg(test)]

@@ -6,12 +6,15 @@
 //! - [`history`]: snapshots before every move, capped by size; rewind; stepping by moves and by
 //!   rounds, and how much of the last move is revealed.
 //! - [`edit`]: edits to the scene, made through the scene and a rebuild of the world.
+//! - [`undo`](mod@undo): undo and redo of the edits (at most [`MAX_UNDO_STEPS`]), apart from
+//!   rewinding moves.
 //! - [`file`](mod@file): open (a scene or a map), save atomically (a map's image beside its scene),
 //!   reload when the file changed on disk.
 
 pub mod edit;
 pub mod file;
 pub mod history;
+pub mod undo;
 
 pub use edit::{Edit, FogEdit, Placeable, apply_edits, edit_fog, edit_scene, entity_ron, fresh_name};
 pub use file::{BackgroundSource, Document, OpenError, is_map, new_scene, open, reload, replace_world, save};
@@ -19,6 +22,7 @@ pub use history::{
     History, MAX_HISTORY_BYTES, Reveal, Revealed, Snapshot, decide, event_revealed, order_cast, order_combat, reseed,
     rest, rewind, show_more, step, step_moves, step_rounds,
 };
+pub use undo::{EditHistory, EditMark, MAX_UNDO_BYTES, MAX_UNDO_STEPS, SceneDelta, end_group, redo, undo};
 
 use crate::scene::Scene;
 use crate::sim::EventLog;
@@ -27,6 +31,7 @@ use bevy::prelude::*;
 /// The document's resources, in an app that holds a scene (the GM view, tests).
 pub fn plugin(app: &mut App) {
     app.init_resource::<History>()
+        .init_resource::<EditHistory>()
         .init_resource::<Reveal>()
         .init_resource::<Document>()
         .init_resource::<SceneGeneration>();

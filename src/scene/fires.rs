@@ -73,6 +73,11 @@ pub struct Fire {
     /// It will never light anything: a thrown igniter that failed, or nothing to burn there.
     #[serde(default, skip_serializing_if = "is_false")]
     pub out: bool,
+    /// Whether the projector shows its name, whatever the automatic rules say: none (the default)
+    /// leaves it to them, `Some(true)` always shows it, `Some(false)` never ([`players_see`](super::players_see)).
+    /// The GM's toggle in the inspector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_players: Option<bool>,
 }
 
 /// An igniter put to the material (001 "Fire Starting Rules").

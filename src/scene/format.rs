@@ -975,6 +975,19 @@ pub struct Figure {
     /// or `lantern_radius_in` round it for sight (docs/sight.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub light: Option<crate::rules::sight::CarriedLight>,
+    /// Whether the projector shows it, whatever the automatic rules say: none (the default)
+    /// leaves it to them, `Some(true)` always shows it, `Some(false)` never ([`players_see`]).
+    /// The GM's toggle in the inspector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_players: Option<bool>,
+}
+
+/// Whether the players see an entity on the projector, given the GM's `show_players` setting
+/// (on figures, traps, fires and herds) and what the automatic rules decided (`automatic`: a
+/// trap revealed, a figure of another side on a cell the party sees, ...): the setting where
+/// there is one, the rules' answer otherwise.
+pub fn players_see(show_players: Option<bool>, automatic: bool) -> bool {
+    show_players.unwrap_or(automatic)
 }
 
 fn is_zero_u32(v: &u32) -> bool {
@@ -1058,5 +1071,48 @@ mod tests {
         assert!(!burn.merges_with(&burn));
         assert!(hurt("a", 1.0, Some(2)).merges_with(&hurt("a", 2.0, Some(2))));
         assert!(!hurt("a", 1.0, Some(2)).merges_with(&hurt("a", 1.0, Some(3))), "they would end apart");
+    }
+
+    /// The GM's `show_players` on figures, traps, fires and herds: read, written only when set,
+    /// read back the same; a value that is not a bool is a located error.
+    #[test]
+    fn show_players_round_trips_and_is_written_only_when_set() {
+        let text = "(version: 1, table: (width: 20, height: 10),
+            figures: [(name: \"Spy\", side: \"raiders\", position: (1, 1), show_players: Some(true)),
+                      (name: \"Ann\", position: (2, 2))],
+            traps: [(name: \"Pit\", kind: pit(depth: 1, bottom: spiked), position: (5, 5), show_players: false)],
+            fires: [(name: \"Camp\", position: (8, 8), show_players: Some(false))],
+            herds: [(name: \"Cows\", beast: cow, count: 2, position: (12, 5), show_players: Some(true))])";
+        let path = std::path::Path::new("show.ron");
+        let scene = crate::scene::parse_scene(text, path).expect("valid");
+        assert_eq!(scene.figures[0].show_players, Some(true));
+        assert_eq!(scene.figures[1].show_players, None, "automatic by default");
+        assert_eq!(scene.traps[0].show_players, Some(false), "a bare bool is Some");
+        assert_eq!(scene.fires[0].show_players, Some(false));
+        assert_eq!(scene.herds[0].show_players, Some(true));
+        let saved = crate::scene::scene_to_ron(&scene).expect("serialises");
+        assert_eq!(saved.matches("show_players").count(), 4, "{saved}");
+        let back = crate::scene::parse_scene(&saved, path).expect("reads back");
+        let settings = |s: &Scene| {
+            let mut v: Vec<Option<bool>> = s.figures.iter().map(|f| f.show_players).collect();
+            v.extend(s.traps.iter().map(|t| t.show_players));
+            v.extend(s.fires.iter().map(|f| f.show_players));
+            v.extend(s.herds.iter().map(|h| h.show_players));
+            v
+        };
+        assert_eq!(settings(&back), vec![Some(true), None, Some(false), Some(false), Some(true)]);
+        assert_eq!(crate::scene::scene_to_ron(&back).expect("serialises"), saved, "saved again the same");
+        let wrong = text.replace("show_players: false", "show_players: \"yes\"");
+        let err = crate::scene::parse_scene(&wrong, path).unwrap_err().to_string();
+        assert!(err.starts_with("show.ron:4:"), "{err}");
+    }
+
+    #[test]
+    fn the_gms_setting_decides_before_the_rules() {
+        for automatic in [false, true] {
+            assert_eq!(players_see(None, automatic), automatic);
+            assert!(players_see(Some(true), automatic));
+            assert!(!players_see(Some(false), automatic));
+        }
     }
 }

@@ -90,6 +90,11 @@ pub struct Herd {
     /// Beasts caught on a cattle grid, by their index in `beasts`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_grid: Vec<GridHold>,
+    /// Whether the projector shows it, whatever the automatic rules say: none (the default)
+    /// leaves it to them, `Some(true)` always shows it, `Some(false)` never ([`players_see`](super::players_see)).
+    /// The GM's toggle in the inspector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_players: Option<bool>,
 }
 
 fn usual() -> MountBond {

@@ -216,6 +216,11 @@ pub struct Trap {
     /// (`morval.spot_checks: per_approach`) when a saved scene runs on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub in_range_of: Vec<String>,
+    /// Whether the projector shows it, whatever the automatic rules say: none (the default)
+    /// leaves it to them, `Some(true)` always shows it, `Some(false)` never ([`players_see`](super::players_see)).
+    /// The GM's toggle in the inspector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_players: Option<bool>,
 }
 
 fn half_inch() -> f32 {

@@ -116,8 +116,13 @@ fn spawn_main_camera(
 fn track_cursor(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), With<GmCamera>>,
+    script: Option<Res<super::script::ScriptPlayer>>,
     mut cursor: ResMut<CursorTable>,
 ) {
+    // A script (`open --script`) puts the cursor on the table itself.
+    if script.is_some() {
+        return;
+    }
     cursor.0 = None;
     let Ok((camera, transform)) = camera.single() else { return };
     if let Some(p) = window.cursor_position()

@@ -1,7 +1,7 @@
 //! Drawing the table: grid, terrain, walls, doors, figures with their paths, traps.
 
 use super::layers::{GM_LAYER, PUBLIC_LAYER, Retained, gm_only};
-use super::playhead::{BeforeMove, Playhead, PlayheadSystems, Shown, along_swept, swept_ahead};
+use super::playhead::{BeforeMove, Playhead, PlayheadSystems, along_swept, swept_ahead};
 use super::tokens::side_color;
 use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::scene::{DoorKind, Material, Shape, WallKind};
@@ -15,23 +15,14 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             rebuild.run_if(resource_changed::<SceneGeneration>),
-            (
-                draw_grid,
-                draw_walls,
-                draw_lights,
-                draw_paths,
-                draw_traps,
-                follow_labels,
-                reveal_trap_labels,
-                reveal_being_labels,
-            ),
+            (draw_grid, draw_walls, draw_lights, draw_paths, draw_traps, reveal_trap_labels, reveal_being_labels),
         )
             .chain()
             .after(PlayheadSystems),
     );
 }
 
-/// A name label that follows its entity.
+/// A name label of an entity; labels.rs places it by its entity's token.
 #[derive(Component)]
 pub(super) struct Label(pub(super) Entity);
 
@@ -365,7 +356,7 @@ fn draw_traps(
         return;
     }
     *drawn_mid_move = Some(playhead.mid_move());
-    let public = |e: Entity, t: &Trap| before.trap_revealed_to_players(e, t.0.revealed, &playhead);
+    let public = |e: Entity, t: &Trap| trap_shown_to_players(&before, &playhead, e, t);
     let marker = |gizmos: &mut GizmoAsset, pos: &TablePosition, trap: &Trap, color: Color| {
         let at = to_world(pos.0);
         let r = trap.0.radius * PX_PER_INCH;
@@ -388,9 +379,17 @@ fn draw_traps(
     });
 }
 
-/// Names under tokens. Trap names start GM-only (`reveal_trap_labels` shows a revealed trap's
-/// to the players), sleepers' are always GM-only; everything else is public.
-fn spawn_labels(
+/// Whether the players see `trap` (entity `e`) on the projector: the GM's `show_players` when
+/// set, otherwise once it is revealed ([`BeforeMove::trap_revealed_to_players`]).
+pub(super) fn trap_shown_to_players(before: &BeforeMove, playhead: &Playhead, e: Entity, trap: &Trap) -> bool {
+    crate::scene::players_see(trap.0.show_players, before.trap_revealed_to_players(e, trap.0.revealed, playhead))
+}
+
+/// Names under tokens, placed by labels.rs. Trap names start GM-only (`reveal_trap_labels`
+/// shows a revealed trap's to the players), sleepers' are always GM-only, a fire's is GM-only
+/// when the GM never shows it to the players (`show_players: Some(false)`); everything else
+/// starts public (fog.rs hides figures and herds the players do not see).
+pub(super) fn spawn_labels(
     mut commands: Commands,
     named: Query<
         (
@@ -399,20 +398,23 @@ fn spawn_labels(
             Option<&Trap>,
             Has<crate::sim::sleepers::SleepingGroup>,
             Option<&crate::sim::magic::OccultBeing>,
+            Option<&crate::sim::fire::Fire>,
         ),
         With<SceneOrder>,
     >,
 ) {
-    for (entity, name, trap, asleep, being) in &named {
+    for (entity, name, trap, asleep, being, fire) in &named {
         let mut label = commands.spawn((
             Text2d::new(name.as_str()),
-            TextFont { font_size: FontSize::Px(0.55 * PX_PER_INCH), ..default() },
+            TextFont { font_size: FontSize::Px(super::labels::NAME_FONT_PX), ..default() },
             TextColor(Color::WHITE),
             Transform::from_xyz(0.0, 0.0, 5.0),
             Label(entity),
+            super::labels::PlacedLabel::name(entity),
         ));
         // An occult being's name is the GM's until a spell reveals it.
-        if asleep || trap.is_some() || being.is_some_and(|b| !b.0.revealed) {
+        let hidden_fire = fire.is_some_and(|f| !crate::scene::players_see(f.0.show_players, true));
+        if asleep || trap.is_some() || being.is_some_and(|b| !b.0.revealed) || hidden_fire {
             label.insert(gm_only());
         }
     }
@@ -431,8 +433,9 @@ fn reveal_being_labels(
     }
 }
 
-/// A trap revealed in play shows its name to the players from then on.
-fn reveal_trap_labels(
+/// A trap revealed in play, or one the GM shows the players, shows its name to the players from
+/// then on ([`trap_shown_to_players`]).
+pub(super) fn reveal_trap_labels(
     mut commands: Commands,
     playhead: Res<Playhead>,
     before: Res<BeforeMove>,
@@ -440,21 +443,8 @@ fn reveal_trap_labels(
     traps: Query<&Trap>,
 ) {
     for (entity, label) in &labels {
-        if traps.get(label.0).is_ok_and(|t| before.trap_revealed_to_players(label.0, t.0.revealed, &playhead)) {
+        if traps.get(label.0).is_ok_and(|t| trap_shown_to_players(&before, &playhead, label.0, t)) {
             commands.entity(entity).remove::<bevy::camera::visibility::RenderLayers>();
-        }
-    }
-}
-
-fn follow_labels(mut labels: Query<(&Label, &mut Transform)>, positions: Query<(&TablePosition, Option<&Shown>)>) {
-    for (label, mut transform) in &mut labels {
-        if let Ok((p, shown)) = positions.get(label.0) {
-            let p = shown.map_or(p.0, |s| s.at);
-            let at = (to_world(p) + Vec2::new(0.0, 0.7 * PX_PER_INCH)).extend(5.0);
-            // Only touch what moved: an untouched transform is not propagated again.
-            if transform.translation != at {
-                transform.translation = at;
-            }
         }
     }
 }

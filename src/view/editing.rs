@@ -10,7 +10,7 @@ use crate::document::{Document, Placeable, Reveal};
 use crate::sim::herds::Beasts;
 use crate::sim::world::{SceneOrder, TablePosition};
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::egui_wants_any_keyboard_input;
 
 pub use crate::document::Edit;
 
@@ -19,7 +19,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (mouse_edit.run_if(not(egui_wants_any_pointer_input)), keys.run_if(not(egui_wants_any_keyboard_input)))
+            (mouse_edit.run_if(super::script::pointer_on_table), keys.run_if(not(egui_wants_any_keyboard_input)))
                 .run_if(super::is_gm_view),
             apply_edits,
             draw_selection.run_if(super::is_gm_view),
@@ -43,10 +43,12 @@ pub enum Tool {
     DrawPath,
     /// The Fog panel's brush or rectangle (fog.rs): clicks reveal or hide the fog of war.
     Fog,
+    /// Drag to measure, Shift-drag for a radius (ruler.rs); M picks it and puts it down.
+    Ruler,
 }
 
 impl Tool {
-    pub const PALETTE: [(Tool, &'static str); 7] = [
+    pub const PALETTE: [(Tool, &'static str); 8] = [
         (Tool::Select, "Select / drag"),
         (Tool::PlaceFigure, "Figure"),
         (Tool::PlaceTrap, "Trap"),
@@ -54,6 +56,7 @@ impl Tool {
         (Tool::PlaceHerd, "Herd"),
         (Tool::PlaceSleepers, "Sleepers"),
         (Tool::DrawPath, "Draw path"),
+        (Tool::Ruler, "Ruler  M"),
     ];
 
     /// What a click places, for the placing tools.
@@ -64,7 +67,7 @@ impl Tool {
             Tool::PlaceFire => Some(Placeable::Fire),
             Tool::PlaceHerd => Some(Placeable::Herd),
             Tool::PlaceSleepers => Some(Placeable::Sleepers),
-            Tool::Select | Tool::DrawPath | Tool::Fog => None,
+            Tool::Select | Tool::DrawPath | Tool::Fog | Tool::Ruler => None,
         }
     }
 }
@@ -188,6 +191,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyG) && selected.0.is_some() {
         *tool = Tool::DrawPath;
+    }
+    if keys.just_pressed(KeyCode::KeyM) {
+        *tool = if *tool == Tool::Ruler { Tool::Select } else { Tool::Ruler };
     }
 }
 

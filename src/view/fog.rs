@@ -23,10 +23,13 @@ use super::panels::PanelState;
 use super::playhead::{Playhead, PlayheadSystems, Shown, ShownBeasts};
 use super::tokens::{BeastToken, FigureToken};
 use super::{PX_PER_INCH, to_world};
-use crate::document::{FogEdit, Reveal};
+use crate::document::{Edit, FogEdit, Reveal};
 use crate::scene::fog::{FogGrid, bit, words_for};
+use crate::scene::players_see;
+use crate::sim::fire::Fire;
 use crate::sim::herds::{Beasts, Herd};
 use crate::sim::sight::{ExploredFog, PLAYERS_SIDE, PartySight};
+use crate::sim::traps::Trap;
 use crate::sim::world::{Figure, TablePosition};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::RenderTarget;
@@ -140,11 +143,57 @@ impl PlayersSight {
     }
 }
 
-/// Whether the players may see a figure or herd of `side` shown at `at`: their own side
-/// anywhere, any other side only on a cell they see (where the fog, drawn or not, is clear);
-/// anything where nothing is hidden ([`FogOfWar::hides_other_sides`]).
-pub(super) fn shown_to_players(fog: &FogOfWar, sight: &PlayersSight, side: &str, at: Vec2) -> bool {
-    !fog.hides_other_sides() || side == PLAYERS_SIDE || sight.sees(at)
+/// Whether the players may see a figure or herd of `side` shown at `at`, the GM's
+/// `show_players` for it being `setting`: where the GM set it, as set (always or never);
+/// otherwise their own side anywhere, any other side only on a cell they see (where the fog,
+/// drawn or not, is clear), anything where nothing is hidden ([`FogOfWar::hides_other_sides`]).
+pub(super) fn shown_to_players(
+    fog: &FogOfWar,
+    sight: &PlayersSight,
+    side: &str,
+    at: Vec2,
+    setting: Option<bool>,
+) -> bool {
+    players_see(setting, !fog.hides_other_sides() || side == PLAYERS_SIDE || sight.sees(at))
+}
+
+/// The GM's `show_players` of the entity named `name`: `None` when it is no figure, trap, fire
+/// or herd (nothing to set), else its setting (`Some(None)`: automatic).
+pub(super) fn show_players_setting(world: &mut World, name: &str) -> Option<Option<bool>> {
+    let mut query = world.query::<(&Name, Option<&Figure>, Option<&Trap>, Option<&Fire>, Option<&Herd>)>();
+    let (_, figure, trap, fire, herd) = query.iter(world).find(|(n, ..)| n.as_str() == name)?;
+    figure
+        .map(|f| f.0.show_players)
+        .or(trap.map(|t| t.0.show_players))
+        .or(fire.map(|f| f.0.show_players))
+        .or(herd.map(|h| h.0.show_players))
+}
+
+/// The words for a `show_players` setting.
+pub(super) fn show_players_words(setting: Option<bool>) -> &'static str {
+    match setting {
+        None => "automatic",
+        Some(true) => "always shown",
+        Some(false) => "never shown",
+    }
+}
+
+/// The inspector's "Players see it" choice for the entity named `name`, whose setting is
+/// `setting`: a change is an edit to the scene (saved with it).
+pub(super) fn show_players_choice(ui: &mut egui::Ui, name: &str, setting: Option<bool>, edits: &mut Vec<Edit>) {
+    let mut choice = setting;
+    ui.horizontal(|ui| {
+        ui.label("On the projector:").on_hover_text(
+            "Automatic: as the rules say (a trap once revealed, another side where the party sees it). \
+             Always or never: whatever they say. Saved with the scene.",
+        );
+        for option in [None, Some(true), Some(false)] {
+            ui.radio_value(&mut choice, option, show_players_words(option));
+        }
+    });
+    if choice != setting {
+        edits.push(Edit::ShowPlayers(name.to_string(), choice));
+    }
 }
 
 /// The fog's picture, shared by the projector's sprite and the GM's overlay.
@@ -363,8 +412,8 @@ fn update_fog_picture(
 }
 
 /// Figures and herds of other sides than the players' are drawn for the GM only where the
-/// players do not see them, fog on or off ([`shown_to_players`]): their tokens, beasts and name
-/// labels go to the GM layer.
+/// players do not see them, fog on or off, and any the GM shows always or never as set
+/// ([`shown_to_players`]): their tokens, beasts and name labels go to the GM layer.
 fn hide_unseen_from_players(
     mut commands: Commands,
     fog: Res<FogOfWar>,
@@ -376,10 +425,13 @@ fn hide_unseen_from_players(
     herds: Query<(&Herd, &TablePosition, &Beasts, Option<&Shown>, Option<&ShownBeasts>)>,
 ) {
     // Where nothing is hidden, nothing to do; once hiding stops, everything hidden comes back.
-    if !fog.hides_other_sides() && !fog.is_changed() {
+    // The GM's settings are kept whatever the fog does.
+    let set_by_gm = figures.iter().any(|(f, ..)| f.0.show_players.is_some())
+        || herds.iter().any(|(h, ..)| h.0.show_players.is_some());
+    if !fog.hides_other_sides() && !fog.is_changed() && !set_by_gm {
         return;
     }
-    let visible = |side: &str, at: Vec2| shown_to_players(&fog, &sight, side, at);
+    let visible = |side: &str, at: Vec2, setting: Option<bool>| shown_to_players(&fog, &sight, side, at, setting);
     let mut place = |entity: Entity, on_gm_layer: bool, public: bool| {
         if public && on_gm_layer {
             commands.entity(entity).try_remove::<RenderLayers>();
@@ -389,23 +441,26 @@ fn hide_unseen_from_players(
     };
     for (token, figure, layered) in &figure_tokens {
         if let Ok((f, position, shown)) = figures.get(figure.0) {
-            place(token, layered, visible(f.0.side.as_str(), shown.map_or(position.0, |s| s.at)));
+            let at = shown.map_or(position.0, |s| s.at);
+            place(token, layered, visible(f.0.side.as_str(), at, f.0.show_players));
         }
     }
     for (token, beast, layered) in &beast_tokens {
         if let Ok((herd, _, beasts, _, shown)) = herds.get(beast.herd) {
             let at = shown.and_then(|s| s.0.get(beast.index)).or_else(|| beasts.positions.get(beast.index));
             if let Some(at) = at {
-                place(token, layered, visible(herd.0.side.as_str(), *at));
+                place(token, layered, visible(herd.0.side.as_str(), *at, herd.0.show_players));
             }
         }
     }
-    // Only figures' and herds' labels: the others (traps, sleepers, beings) are draw.rs's.
+    // Only figures' and herds' labels: the others (traps, sleepers, beings, fires) are draw.rs's.
     for (label, of, layered) in &labels {
         if let Ok((f, position, shown)) = figures.get(of.0) {
-            place(label, layered, visible(f.0.side.as_str(), shown.map_or(position.0, |s| s.at)));
+            let at = shown.map_or(position.0, |s| s.at);
+            place(label, layered, visible(f.0.side.as_str(), at, f.0.show_players));
         } else if let Ok((herd, position, _, shown, _)) = herds.get(of.0) {
-            place(label, layered, visible(herd.0.side.as_str(), shown.map_or(position.0, |s| s.at)));
+            let at = shown.map_or(position.0, |s| s.at);
+            place(label, layered, visible(herd.0.side.as_str(), at, herd.0.show_players));
         }
     }
 }
@@ -674,19 +729,68 @@ mod tests {
             let fog = FogOfWar { on, party: true, ..FogOfWar::default() };
             assert_eq!(fog.active(), on);
             assert!(fog.hides_other_sides(), "fog on: {on}");
-            assert!(shown_to_players(&fog, &sight, "raiders", seen_at));
-            assert!(!shown_to_players(&fog, &sight, "raiders", unseen_at), "fog on: {on}");
-            assert!(!shown_to_players(&fog, &sight, "beasts", unseen_at), "fog on: {on}");
-            assert!(shown_to_players(&fog, &sight, PLAYERS_SIDE, unseen_at), "the players' own");
+            assert!(shown_to_players(&fog, &sight, "raiders", seen_at, None));
+            assert!(!shown_to_players(&fog, &sight, "raiders", unseen_at, None), "fog on: {on}");
+            assert!(!shown_to_players(&fog, &sight, "beasts", unseen_at, None), "fog on: {on}");
+            assert!(shown_to_players(&fog, &sight, PLAYERS_SIDE, unseen_at, None), "the players' own");
             // The GM shows all sides: nothing is hidden.
             let all = FogOfWar { all_sides: true, ..fog.clone() };
-            assert!(!all.hides_other_sides() && shown_to_players(&all, &sight, "raiders", unseen_at));
+            assert!(!all.hides_other_sides() && shown_to_players(&all, &sight, "raiders", unseen_at, None));
             assert_eq!(all.active(), on, "showing all sides leaves the fog as it is");
         }
         // No party figure: no fog and nothing hidden.
         let nobody = FogOfWar { on: true, party: false, ..FogOfWar::default() };
         assert!(!nobody.active() && !nobody.hides_other_sides());
-        assert!(shown_to_players(&nobody, &sight, "raiders", unseen_at));
+        assert!(shown_to_players(&nobody, &sight, "raiders", unseen_at, None));
+    }
+
+    #[test]
+    fn the_gms_setting_overrides_what_the_players_would_see() {
+        let grid = FogGrid::for_table(4.0, 2.0);
+        let mut seen = vec![0; words_for(grid.cells())];
+        let cell = grid.cell_at(1.2, 1.2).unwrap();
+        seen[cell / 64] |= 1 << (cell % 64);
+        let sight = PlayersSight { grid: Some(grid), seen, explored: Vec::new() };
+        let (seen_at, unseen_at) = (Vec2::new(1.1, 1.1), Vec2::new(3.0, 1.0));
+        let hiding = FogOfWar { on: true, party: true, ..FogOfWar::default() };
+        let showing_all = FogOfWar { all_sides: true, ..hiding.clone() };
+        for fog in [&hiding, &showing_all] {
+            for (side, at) in [("raiders", seen_at), ("raiders", unseen_at), (PLAYERS_SIDE, unseen_at)] {
+                // Always: shown where the rules would hide it; never: hidden where they would show it.
+                assert!(shown_to_players(fog, &sight, side, at, Some(true)), "{side} at {at}");
+                assert!(!shown_to_players(fog, &sight, side, at, Some(false)), "{side} at {at}");
+            }
+        }
+        // Automatic is the rules' answer.
+        assert!(!shown_to_players(&hiding, &sight, "raiders", unseen_at, None));
+        assert!(shown_to_players(&showing_all, &sight, "raiders", unseen_at, None));
+        assert_eq!(
+            [None, Some(true), Some(false)].map(show_players_words),
+            ["automatic", "always shown", "never shown"]
+        );
+    }
+
+    #[test]
+    fn the_setting_is_read_from_the_named_entity() {
+        let scene = crate::sim::testing::scene_from_str(
+            "(version: 1, table: (width: 20, height: 20),
+              figures: [(name: \"Spy\", side: \"raiders\", position: (2, 2), show_players: Some(true)),
+                        (name: \"Ann\", position: (3, 3))],
+              traps: [(name: \"Pit\", kind: pit(depth: 1, bottom: spiked), position: (5, 5),
+                       show_players: Some(false))],
+              fires: [(name: \"Camp\", position: (8, 8))],
+              herds: [(name: \"Cows\", beast: cow, count: 2, position: (12, 12), show_players: Some(false))],
+              sleepers: [(name: \"Camp guard\", position: (15, 15), members: [\"A\"])])",
+        );
+        let mut app = crate::sim::testing::app_with_scene(&scene, 1);
+        let world = app.world_mut();
+        assert_eq!(show_players_setting(world, "Spy"), Some(Some(true)));
+        assert_eq!(show_players_setting(world, "Ann"), Some(None));
+        assert_eq!(show_players_setting(world, "Pit"), Some(Some(false)));
+        assert_eq!(show_players_setting(world, "Camp"), Some(None));
+        assert_eq!(show_players_setting(world, "Cows"), Some(Some(false)));
+        assert_eq!(show_players_setting(world, "Camp guard"), None, "sleepers have no setting");
+        assert_eq!(show_players_setting(world, "nobody"), None);
     }
 
     #[test]

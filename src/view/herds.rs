@@ -35,7 +35,7 @@ fn draw_herds(
             Some(w) => (&w.herd, &w.held, w.facing),
             None => (herd, &beasts.held, facing.0),
         };
-        if shown_to_players(&fog, &sight, &herd.0.side, centre.at) {
+        if shown_to_players(&fog, &sight, &herd.0.side, centre.at, herd.0.show_players) {
             draw_herd_marks(&mut gizmos, herd, held, facing, centre, shown);
         } else {
             draw_herd_marks(&mut gm_gizmos, herd, held, facing, centre, shown);

@@ -101,25 +101,52 @@ fn draw_hovered_trap(cursor: Res<CursorTable>, traps: Query<(&TablePosition, &Tr
     }
 }
 
+/// What the hover shows of an entity's `show_players` (none while automatic).
+fn show_players_line(setting: Option<bool>) -> Option<String> {
+    setting.map(|s| format!("projector: {} (set by the GM)", super::fog::show_players_words(Some(s))))
+}
+
 fn hover_info(
     mut contexts: EguiContexts,
     cursor: Res<CursorTable>,
-    named: Query<(&Name, &TablePosition, Option<&Figure>, Option<&Trap>), With<SceneOrder>>,
+    named: Query<
+        (
+            Entity,
+            &Name,
+            &TablePosition,
+            Option<&Figure>,
+            Option<&Trap>,
+            Option<&crate::sim::herds::Herd>,
+            Option<&crate::sim::fire::Fire>,
+        ),
+        With<SceneOrder>,
+    >,
     front: Option<Res<FireFront>>,
     log: Res<EventLog>,
     clock: Res<MoveClock>,
     reveal: Res<Reveal>,
+    labels: Res<super::labels::LabelLayout>,
 ) -> Result {
     let Some(at) = cursor.0 else { return Ok(()) };
     let mut lines = Vec::new();
     // Lines a house rule decided, drawn in the house-rule colour after the others.
     let mut house_rules = None;
-    if let Some((name, _, figure, trap)) = named
+    if let Some((entity, name, _, figure, trap, herd, fire)) = named
         .iter()
-        .filter(|(_, p, _, _)| p.0.distance(at) <= HOVER_RADIUS)
-        .min_by(|a, b| a.1.0.distance(at).total_cmp(&b.1.0.distance(at)))
+        .filter(|(_, _, p, ..)| p.0.distance(at) <= HOVER_RADIUS)
+        .min_by(|a, b| a.2.0.distance(at).total_cmp(&b.2.0.distance(at)))
     {
         lines.push(name.as_str().to_string());
+        // Labels the table had no room for.
+        if let Some(hidden) = labels.hidden.get(&entity) {
+            lines.extend(hidden.iter().filter(|t| t.as_str() != name.as_str()).cloned());
+        }
+        let setting = figure
+            .map(|f| f.0.show_players)
+            .or(trap.map(|t| t.0.show_players))
+            .or(herd.map(|h| h.0.show_players))
+            .or(fire.map(|f| f.0.show_players));
+        lines.extend(setting.and_then(show_players_line));
         if let Some(f) = figure {
             lines.push(format!("{} · {} · {}", f.0.side, f.0.armour.label(), f.0.gait.label()));
         }

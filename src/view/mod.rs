@@ -5,6 +5,7 @@
 //! markers, paths, the projector frame) on the GM layer, which only the GM camera renders.
 
 mod camera;
+mod caption_font;
 mod draw;
 mod editing;
 mod files;
@@ -13,6 +14,7 @@ mod fog;
 mod herds;
 mod history;
 mod hover;
+mod labels;
 mod layers;
 mod magic;
 mod measure;
@@ -22,14 +24,18 @@ mod panels;
 mod patterns;
 mod playhead;
 mod prisoners;
+mod record;
 mod roster;
+mod ruler;
 mod screenshot;
+mod script;
 mod settings;
 mod sleepers;
 mod temptations;
 mod tokens;
 mod trails;
 mod traps;
+mod undo;
 
 use crate::document::Document;
 use crate::scene::Scene;
@@ -41,6 +47,9 @@ use std::process::ExitCode;
 /// Bumped whenever the sim world is rebuilt; the view's mirrors of it rebuild then.
 pub use crate::document::SceneGeneration;
 pub use layers::{GM_LAYER, GmGizmos, PUBLIC_LAYER};
+pub use record::{
+    ClipFormat, DEFAULT_RECORD_FPS, DEFAULT_RECORD_WIDTH, MAX_RECORD_MOVES, RECORD_FPS, RECORD_WIDTH, RecordOptions,
+};
 
 /// Screen pixels per table inch at zoom 1.
 pub const PX_PER_INCH: f32 = 32.0;
@@ -86,6 +95,12 @@ pub struct ViewOptions {
     pub obstacles: bool,
     /// Open with the OSR panel shown (turn, wandering checks, the party's pace, the encounter and its combat).
     pub osr: bool,
+    /// Record the next moves into this clip, then exit (`tabula record`).
+    pub record: Option<RecordOptions>,
+    /// Replay this script of input (the cursor at table points, the left button, keys) frame
+    /// by frame, print what it asks, take the screenshot if one is asked for, and exit
+    /// (`open --script`, for the GUI smoke tests; script.rs).
+    pub script: Option<PathBuf>,
 }
 
 /// Open the GM view on `scene`, read from `path` (none: not saved yet).
@@ -96,6 +111,13 @@ pub fn run(scene: Scene, path: Option<PathBuf>) -> ExitCode {
 /// Open the view on `scene` from `document` (its file and background image), with options
 /// (screenshots for tests and docs).
 pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitCode {
+    let script = match options.script.as_deref().map(script::read_script).transpose() {
+        Ok(script) => script,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut app = App::new();
     let title =
         if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
@@ -157,8 +179,18 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     if let Some(n) = options.measure_frames {
         measure::enable(&mut app, n);
     }
-    if let Some(shot) = options.screenshot {
-        app.insert_resource(screenshot::ScreenshotPlan::new(shot));
+    match (script, options.screenshot) {
+        // A script takes its picture when it is over.
+        (Some(steps), shot) => {
+            app.insert_resource(script::ScriptPlayer::new(steps, shot));
+        }
+        (None, Some(shot)) => {
+            app.insert_resource(screenshot::ScreenshotPlan::new(shot));
+        }
+        (None, None) => {}
+    }
+    if let Some(clip) = options.record {
+        record::record_on_launch(&mut app, clip);
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
@@ -199,6 +231,9 @@ pub fn plugin(app: &mut App) {
         obstacles::plugin,
     ));
     app.add_plugins(osr::plugin);
+    app.add_plugins((undo::plugin, ruler::plugin, script::plugin));
+    app.add_plugins(labels::plugin);
+    app.add_plugins(record::plugin);
 }
 
 /// Table inches to world units.

@@ -510,6 +510,7 @@ fn update_labels(
             TextColor(colour),
             Transform::from_translation(to_world(at).extend(6.0)),
             ObstacleLabel,
+            super::labels::FixedLabel { font_px: 11.0 },
             gm_only(),
         ));
     };

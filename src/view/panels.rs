@@ -6,7 +6,7 @@ use super::editing::{Edit, EditRequest, Selected, Tool};
 use super::files::{FileAction, FileRequest};
 use super::history::{Playback, StepRequest};
 use super::settings::ViewSettings;
-use crate::document::{Document, History, Reveal, entity_ron, event_revealed};
+use crate::document::{Document, EditHistory, History, Reveal, entity_ron, event_revealed};
 use crate::rules::house_rules::{event_house_rule_note, house_rule_note};
 use crate::sim::world::snapshot_scene;
 use crate::sim::{EventLog, MoveClock, SimDice};
@@ -45,6 +45,8 @@ pub struct PanelState {
     pub show_obstacles: bool,
     /// The OSR panel (turn, wandering checks, the party's pace, the encounter and its combat) is open.
     pub show_osr: bool,
+    /// The Record window (the next moves into an animated GIF, APNG or video, record.rs) is open.
+    pub show_record: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -61,6 +63,13 @@ pub struct PanelState {
     ron_for: Option<String>,
     rewind_target: u32,
     seed_input: String,
+}
+
+impl PanelState {
+    /// Read the selected entity's text again: the scene changed under the inspector (an undo).
+    pub fn refresh_inspector(&mut self) {
+        self.ron_for = None;
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +96,9 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("G", "draw a path for the selected figure (click waypoints; Enter ends)"),
     ("Delete", "remove the selected entity"),
     ("Esc / Enter", "back to select"),
+    ("Ctrl+Z", "undo the last edit (moves have their own rewind)"),
+    ("Ctrl+Shift+Z or Ctrl+Y", "redo"),
+    ("M", "ruler: drag to measure, Shift-drag for a radius; M again puts it down"),
     ("F2", "projector window on / off"),
     ("Shift+arrows", "move the projected area 1\""),
     ("B", "blackout the projector"),
@@ -140,6 +152,8 @@ fn menu_bar(
     file: Res<Document>,
     mut panels: ResMut<PanelState>,
     mut projector: ResMut<Projector>,
+    edits: Res<EditHistory>,
+    mut undo: ResMut<super::undo::UndoRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("menu").title_bar(false).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).resizable(false).show(
@@ -185,6 +199,24 @@ fn menu_bar(
                         ui.close();
                     }
                 });
+                // Undo and redo of edits, with the steps there are; the moves have their own rewind.
+                let (undo_steps, redo_steps) = (edits.undo_steps(), edits.redo_steps());
+                let undo_button = egui::Button::new(format!("Undo ({undo_steps})"));
+                if ui
+                    .add_enabled(undo_steps > 0, undo_button)
+                    .on_hover_text("Ctrl+Z: take back the last edit (moves are rewound, not undone)")
+                    .clicked()
+                {
+                    undo.undo += 1;
+                }
+                let redo_button = egui::Button::new(format!("Redo ({redo_steps})"));
+                if ui
+                    .add_enabled(redo_steps > 0, redo_button)
+                    .on_hover_text("Ctrl+Shift+Z or Ctrl+Y: make the edit taken back again")
+                    .clicked()
+                {
+                    undo.redo += 1;
+                }
                 if ui.button("Roster").on_hover_text("Every figure's injuries, and resting days").clicked() {
                     panels.show_roster = !panels.show_roster;
                 }
@@ -247,6 +279,13 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_osr = !panels.show_osr;
+                }
+                if ui
+                    .button("Record")
+                    .on_hover_text("Record the next moves, round by round, as an animated GIF or PNG, or a video")
+                    .clicked()
+                {
+                    panels.show_record = !panels.show_record;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;
@@ -499,10 +538,11 @@ fn inspector(world: &mut World, contexts: &mut bevy::ecs::system::SystemState<Eg
         panels.ron_text = text;
         panels.ron_for = Some(name.clone());
     }
+    let show_players = super::fog::show_players_setting(world, &name);
     let Ok(mut egui) = contexts.get_mut(world) else { return };
     let Ok(ctx) = egui.ctx_mut() else { return };
     let ctx = ctx.clone();
-    let mut edits = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
     let mut close = false;
     {
         let mut panels = world.resource_mut::<PanelState>();
@@ -510,6 +550,14 @@ fn inspector(world: &mut World, contexts: &mut bevy::ecs::system::SystemState<Eg
             .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
             .default_width(380.0)
             .show(&ctx, |ui| {
+                if let Some(setting) = show_players {
+                    let before = edits.len();
+                    super::fog::show_players_choice(ui, &name, setting, &mut edits);
+                    if edits.len() > before {
+                        // The text shows the new setting once the edit is made.
+                        panels.ron_for = None;
+                    }
+                }
                 ui.label("Edit the entity as scene text, then Apply (checked like a scene file).");
                 egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
                     ui.add(egui::TextEdit::multiline(&mut panels.ron_text).code_editor().desired_width(f32::INFINITY));

@@ -186,16 +186,16 @@ fn reading_label(state: &TrackerState) -> String {
 #[derive(Component)]
 struct ReadingLabel(Entity);
 
-/// Keep a reading label under each tracker: spawned for a new tracker, gone with its tracker,
-/// its text and place touched only when they change.
+/// Keep a reading label by each tracker: spawned for a new tracker (under it, until labels.rs
+/// places it), gone with its tracker, its text touched only when it changes.
 fn update_reading_labels(
     mut commands: Commands,
-    mut labels: Query<(Entity, &ReadingLabel, &mut Text2d, &mut Transform)>,
+    mut labels: Query<(Entity, &ReadingLabel, &mut Text2d)>,
     trackers: Query<(Entity, &TablePosition, Option<&Shown>, &Tracker)>,
 ) {
     let mut labelled: HashSet<Entity> = HashSet::new();
-    for (entity, label, mut text, mut transform) in &mut labels {
-        let Ok((_, pos, shown, tracker)) = trackers.get(label.0) else {
+    for (entity, label, mut text) in &mut labels {
+        let Ok((_, _, _, tracker)) = trackers.get(label.0) else {
             commands.entity(entity).despawn();
             continue;
         };
@@ -203,11 +203,6 @@ fn update_reading_labels(
         let line = reading_label(&tracker.state);
         if text.0 != line {
             text.0 = line;
-        }
-        let at = shown.map_or(pos.0, |s| s.at);
-        let place = (to_world(at) - Vec2::new(0.0, READING_BELOW_IN * PX_PER_INCH)).extend(6.0);
-        if transform.translation != place {
-            transform.translation = place;
         }
     }
     for (entity, pos, shown, tracker) in &trackers {
@@ -218,10 +213,11 @@ fn update_reading_labels(
         let place = (to_world(at) - Vec2::new(0.0, READING_BELOW_IN * PX_PER_INCH)).extend(6.0);
         commands.spawn((
             Text2d::new(reading_label(&tracker.state)),
-            TextFont { font_size: FontSize::Px(11.0), ..default() },
+            TextFont { font_size: FontSize::Px(super::labels::STATE_FONT_PX), ..default() },
             TextColor(READING_COLOUR),
             Transform::from_translation(place),
             ReadingLabel(entity),
+            super::labels::PlacedLabel::reading(entity),
             gm_only(),
         ));
     }

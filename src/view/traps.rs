@@ -3,8 +3,8 @@
 //! badges for its lasting conditions and wounds. All of it is for the GM's eyes only (it
 //! names face-down counters and hidden traps).
 
+use super::labels::{PlacedLabel, STATE_FONT_PX};
 use super::layers::{GM_LAYER, Retained, gm_only};
-use super::playhead::Shown;
 use super::{PX_PER_INCH, SceneGeneration, to_world};
 use crate::rules::khemri_traps::TrapStatus;
 use crate::sim::traps::{KhemriCounter, Trap, Wounds};
@@ -21,9 +21,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A line of state text under a trap or figure.
+/// A line of state text by a trap or figure; labels.rs places it.
 #[derive(Component)]
-struct StateLabel(Entity);
+pub(super) struct StateLabel(Entity);
 
 /// The world was rebuilt from a scene: label what is in it now.
 fn rebuild(mut commands: Commands, old: Query<Entity, With<StateLabel>>) {
@@ -33,14 +33,15 @@ fn rebuild(mut commands: Commands, old: Query<Entity, With<StateLabel>>) {
     commands.run_system_cached(spawn_state_labels);
 }
 
-fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Trap>, With<Figure>)>>) {
+pub(super) fn spawn_state_labels(mut commands: Commands, things: Query<Entity, Or<(With<Trap>, With<Figure>)>>) {
     for entity in &things {
         commands.spawn((
             Text2d::new(""),
-            TextFont { font_size: FontSize::Px(11.0), ..default() },
+            TextFont { font_size: FontSize::Px(STATE_FONT_PX), ..default() },
             TextColor(Color::srgb(1.0, 0.85, 0.5)),
             Transform::from_xyz(0.0, 0.0, 6.0),
             StateLabel(entity),
+            PlacedLabel::state(entity),
             gm_only(),
         ));
     }
@@ -80,16 +81,17 @@ fn badge(c: &crate::scene::Condition) -> String {
     s
 }
 
-fn update_state_labels(
-    mut labels: Query<(Ref<StateLabel>, &mut Text2d, &mut Transform)>,
-    traps: Query<(Ref<TablePosition>, Ref<Trap>, Option<Ref<KhemriCounter>>)>,
-    figures: Query<(Ref<TablePosition>, Option<Ref<Shown>>, Ref<Conditions>, Option<Ref<Wounds>>)>,
+/// Write each state label's text; where it goes is labels.rs's.
+pub(super) fn update_state_labels(
+    mut labels: Query<(Ref<StateLabel>, &mut Text2d)>,
+    traps: Query<(Ref<Trap>, Option<Ref<KhemriCounter>>)>,
+    figures: Query<(Ref<Conditions>, Option<Ref<Wounds>>)>,
 ) {
     // Text is rebuilt only for what changed: thousands of labels are checked every frame.
-    for (label, mut text, mut transform) in &mut labels {
+    for (label, mut text) in &mut labels {
         let new = label.is_added();
-        let (at, line) = if let Ok((pos, trap, counter)) = traps.get(label.0) {
-            if !(new || pos.is_changed() || trap.is_changed() || counter.as_ref().is_some_and(|c| c.is_changed())) {
+        let line = if let Ok((trap, counter)) = traps.get(label.0) {
+            if !(new || trap.is_changed() || counter.as_ref().is_some_and(|c| c.is_changed())) {
                 continue;
             }
             let mut parts = Vec::new();
@@ -113,27 +115,21 @@ fn update_state_labels(
             if !trap.0.armed {
                 parts.push("spent".into());
             }
-            (pos.0, parts.join(", "))
-        } else if let Ok((pos, shown, conditions, wounds)) = figures.get(label.0) {
-            let moved = pos.is_changed() || shown.as_ref().is_some_and(|s| s.is_changed());
-            if !(new || moved || conditions.is_changed() || wounds.as_ref().is_some_and(|w| w.is_changed())) {
+            parts.join(", ")
+        } else if let Ok((conditions, wounds)) = figures.get(label.0) {
+            if !(new || conditions.is_changed() || wounds.as_ref().is_some_and(|w| w.is_changed())) {
                 continue;
             }
             let mut parts: Vec<String> = conditions.0.iter().map(badge).collect();
             if let Some(w) = wounds {
                 parts.push(format!("W{}", w.0));
             }
-            (shown.map_or(pos.0, |s| s.at), parts.join(" "))
+            parts.join(" ")
         } else {
             continue;
         };
         if text.0 != line {
             text.0 = line;
-        }
-        // Only touch what moved: a touched transform is propagated and extracted again.
-        let place = (to_world(at) - Vec2::new(0.0, 0.75 * PX_PER_INCH)).extend(6.0);
-        if transform.translation != place {
-            transform.translation = place;
         }
     }
 }
