@@ -406,7 +406,7 @@ fn playtest(
     let started = std::time::Instant::now();
     let results = crate::playtest::run_all(&scene, runs, moves, seed, threads, &progress);
     let secs = started.elapsed().as_secs_f64();
-    let title = if scene.title.is_empty() { path.display().to_string() } else { scene.title.clone() };
+    let title = crate::playtest::report_title(&scene, Some(path));
     let report = crate::playtest::report(&title, &results, moves, seed);
     if let Err(e) = write!(std::io::stdout(), "{}", crate::playtest::to_text(&report)) {
         return output_failed(&e);
@@ -423,7 +423,7 @@ fn playtest(
     };
     let mut ok = true;
     if let Some(p) = json {
-        ok &= write(p, serde_json::to_string_pretty(&report).unwrap_or_default().as_bytes());
+        ok &= write(p, crate::playtest::to_json(&report).as_bytes());
     }
     if let Some(p) = csv {
         ok &= write(p, crate::playtest::to_csv(&report).as_bytes());

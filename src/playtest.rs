@@ -39,8 +39,9 @@ use crate::sim::{EventLog, LogEvent, Simulation};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Most runs one play-test makes.
 pub const MAX_RUNS: u32 = 1_000_000;
@@ -394,6 +395,35 @@ pub fn run_all(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<RunSummary> {
+    run_runs(scene, runs, moves, seed, threads, progress, &AtomicBool::new(false))
+}
+
+/// [`run_all`], given up when `cancel` is set (the GM view's Play-test panel): no run is begun
+/// after that, the runs under way finish, and the result is none unless every run was made.
+/// The runs made are [`run_all`]'s, run for run: the flag is only read between runs.
+pub fn run_all_cancellable(
+    scene: &Scene,
+    runs: u32,
+    moves: u32,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u32) + Sync),
+    cancel: &AtomicBool,
+) -> Option<Vec<RunSummary>> {
+    let made = run_runs(scene, runs, moves, seed, threads, progress, cancel);
+    (made.len() == runs as usize).then_some(made)
+}
+
+/// The runs made, in seed order: every one, unless `cancel` was set.
+fn run_runs(
+    scene: &Scene,
+    runs: u32,
+    moves: u32,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u32) + Sync),
+    cancel: &AtomicBool,
+) -> Vec<RunSummary> {
     let results: Mutex<Vec<Option<RunSummary>>> = Mutex::new(vec![None; runs as usize]);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -403,6 +433,9 @@ pub fn run_all(
                 // One simulation a thread, restarted for each run: its schedules are built once.
                 let mut sim: Option<Simulation> = None;
                 loop {
+                    if cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= runs as usize {
                         break;
@@ -944,6 +977,22 @@ pub fn to_text(r: &Report) -> String {
     out
 }
 
+/// The report as JSON, as `tabula playtest --json` and the GM view's Play-test panel write it:
+/// the two write the same bytes for the same runs.
+pub fn to_json(r: &Report) -> String {
+    serde_json::to_string_pretty(r).unwrap_or_default()
+}
+
+/// The report's title for `scene` read from `path`: the scene's title, else the path as given
+/// (`(unsaved scene)` for a scene with neither).
+pub fn report_title(scene: &Scene, path: Option<&Path>) -> String {
+    match path {
+        _ if !scene.title.is_empty() => scene.title.clone(),
+        Some(path) => path.display().to_string(),
+        None => "(unsaved scene)".to_string(),
+    }
+}
+
 /// The report as CSV: one row per measured share.
 pub fn to_csv(r: &Report) -> String {
     let mut out = String::from("section,entity,measure,count,of,share,low95,high95\n");
@@ -1092,6 +1141,31 @@ mod tests {
         assert!(!o.met_by(&scene.figures, &Standing::new()), "a figure not placed is not inside");
         let nobody = crate::scene::Objective { side: "nobody".into(), ..o.clone() };
         assert!(!nobody.met_by(&scene.figures, &at((1.0, 3.0))), "a side with no figure");
+    }
+
+    /// A cancelled play-test gives nothing; one not cancelled gives `run_all`'s runs, run for run.
+    #[test]
+    fn a_cancelled_play_test_gives_no_runs_and_an_uncancelled_one_gives_run_all_s() {
+        let scene = walk("");
+        let cancel = AtomicBool::new(false);
+        let done = AtomicUsize::new(0);
+        let count = |d: u32| {
+            done.fetch_max(d as usize, Ordering::Relaxed);
+        };
+        let made = run_all_cancellable(&scene, 5, 4, 7, 2, &count, &cancel);
+        assert_eq!(made, Some(run_all(&scene, 5, 4, 7, 3, &|_| {})));
+        assert_eq!(done.load(Ordering::Relaxed), 5, "progress counts every run");
+        cancel.store(true, Ordering::Relaxed);
+        assert_eq!(run_all_cancellable(&scene, 5, 4, 7, 2, &|_| {}, &cancel), None);
+    }
+
+    #[test]
+    fn the_report_is_titled_by_the_scene_else_its_path() {
+        let mut scene = walk("");
+        assert_eq!(report_title(&scene, Some(Path::new("scenes/walk.ron"))), "scenes/walk.ron");
+        assert_eq!(report_title(&scene, None), "(unsaved scene)");
+        scene.title = "A walk".into();
+        assert_eq!(report_title(&scene, Some(Path::new("scenes/walk.ron"))), "A walk");
     }
 
     #[test]

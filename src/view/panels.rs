@@ -47,6 +47,8 @@ pub struct PanelState {
     pub show_osr: bool,
     /// The Record window (the next moves into an animated GIF, APNG or video, record.rs) is open.
     pub show_record: bool,
+    /// The Play-test window (many runs of the table, their report and overlays, playtest_panel.rs) is open.
+    pub show_playtest: bool,
     pub show_calibration: bool,
     /// Path typed into the open / save-as dialog.
     path_input: String,
@@ -286,6 +288,16 @@ fn menu_bar(
                     .clicked()
                 {
                     panels.show_record = !panels.show_record;
+                }
+                if ui
+                    .button("Play-test")
+                    .on_hover_text(
+                        "Run the table many times in the background: the report, its JSON, and where things \
+                         happened drawn on the table",
+                    )
+                    .clicked()
+                {
+                    panels.show_playtest = !panels.show_playtest;
                 }
                 if ui.button("Help  F1").clicked() {
                     panels.show_help = !panels.show_help;

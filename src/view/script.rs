@@ -15,14 +15,24 @@
 //! - `key COMBO`: keys down for one frame, then up: `m`, `ctrl+z`, `ctrl+shift+z`, `escape`.
 //! - `down KEY`, `up KEY`: hold a key down (e.g. `shift`, for a radius), let it go.
 //! - `print ruler` (`ruler: 5.0"`, or `ruler: none`), `print undo` (`undo: 1, redo: 0`),
-//!   `print position NAME` (`position NAME: (6.00, 11.50)`, or `position NAME: none`).
+//!   `print position NAME` (`position NAME: (6.00, 11.50)`, or `position NAME: none`),
+//!   `print overlay X Y` (what the Play-test window shows for a cell picked at table point
+//!   (X, Y): `overlay at (X, Y): the 1" cell from ...; burn probability: ...`).
+//! - `playtest RUNS MOVES SEED THREADS OUT`: the Play-test window's Run with those numbers
+//!   (runs 1 to 100,000, moves 1 to 10,000, threads kept to the cores there are), the script
+//!   waiting until it is done, then its JSON saved to the file OUT by the window's Save code;
+//!   if it cannot be made or saved, the view says why and exits with 2.
+//! - `overlay LAYER [OPACITY]`: the play-test's overlay drawn on the table, `none`, `burn`,
+//!   `hurt` or `ends`, at an opacity from 0 to 1 when given.
 //!
 //! Every action but `print` takes a frame; a script should begin with a `wait` while the first
 //! frames settle.
 
 use super::camera::CursorTable;
+use super::playtest_panel::{MAX_PANEL_MOVES, MAX_PANEL_RUNS, PlaytestPanel};
 use super::ruler::Ruler;
 use crate::document::EditHistory;
+use crate::heatmap::Layer;
 use crate::sim::world::{SceneOrder, TablePosition};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -60,14 +70,26 @@ pub(super) enum Step {
     KeysDown(Vec<KeyCode>),
     KeysUp(Vec<KeyCode>),
     Print(Report),
+    /// The Play-test window's run, its JSON saved to `out` (the script waits for it).
+    Playtest {
+        runs: u32,
+        moves: u32,
+        seed: u64,
+        threads: usize,
+        out: PathBuf,
+    },
+    /// The play-test's overlay on the table (none: none), and its opacity if given.
+    Overlay(Option<Layer>, Option<f32>),
 }
 
 /// What `print` writes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) enum Report {
     Ruler,
     Undo,
     Position(String),
+    /// What a pick of the cell at this table point shows.
+    Overlay(Vec2),
 }
 
 /// Whether the view's table tools take the left button: the pointer is on the table rather
@@ -233,11 +255,53 @@ pub(super) fn parse_script(text: &str, origin: &str) -> Result<Vec<Step>, String
                     ["ruler"] => Report::Ruler,
                     ["undo"] => Report::Undo,
                     ["position", name @ ..] if !name.is_empty() => Report::Position(name.join(" ")),
-                    _ => return Err(fail("print ruler, print undo or print position NAME")),
+                    ["overlay", x, y] => match (number(x), number(y)) {
+                        (Some(x), Some(y)) => Report::Overlay(Vec2::new(x, y)),
+                        _ => return Err(fail("print overlay takes a table point: X Y, in inches")),
+                    },
+                    _ => return Err(fail("print ruler, print undo, print position NAME or print overlay X Y")),
                 };
                 steps.push(Step::Print(report));
             }
-            _ => return Err(fail("unknown action: wait, cursor, press, release, drag, key, down, up, print")),
+            "playtest" => {
+                let usage = "playtest takes RUNS (1 to 100000), MOVES (1 to 10000), SEED, THREADS (1 or more) and \
+                             the JSON file to write";
+                let [runs, moves, seed, threads, out @ ..] = args else { return Err(fail(usage)) };
+                let runs = runs.parse::<u32>().ok().filter(|n| (1..=MAX_PANEL_RUNS).contains(n));
+                let moves = moves.parse::<u32>().ok().filter(|n| (1..=MAX_PANEL_MOVES).contains(n));
+                let (seed, threads) = (seed.parse::<u64>().ok(), threads.parse::<usize>().ok().filter(|n| *n >= 1));
+                let (Some(runs), Some(moves), Some(seed), Some(threads)) = (runs, moves, seed, threads) else {
+                    return Err(fail(usage));
+                };
+                if out.is_empty() {
+                    return Err(fail(usage));
+                }
+                steps.push(Step::Playtest { runs, moves, seed, threads, out: PathBuf::from(out.join(" ")) });
+            }
+            "overlay" => {
+                let usage = "overlay takes none, burn, hurt or ends, and maybe an opacity from 0 to 1";
+                let (layer, opacity) = match args {
+                    [layer] => (*layer, None),
+                    [layer, o] => match number(o).filter(|o| (0.0..=1.0).contains(o)) {
+                        Some(o) => (*layer, Some(o)),
+                        None => return Err(fail(usage)),
+                    },
+                    _ => return Err(fail(usage)),
+                };
+                let layer = match layer {
+                    "none" => None,
+                    "burn" => Some(Layer::Burn),
+                    "hurt" => Some(Layer::Hurt),
+                    "ends" => Some(Layer::Ends),
+                    _ => return Err(fail(usage)),
+                };
+                steps.push(Step::Overlay(layer, opacity));
+            }
+            _ => {
+                return Err(fail(
+                    "unknown action: wait, cursor, press, release, drag, key, down, up, print, playtest, overlay",
+                ));
+            }
         }
     }
     Ok(steps)
@@ -254,6 +318,10 @@ pub(super) struct ScriptPlayer {
     screenshot: Option<PathBuf>,
     /// Frames since the picture was asked for, once the script is over.
     ending: Option<u32>,
+    /// A `playtest` is running: the script waits for it.
+    awaiting_playtest: bool,
+    /// A `playtest` failed: the view is exiting with an error.
+    failed: bool,
 }
 
 impl ScriptPlayer {
@@ -263,12 +331,12 @@ impl ScriptPlayer {
             // A file left from an earlier run must not count as this run's picture.
             let _ = std::fs::remove_file(path);
         }
-        Self { steps, next: 0, waiting: 0, screenshot, ending: None }
+        Self { steps, next: 0, waiting: 0, screenshot, ending: None, awaiting_playtest: false, failed: false }
     }
 }
 
 /// After the input has been read for the frame: this frame's step(s) of the script.
-fn play_script(
+pub(super) fn play_script(
     mut commands: Commands,
     mut player: ResMut<ScriptPlayer>,
     mut keys: ResMut<ButtonInput<KeyCode>>,
@@ -277,11 +345,27 @@ fn play_script(
     ruler: Option<Res<Ruler>>,
     edits: Option<Res<EditHistory>>,
     tokens: Query<(&Name, &TablePosition), With<SceneOrder>>,
+    mut playtest: ResMut<PlaytestPanel>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    if player.failed {
+        return;
+    }
     if player.waiting > 0 {
         player.waiting -= 1;
         return;
+    }
+    if player.awaiting_playtest {
+        if playtest.script_waiting() {
+            return;
+        }
+        player.awaiting_playtest = false;
+        if let Some(e) = playtest.take_script_error() {
+            eprintln!("playtest: {e}");
+            player.failed = true;
+            exit.write(AppExit::from_code(2));
+            return;
+        }
     }
     while let Some(step) = player.steps.get(player.next).cloned() {
         player.next += 1;
@@ -314,7 +398,18 @@ fn play_script(
                 }
                 return;
             }
-            Step::Print(report) => println!("{}", report_line(&report, ruler.as_deref(), edits.as_deref(), &tokens)),
+            Step::Print(report) => {
+                println!("{}", report_line(&report, ruler.as_deref(), edits.as_deref(), &tokens, &playtest));
+            }
+            Step::Playtest { runs, moves, seed, threads, out } => {
+                playtest.ask_from_script(runs, moves, seed, threads, out);
+                player.awaiting_playtest = true;
+                return;
+            }
+            Step::Overlay(layer, opacity) => {
+                playtest.set_overlay(layer, opacity);
+                return;
+            }
         }
     }
     // The script is over: the picture, if one is asked for, then exit.
@@ -344,6 +439,7 @@ fn report_line(
     ruler: Option<&Ruler>,
     edits: Option<&EditHistory>,
     tokens: &Query<(&Name, &TablePosition), With<SceneOrder>>,
+    playtest: &PlaytestPanel,
 ) -> String {
     match report {
         Report::Ruler => {
@@ -358,6 +454,7 @@ fn report_line(
             Some((_, at)) => format!("position {name}: ({:.2}, {:.2})", at.0.x, at.0.y),
             None => format!("position {name}: none"),
         },
+        Report::Overlay(at) => playtest.pick_line(*at),
     }
 }
 
@@ -395,6 +492,21 @@ mod tests {
     }
 
     #[test]
+    fn a_script_asks_for_a_play_test_its_overlay_and_a_cell_s_numbers() {
+        let text = "playtest 200 20 5 2 /tmp/gui out.json\noverlay burn 1\noverlay none\nprint overlay 23.5 33\n";
+        let steps = parse_script(text, "test").unwrap();
+        assert_eq!(
+            steps,
+            vec![
+                Step::Playtest { runs: 200, moves: 20, seed: 5, threads: 2, out: PathBuf::from("/tmp/gui out.json") },
+                Step::Overlay(Some(Layer::Burn), Some(1.0)),
+                Step::Overlay(None, None),
+                Step::Print(Report::Overlay(Vec2::new(23.5, 33.0))),
+            ]
+        );
+    }
+
+    #[test]
     fn a_bad_script_line_is_named() {
         for (text, line) in [
             ("wait 2\njump 1 2", "test:2:"),
@@ -406,6 +518,15 @@ mod tests {
             ("drag 1 2 3 4 0", "test:1:"),
             ("press now", "test:1:"),
             ("print position", "test:1:"),
+            ("print overlay 1", "test:1:"),
+            ("playtest 200 20 5 2", "test:1:"),
+            ("wait 1\nplaytest 0 20 5 2 out.json", "test:2:"),
+            ("playtest 200 10001 5 2 out.json", "test:1:"),
+            ("playtest 200 20 -5 2 out.json", "test:1:"),
+            ("playtest 200 20 5 0 out.json", "test:1:"),
+            ("overlay fire", "test:1:"),
+            ("overlay burn 1.5", "test:1:"),
+            ("overlay", "test:1:"),
         ] {
             let err = parse_script(text, "test").unwrap_err();
             assert!(err.starts_with(line), "{text:?}: {err}");
