@@ -5,11 +5,20 @@
 //! A harness of its own (libtest-mimic) so the decision to ignore is made at run time.
 //! The fog of war is checked on an imported map (`../shared/uvtt/`, beside the clone; where it
 //! is missing that case says so and passes, as tests/uvtt.rs does). `tabula record` writes a GIF
-//! of the farmstead with the frames its schedule says, at the width asked for.
+//! of the farmstead with the frames its schedule says, at the width asked for. A play-test run
+//! from the GM view's Play-test window writes the JSON `tabula playtest` writes, byte for byte,
+//! and its burn overlay is drawn on the table in viridis.
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+/// The trials of the named test functions, each named as its function.
+macro_rules! trials {
+    ($($test:ident),* $(,)?) => {
+        vec![$(trial(stringify!($test), $test)),*]
+    };
+}
 
 fn main() -> ExitCode {
     let args = Arguments::from_args();
@@ -23,34 +32,27 @@ fn main() -> ExitCode {
     if let Some(why) = why_not {
         eprintln!("GUI smoke tests ignored: {why}");
     }
-    let trials = vec![
-        Trial::test("every_scene_renders_and_the_projector_hides_secrets", || {
-            every_scene_renders_and_the_projector_hides_secrets();
-            Ok(())
-        }),
-        Trial::test("a_move_can_be_shown_a_round_at_a_time", || {
-            a_move_can_be_shown_a_round_at_a_time();
-            Ok(())
-        }),
-        Trial::test("a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in", || {
-            a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in();
-            Ok(())
-        }),
-        Trial::test("a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween", || {
-            a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween();
-            Ok(())
-        }),
-        Trial::test("a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance", || {
-            a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance();
-            Ok(())
-        }),
-        Trial::test("the_ruler_reads_feet_and_a_radius_under_the_osr_rules", || {
-            the_ruler_reads_feet_and_a_radius_under_the_osr_rules();
-            Ok(())
-        }),
+    let trials = trials![
+        every_scene_renders_and_the_projector_hides_secrets,
+        a_move_can_be_shown_a_round_at_a_time,
+        a_room_behind_a_closed_door_is_black_on_the_projector_until_the_party_goes_in,
+        a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween,
+        a_drag_is_undone_and_redone_and_the_ruler_reads_a_known_distance,
+        the_ruler_reads_feet_and_a_radius_under_the_osr_rules,
+        a_play_test_from_the_gui_writes_the_json_the_cli_writes,
+        the_burn_overlay_is_drawn_on_the_table_in_viridis,
+        a_figure_s_picture_is_drawn_clipped_to_its_round_base,
     ];
     let trials = trials.into_iter().map(|t| t.with_ignored_flag(why_not.is_some())).collect();
     libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// A trial that runs `test`, which panics on failure.
+fn trial(name: &'static str, test: fn()) -> Trial {
+    Trial::test(name, move || {
+        test();
+        Ok(())
+    })
 }
 
 fn have(tool: &str) -> bool {
@@ -314,7 +316,7 @@ fn run_script(scene: &Path, script: &str, dir: &Path, screenshot: Option<&Path>)
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let printed = ["position ", "undo: ", "ruler: "];
+    let printed = ["position ", "undo: ", "ruler: ", "overlay at "];
     stdout.lines().filter(|l| printed.iter().any(|p| l.starts_with(p))).map(str::to_string).collect()
 }
 
@@ -449,5 +451,189 @@ fn a_recorded_gif_has_a_frame_for_each_step_of_each_round_s_tween() {
     }
     // Something moves: the farmer walks and the fire creeps, so not every frame is empty.
     assert!(frames[1..].iter().any(|&(_, _, w, h)| u32::from(w) * u32::from(h) > 1), "nothing moved: {frames:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The tomb, 200 runs of 20 moves from seed 5 on 2 threads: `tabula playtest --json` and the
+/// Play-test window's run (`open --script`'s `playtest`, which runs the window's own Run and
+/// Save JSON) write the same file, byte for byte.
+fn a_play_test_from_the_gui_writes_the_json_the_cli_writes() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-playtest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tomb.ron");
+    let (cli, gui) = (dir.join("cli.json"), dir.join("gui.json"));
+    let output = Command::new(tabula_binary())
+        .arg("playtest")
+        .arg(&scene)
+        .args(["--runs", "200", "--moves", "20", "--seed", "5", "--threads", "2", "--json"])
+        .arg(&cli)
+        .output()
+        .expect("tabula runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "tabula playtest exited with {}: {stderr}", output.status);
+    let script = format!("wait 5\nplaytest 200 20 5 2 {}\nwait 2\n", gui.display());
+    let printed = run_script(&scene, &script, &dir, None);
+    assert!(printed.is_empty(), "the script printed {printed:?}");
+    let from_cli = std::fs::read_to_string(&cli).unwrap();
+    let from_gui = std::fs::read_to_string(&gui).unwrap_or_else(|e| panic!("{}: {e}", gui.display()));
+    let report: serde_json::Value = serde_json::from_str(&from_cli).unwrap();
+    let asked = (report["runs"].as_u64(), report["moves"].as_u64(), report["first_seed"].as_u64());
+    assert_eq!(asked, (Some(200), Some(20), Some(5)));
+    assert!(report["traps"].as_array().is_some_and(|t| !t.is_empty()), "the tomb's traps are in the report");
+    if from_cli != from_gui {
+        let differs = from_cli.lines().zip(from_gui.lines()).position(|(a, b)| a != b);
+        let line = |text: &str, at: Option<usize>| at.and_then(|i| text.lines().nth(i)).unwrap_or("").to_string();
+        panic!(
+            "the GUI's JSON ({} bytes) is not the CLI's ({} bytes); first differing line {:?}: CLI {:?}, GUI {:?}",
+            from_gui.len(),
+            from_cli.len(),
+            differs.map(|i| i + 1),
+            line(&from_cli, differs),
+            line(&from_gui, differs)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The farmstead after a play-test of 40 runs of 12 moves: with the burn overlay drawn (fully
+/// opaque, so its pixels are viridis's own colours) the table holds hundreds more pixels of the
+/// colours viridis gives a cell burnt in 1 to 40 of 40 runs than with no overlay; and a pick of
+/// the torch's cell names its burn share of the 40 runs.
+fn the_burn_overlay_is_drawn_on_the_table_in_viridis() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-overlay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/farmstead.ron");
+    let table = (72.0, 48.0);
+    let runs = 40u32;
+    let shot = |layer: &str| {
+        let json = dir.join(format!("{layer}.json"));
+        let script = format!(
+            "wait 5\nplaytest {runs} 12 5 2 {}\noverlay {layer} 1\nwait 20\nprint overlay 23.5 33.5\n",
+            json.display()
+        );
+        let out = dir.join(format!("{layer}.png"));
+        let printed = run_script(&scene, &script, &dir, Some(out.as_path()));
+        let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert!(report["burnt_area"].as_array().is_some_and(|a| !a.is_empty()), "nothing burnt in any run");
+        (printed, pixels(&out))
+    };
+    let (printed, (w, h, burn)) = shot("burn");
+    let (_, (_, _, plain)) = shot("none");
+    assert_eq!(printed.len(), 1, "{printed:?}");
+    let pick = &printed[0];
+    let cell = "overlay at (23.50, 33.50): the 1\" cell from (23, 33) to (24, 34); burn probability: ";
+    assert!(pick.starts_with(cell), "{pick}");
+    assert!(pick.contains(&format!(" of {runs} runs)")) && !pick.contains("burn probability: 0.0%"), "{pick}");
+    // The colours of a cell burnt in k of the runs, k from 1 to all of them.
+    let colours: Vec<[u8; 3]> = (1..=runs).map(|k| tabula::heatmap::viridis(k as f32 / runs as f32)).collect();
+    let (left, top) = pixel_of((0.0, table.1), table, (w, h), true);
+    let (right, bottom) = pixel_of((table.0, 0.0), table, (w, h), true);
+    let viridis_pixels = |px: &[[u8; 3]]| {
+        let mut n = 0;
+        for y in top + 3..bottom.saturating_sub(3) {
+            for x in left + 3..right.saturating_sub(3) {
+                let p = px[y * w as usize + x];
+                let near = |c: &[u8; 3]| (0..3).map(|i| (i32::from(p[i]) - i32::from(c[i])).abs()).sum::<i32>() <= 12;
+                if colours.iter().any(near) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    let (with, without) = (viridis_pixels(&burn), viridis_pixels(&plain));
+    let said = format!("{with} pixels of viridis's colours on the table with the burn overlay, {without} without");
+    assert!(with >= without + 400, "{said}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scene in a folder of its own, its figure Hero naming `hero.png` beside it (solid magenta,
+/// written here), and Ghost and Wisp naming a picture that is nowhere. On the GM view Hero's
+/// token is the picture clipped to its 0.8" round base: magenta fills the middle, none shows at
+/// the corners of the token's square, and the rim is the party's blue (0.30, 0.55, 0.95), so
+/// (77, 140, 242). The missing picture is warned about once, and the scene opens all the same.
+fn a_figure_s_picture_is_drawn_clipped_to_its_round_base() {
+    let dir = std::env::temp_dir().join(format!("tabula-gui-picture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, 64, 64);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[255, 0, 255, 255].repeat(64 * 64)).unwrap();
+    writer.finish().unwrap();
+    std::fs::write(dir.join("hero.png"), bytes).unwrap();
+    // Off the grid lines, so none crosses the token's middle.
+    let (hero, table) = ((5.5, 4.5), (11.0, 9.0));
+    let scene = dir.join("picture.ron");
+    std::fs::write(
+        &scene,
+        "(version: 1, table: (width: 11, height: 9), figures: [
+            (name: \"Hero\", position: (5.5, 4.5), picture: \"hero.png\"),
+            (name: \"Ghost\", position: (1.5, 1.5), picture: \"nowhere.png\"),
+            (name: \"Wisp\", position: (9.5, 7.5), picture: \"nowhere.png\")])",
+    )
+    .unwrap();
+    let shot = dir.join("picture-gm.png");
+    let output = Command::new("timeout")
+        .arg("180")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x1000x24"])
+        .arg(tabula_binary())
+        .arg("open")
+        .arg(&scene)
+        .args(["--view", "gm", "--screenshot"])
+        .arg(&shot)
+        .env("RUST_LOG", "warn,wgpu=error,naga=error")
+        .env_remove("TABULA_ASSETS")
+        .env("XDG_RUNTIME_DIR", runtime_dir())
+        .output()
+        .expect("xvfb-run runs");
+    let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{} exited with {}:\n{log}", scene.display(), output.status);
+    let warnings = log.lines().filter(|l| l.contains("picture \"nowhere.png\"")).count();
+    assert_eq!(warnings, 1, "the missing picture is warned about once:\n{log}");
+
+    let (w, h, px) = pixels(&shot);
+    let at = |p: (f32, f32)| pixel_of(p, table, (w, h), true);
+    let centre = at(hero);
+    // Pixels an inch, and the token's radius: 0.4".
+    let inch = at((hero.0 + 1.0, hero.1)).0 as f32 - centre.0 as f32;
+    let r = 0.4 * inch;
+    let magenta = |p: &[u8; 3]| p[0] > 200 && p[1] < 80 && p[2] > 200;
+    let party_blue =
+        |p: &[u8; 3]| (p[0] as i32 - 77).abs() + (p[1] as i32 - 140).abs() + (p[2] as i32 - 242).abs() < 60;
+    let middle = block(&px, w, centre);
+    assert!(middle.iter().all(magenta), "the middle of Hero's token is not the picture: {:?}", middle[0]);
+    // The token's square, pixel by pixel: magenta inside the rim (from 0.84 of the radius; the
+    // facing notch covers a little of the right), blue well inside the rim, nothing of the
+    // picture outside the disc.
+    let (mut inside, mut rim, mut outside) = (0usize, 0usize, 0usize);
+    let reach = r.ceil() as i64;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let (x, y) = (centre.0 as i64 + dx, centre.1 as i64 + dy);
+            let p = &px[y as usize * w as usize + x as usize];
+            let d = ((dx * dx + dy * dy) as f32).sqrt() / r;
+            if d < 0.8 && magenta(p) {
+                inside += 1;
+            } else if (0.87..0.95).contains(&d) && party_blue(p) {
+                rim += 1;
+            } else if d > 1.1 && magenta(p) {
+                outside += 1;
+            }
+        }
+    }
+    let disc = std::f32::consts::PI * (0.8 * r).powi(2);
+    assert!(inside as f32 > 0.8 * disc, "{inside} magenta pixels inside a disc of {disc:.0}");
+    let ring = std::f32::consts::PI * (0.95f32.powi(2) - 0.87f32.powi(2)) * r * r;
+    assert!(rim as f32 > 0.5 * ring, "{rim} pixels of the party's blue in a rim of {ring:.0}");
+    assert_eq!(outside, 0, "the picture shows outside its disc");
+    // The corners of the token's square (6 px about 0.95 of the radius out along each axis).
+    for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+        let corner = at((hero.0 + sx * 0.95 * 0.4, hero.1 + sy * 0.95 * 0.4));
+        let pixels = block(&px, w, corner);
+        assert!(!pixels.iter().any(magenta), "magenta at the token's corner ({sx}, {sy})");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -980,6 +980,11 @@ pub struct Figure {
     /// The GM's toggle in the inspector.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub show_players: Option<bool>,
+    /// A picture for its token: a PNG or WebP file beside the scene file or under `assets/`
+    /// ([`super::pictures`]), drawn on the round base ringed in the side's colour; none: the
+    /// default face.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// Whether the players see an entity on the projector, given the GM's `show_players` setting

@@ -95,6 +95,11 @@ pub struct Herd {
     /// The GM's toggle in the inspector.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub show_players: Option<bool>,
+    /// A picture for each beast's token: a PNG or WebP file beside the scene file or under
+    /// `assets/` ([`super::pictures`]), ringed in the herd's side's colour; none: the default face
+    /// in the beast's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 fn usual() -> MountBond {
@@ -179,6 +184,7 @@ impl Herd {
         let e = c.name("herd", &self.name);
         c.on_table(&e, "position", self.position);
         c.finite(&e, "heading", self.heading);
+        c.picture(&e, self.picture.as_deref());
         if !(1..=MAX_HERD_SIZE).contains(&self.count) {
             c.problem(&e, format!("count: {} must be 1 to {MAX_HERD_SIZE}", self.count));
             return;

@@ -311,6 +311,16 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A `picture` path, when there is one ([`super::pictures::picture_problem`]); whether the
+    /// file is there is not checked (the view warns and draws the plain token).
+    pub(crate) fn picture(&mut self, entity: &str, picture: Option<&str>) {
+        if let Some(p) = picture
+            && let Some(why) = super::pictures::picture_problem(p)
+        {
+            self.problem(entity, format!("picture: \"{}\" {why}", shown(p)));
+        }
+    }
+
     fn count<T>(&mut self, kind: &str, list: &[T]) -> bool {
         if list.len() > MAX_ENTITIES_PER_KIND {
             self.problem(
@@ -459,6 +469,7 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
             let e = c.name("figure", &f.name);
             c.on_table(&e, "position", f.position);
             c.points(&e, "path", &f.path, 0);
+            c.picture(&e, f.picture.as_deref());
             if c.finite(&e, "facing", f.facing) && f.facing.abs() > 360.0 {
                 c.problem(&e, format!("facing: {} must be within -360 and 360 degrees", f.facing));
             }

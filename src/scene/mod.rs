@@ -14,6 +14,7 @@ pub mod load;
 pub mod magic;
 pub mod obstacles;
 pub mod osr;
+pub mod pictures;
 pub mod prisoners;
 pub mod save;
 pub mod sleepers;

@@ -221,6 +221,11 @@ pub struct Trap {
     /// The GM's toggle in the inspector.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub show_players: Option<bool>,
+    /// A picture drawn on the trap's area, a disc `radius` round it: a PNG or WebP file beside
+    /// the scene file or under `assets/` ([`super::pictures`]), shown to the players when its
+    /// marker is; none: the marker only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 fn half_inch() -> f32 {
@@ -240,6 +245,7 @@ impl Trap {
         let e = c.name("trap", &self.name);
         c.on_table(&e, "position", self.position);
         c.positive(&e, "radius", self.radius, 12.0);
+        c.picture(&e, self.picture.as_deref());
         if let (Some(kind), Some(given)) = (self.kind.morval_kind(), self.concealment) {
             let cap = kind.concealment_cap();
             if given.rules() > cap {

@@ -22,7 +22,9 @@ mod obstacles;
 mod osr;
 mod panels;
 mod patterns;
+mod pictures;
 mod playhead;
+mod playtest_panel;
 mod prisoners;
 mod record;
 mod roster;
@@ -121,6 +123,7 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
     let mut app = App::new();
     let title =
         if scene.title.is_empty() { "Tabula — GM".to_string() } else { format!("Tabula — GM — {}", scene.title) };
+    let assets = pictures::assets_folder();
     let mut plugins = DefaultPlugins.build();
     if options.measure_frames.is_some() {
         // Render after the main world, not beside it: with a software rasterizer sharing the
@@ -135,11 +138,18 @@ pub fn run_with(scene: Scene, document: Document, options: ViewOptions) -> ExitC
                 close_when_requested: false,
                 ..default()
             })
-            .set(bevy::log::LogPlugin { level: bevy::log::Level::WARN, ..default() }),
+            .set(bevy::log::LogPlugin { level: bevy::log::Level::WARN, ..default() })
+            // The project's pictures, watched so a replaced file shows at once (pictures.rs).
+            .set(bevy::asset::AssetPlugin {
+                file_path: assets.to_string_lossy().into_owned(),
+                watch_for_changes_override: Some(assets.is_dir()),
+                ..default()
+            }),
     )
     .add_plugins(EguiPlugin::default())
     .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..default() })
     .insert_resource(options.view)
+    .insert_resource(pictures::AssetsFolder(assets))
     .add_plugins((crate::sim::plugin, plugin));
     crate::sim::world::spawn_scene(app.world_mut(), &scene, scene.seed);
     for _ in 0..options.moves {
@@ -234,6 +244,8 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((undo::plugin, ruler::plugin, script::plugin));
     app.add_plugins(labels::plugin);
     app.add_plugins(record::plugin);
+    app.add_plugins(pictures::plugin);
+    app.add_plugins(playtest_panel::plugin);
 }
 
 /// Table inches to world units.

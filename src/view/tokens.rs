@@ -1,7 +1,16 @@
 //! Tokens: figures and beasts as sprites. Sprites sharing an image are drawn in one batch, and
 //! a token's transform is touched only when where it is shown changes, so a table of thousands
 //! of tokens costs next to nothing on a frame where nothing moves.
+//!
+//! A token is a picture on a round base with a rim (pictures.rs): the scene's own `picture`,
+//! ringed in the side's colour, or the default face from `assets/tokens/` tinted with the side's
+//! (a beast's: its kind's) colour. A figure's token has a second sprite over it, a white notch
+//! on the rim that turns with the figure's facing while the picture stays upright.
 
+use super::pictures::{
+    DEFAULT_BEAST_FACE, DEFAULT_FIGURE_FACE, PictureLoader, PictureRequest, TOKEN_PX, TokenLook, picture_look,
+    srgb_bytes, srgb_channels,
+};
 use super::playhead::{PlayheadSystems, Shown, ShownBeasts};
 use super::{PX_PER_INCH, to_world};
 use crate::rules::herds::Beast;
@@ -11,10 +20,9 @@ use bevy::asset::RenderAssetUsages;
 use bevy::image::ImageSampler;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use std::collections::HashMap;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TokenImages>();
+    app.init_resource::<super::pictures::Pictures>();
     app.add_systems(
         Update,
         ((spawn_figure_tokens, spawn_beast_tokens), (move_figure_tokens, move_beast_tokens))
@@ -23,13 +31,23 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// Figures above beasts, both under labels (z 5) and above the fire (z −4).
+/// Figures above beasts, both under labels (z 5) and above the fire (z −4); a figure's facing
+/// notch just above its picture.
 const FIGURE_Z: f32 = 2.0;
+const NOTCH_Z: f32 = 2.01;
 const BEAST_Z: f32 = 1.5;
 
-/// A figure's token, on its own entity; it goes when its figure goes.
+/// Inches across a figure's round base.
+pub(super) const FIGURE_BASE_IN: f32 = 0.8;
+
+/// A figure's token (its picture, and its facing notch), each on its own entity; they go when
+/// their figure goes.
 #[derive(Component)]
 pub(super) struct FigureToken(pub(super) Entity);
+
+/// On the sprite of a figure's token that turns with its facing.
+#[derive(Component)]
+pub(super) struct FacingNotch;
 
 /// On a figure or herd whose tokens exist. The world is rebuilt with new entities (rewind,
 /// reload, edit), which lack it and so get tokens, whatever order the rebuild and these
@@ -44,46 +62,38 @@ pub(super) struct BeastToken {
     pub(super) index: usize,
 }
 
-/// Token pictures, one per look; tokens that look alike share one and batch together.
-#[derive(Resource, Default)]
-struct TokenImages(HashMap<(bool, [u8; 4]), Handle<Image>>);
-
-impl TokenImages {
-    fn get(&mut self, images: &mut Assets<Image>, color: Color, facing_notch: bool) -> Handle<Image> {
-        let key = (facing_notch, color.to_srgba().to_u8_array());
-        self.0.entry(key).or_insert_with(|| images.add(token_image(color, facing_notch))).clone()
-    }
+/// A figure's plain token and the tint of its default face: the side's colour, a light rim.
+pub fn figure_look(side: Color) -> TokenLook {
+    let c = srgb_channels(side);
+    let fill = srgb_bytes(c * 0.75);
+    TokenLook { tint: fill, base: fill, rim: srgb_bytes(c.lerp(Vec3::ONE, 0.45)), rim_from: 80 }
 }
 
-/// Pixels across a token picture.
-const TOKEN_PX: u32 = 64;
+/// A beast's plain token and the tint of its default face: its kind's colour, a dark rim so
+/// white beasts show on pale ground.
+pub fn beast_look(beast: Color) -> TokenLook {
+    let c = srgb_channels(beast);
+    TokenLook { tint: srgb_bytes(c), base: srgb_bytes(c), rim: srgb_bytes(c * 0.35), rim_from: 80 }
+}
 
-/// A round token in `color`: a figure's has a light rim and a white notch showing which way it
-/// faces (+x in the picture); a beast's a dark rim so white beasts show on pale ground.
-pub fn token_image(color: Color, facing_notch: bool) -> Image {
-    let c = color.to_srgba();
-    let base = Vec3::new(c.red, c.green, c.blue);
-    let (fill, rim) = if facing_notch { (base * 0.75, base.lerp(Vec3::ONE, 0.45)) } else { (base, base * 0.35) };
+/// Where a figure's facing notch begins and ends along +x (in radii), and its half-width at its
+/// base: an arrowhead on the rim pointing the way the figure faces.
+const NOTCH_BASE: f32 = 0.60;
+const NOTCH_TIP: f32 = 0.97;
+const NOTCH_HALF_WIDTH: f32 = 0.22;
+
+/// A figure's facing notch: a white wedge on the rim at +x, clear elsewhere, as wide as the
+/// token; it turns with the figure over the upright picture.
+pub fn notch_image() -> Image {
     let n = TOKEN_PX as f32;
     let mut data = Vec::with_capacity((TOKEN_PX * TOKEN_PX * 4) as usize);
     for y in 0..TOKEN_PX {
         for x in 0..TOKEN_PX {
             // -1..1 across, +y up.
             let p = Vec2::new((x as f32 + 0.5) / n * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / n * 2.0);
-            let r = p.length();
-            let px = 2.0 / n;
-            let coverage = ((1.0 - r) / px + 0.5).clamp(0.0, 1.0);
-            let rim_mix = ((r - 0.80) / px + 0.5).clamp(0.0, 1.0);
-            let mut rgb = fill.lerp(rim, rim_mix);
-            if facing_notch {
-                // A wedge from the middle of the token to its rim.
-                let half_width = 0.26 * (0.92 - p.x) / 0.57;
-                if p.x > 0.35 && p.x < 0.92 && p.y.abs() < half_width {
-                    rgb = Vec3::ONE;
-                }
-            }
-            let alpha = coverage * if facing_notch { 0.95 } else { 1.0 };
-            data.extend([rgb.x, rgb.y, rgb.z, alpha].map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8));
+            let half_width = NOTCH_HALF_WIDTH * (NOTCH_TIP - p.x) / (NOTCH_TIP - NOTCH_BASE);
+            let inside = p.x > NOTCH_BASE && p.x < NOTCH_TIP && p.y.abs() < half_width;
+            data.extend([255, 255, 255, if inside { 255 } else { 0 }]);
         }
     }
     let mut image = Image::new(
@@ -117,35 +127,70 @@ pub fn beast_color(beast: Beast) -> Color {
 
 fn spawn_figure_tokens(
     mut commands: Commands,
-    mut looks: ResMut<TokenImages>,
-    mut images: ResMut<Assets<Image>>,
+    mut pictures: PictureLoader,
+    mut notch_handle: Local<Option<Handle<Image>>>,
     figures: Query<(Entity, &Figure), Without<Tokened>>,
 ) {
     for (entity, figure) in &figures {
         commands.entity(entity).try_insert(Tokened);
-        commands.spawn((
-            Sprite {
-                image: looks.get(&mut images, side_color(&figure.0.side), true),
-                custom_size: Some(Vec2::splat(0.8 * PX_PER_INCH)),
-                ..default()
+        let f = &figure.0;
+        let side = side_color(&f.side);
+        let owner = format!("figure \"{}\"", f.name);
+        let plain = figure_look(side);
+        let request = match &f.picture {
+            Some(picture) => PictureRequest {
+                owner: &owner,
+                picture: picture.as_str(),
+                beside_scene: true,
+                look: picture_look(side),
+                plain,
             },
+            None => {
+                PictureRequest { owner: &owner, picture: DEFAULT_FIGURE_FACE, beside_scene: false, look: plain, plain }
+            }
+        };
+        let face = pictures.token(&request);
+        let notch = notch_handle.get_or_insert_with(|| pictures.add(notch_image())).clone();
+        let size = Some(Vec2::splat(FIGURE_BASE_IN * PX_PER_INCH));
+        commands.spawn((
+            Sprite { image: face, custom_size: size, ..default() },
             Transform::from_xyz(0.0, 0.0, FIGURE_Z),
             Visibility::Hidden,
             FigureToken(entity),
+        ));
+        commands.spawn((
+            Sprite { image: notch, custom_size: size, ..default() },
+            Transform::from_xyz(0.0, 0.0, NOTCH_Z),
+            Visibility::Hidden,
+            FigureToken(entity),
+            FacingNotch,
         ));
     }
 }
 
 fn spawn_beast_tokens(
     mut commands: Commands,
-    mut looks: ResMut<TokenImages>,
-    mut images: ResMut<Assets<Image>>,
+    mut pictures: PictureLoader,
     herds: Query<(Entity, &Herd), Without<Tokened>>,
 ) {
     for (entity, herd) in &herds {
         commands.entity(entity).try_insert(Tokened);
         let h = &herd.0;
-        let image = looks.get(&mut images, beast_color(h.beast), false);
+        let owner = format!("herd \"{}\"", h.name);
+        let plain = beast_look(beast_color(h.beast));
+        let request = match &h.picture {
+            Some(picture) => PictureRequest {
+                owner: &owner,
+                picture: picture.as_str(),
+                beside_scene: true,
+                look: picture_look(side_color(&h.side)),
+                plain,
+            },
+            None => {
+                PictureRequest { owner: &owner, picture: DEFAULT_BEAST_FACE, beside_scene: false, look: plain, plain }
+            }
+        };
+        let image = pictures.token(&request);
         let size = 0.7 * h.spacing.min(1.0) * PX_PER_INCH;
         for index in 0..h.count as usize {
             commands.spawn((
@@ -164,10 +209,10 @@ const DOWN_TINT: Color = Color::srgba(0.45, 0.45, 0.45, 0.85);
 
 fn move_figure_tokens(
     mut commands: Commands,
-    mut tokens: Query<(Entity, &FigureToken, &mut Transform, &mut Visibility, &mut Sprite)>,
+    mut tokens: Query<(Entity, &FigureToken, Has<FacingNotch>, &mut Transform, &mut Visibility, &mut Sprite)>,
     shown: Query<(Option<Ref<Shown>>, Ref<Conditions>), With<Figure>>,
 ) {
-    for (token, figure, mut transform, mut visibility, mut sprite) in &mut tokens {
+    for (token, figure, notch, mut transform, mut visibility, mut sprite) in &mut tokens {
         let Ok((shown, conditions)) = shown.get(figure.0) else {
             // Its figure is gone.
             commands.entity(token).despawn();
@@ -182,8 +227,13 @@ fn move_figure_tokens(
         // Placed once the figure's shown place is known.
         let Some(shown) = shown else { continue };
         if shown.is_changed() || *visibility == Visibility::Hidden {
-            let place = Transform::from_translation(to_world(shown.at).extend(FIGURE_Z))
-                .with_rotation(Quat::from_rotation_z(shown.facing.to_radians()));
+            // The notch turns with the figure; the picture stays upright.
+            let place = if notch {
+                Transform::from_translation(to_world(shown.at).extend(NOTCH_Z))
+                    .with_rotation(Quat::from_rotation_z(shown.facing.to_radians()))
+            } else {
+                Transform::from_translation(to_world(shown.at).extend(FIGURE_Z))
+            };
             transform.set_if_neq(place);
             visibility.set_if_neq(Visibility::Inherited);
         }
@@ -222,13 +272,16 @@ fn move_beast_tokens(
 
 #[cfg(test)]
 mod tests {
+    use super::super::pictures::{Rgba8, round_token};
     use super::*;
     use crate::sim::testing::scene_from_str;
 
-    /// The simulation with the playhead and tokens, no window.
+    /// The simulation with the playhead and tokens, no window (and no image loader: the
+    /// default faces stay plain discs).
     fn app(scene: &crate::scene::Scene) -> App {
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, bevy::asset::AssetPlugin::default()))
+        let assets = bevy::asset::AssetPlugin { watch_for_changes_override: Some(false), ..default() };
+        app.add_plugins((MinimalPlugins, assets))
             .init_asset::<Image>()
             .init_resource::<super::super::SceneGeneration>()
             .add_plugins((crate::sim::plugin, super::super::playhead::plugin, plugin));
@@ -236,15 +289,22 @@ mod tests {
         app
     }
 
+    /// Figures and beasts with tokens; every figure's picture has its notch, of the same figure.
     fn tokens_point_at_the_living(app: &mut App) -> (usize, usize) {
         let world = app.world_mut();
         let figures: Vec<Entity> = world.query_filtered::<Entity, With<Figure>>().iter(world).collect();
         let herds: Vec<Entity> = world.query_filtered::<Entity, With<Herd>>().iter(world).collect();
-        let figure_tokens: Vec<Entity> = world.query::<&FigureToken>().iter(world).map(|t| t.0).collect();
+        let mut faces: Vec<Entity> =
+            world.query_filtered::<&FigureToken, Without<FacingNotch>>().iter(world).map(|t| t.0).collect();
+        let mut notches: Vec<Entity> =
+            world.query_filtered::<&FigureToken, With<FacingNotch>>().iter(world).map(|t| t.0).collect();
         let beast_tokens: Vec<Entity> = world.query::<&BeastToken>().iter(world).map(|t| t.herd).collect();
-        assert!(figure_tokens.iter().all(|e| figures.contains(e)), "a token of a figure that is gone");
+        assert!(faces.iter().all(|e| figures.contains(e)), "a token of a figure that is gone");
         assert!(beast_tokens.iter().all(|e| herds.contains(e)), "a beast of a herd that is gone");
-        (figure_tokens.len(), beast_tokens.len())
+        faces.sort();
+        notches.sort();
+        assert_eq!(faces, notches, "a picture without its notch, or a notch without its picture");
+        (faces.len(), beast_tokens.len())
     }
 
     #[test]
@@ -273,33 +333,78 @@ mod tests {
         assert_eq!(tokens_point_at_the_living(&mut app), (2, 5));
     }
 
-    fn pixel(image: &Image, x: u32, y: u32) -> [u8; 4] {
-        let data = image.data.as_ref().expect("pixels");
+    fn pixel(data: &[u8], x: u32, y: u32) -> [u8; 4] {
         let i = ((y * TOKEN_PX + x) * 4) as usize;
         [data[i], data[i + 1], data[i + 2], data[i + 3]]
     }
 
+    /// The plain figure token (drawn until the default face is read, or when it cannot be): the
+    /// party's blue (0.30, 0.55, 0.95) × 0.75 = (57, 105, 182) inside, the blue lerped 0.45 of
+    /// the way to white at the rim: (0.615, 0.7525, 0.9725) = (157, 192, 248). The notch, a
+    /// sprite of its own, is white on the right (+x) only, clear over the picture.
     #[test]
-    fn a_figure_token_is_a_disc_with_a_white_notch_facing_right() {
-        let image = token_image(Color::srgb(0.3, 0.55, 0.95), true);
+    fn a_figure_token_is_a_disc_and_its_notch_faces_right() {
+        let disc = round_token(&Rgba8::white(), TOKEN_PX, &figure_look(side_color("party")));
         let mid = TOKEN_PX / 2;
-        // Outside the disc: clear. Inside: opaque, its colour darker than the rim.
-        assert_eq!(pixel(&image, 0, 0)[3], 0);
-        assert!(pixel(&image, mid - 10, mid)[3] > 200);
-        let fill = pixel(&image, mid - 10, mid);
-        assert!(fill[2] > fill[0], "blue token");
-        // The notch is on the right (+x), not on the left.
-        assert_eq!(&pixel(&image, mid + 18, mid)[..3], &[255, 255, 255]);
-        assert_ne!(&pixel(&image, mid - 18, mid)[..3], &[255, 255, 255]);
+        assert_eq!(pixel(&disc, 0, 0)[3], 0, "clear outside the disc");
+        assert_eq!(pixel(&disc, mid - 20, mid), [57, 105, 182, 255]);
+        // 0.96 radii out.
+        assert_eq!(pixel(&disc, 2, mid), [157, 192, 248, 255]);
+        let notch = notch_image();
+        let notch = notch.data.as_ref().expect("pixels");
+        // 0.77 radii out, right and left.
+        assert_eq!(pixel(notch, mid + 49, mid), [255, 255, 255, 255]);
+        assert_eq!(pixel(notch, mid - 49, mid)[3], 0);
+        assert_eq!(pixel(notch, mid, mid)[3], 0, "the picture shows in the middle");
     }
 
+    /// A sheep's plain token: its colour, 0.98 (250), inside; 0.35 of it (0.343: 87) at the rim.
     #[test]
-    fn a_beast_token_has_a_dark_rim_and_no_notch() {
-        let image = token_image(Color::srgb(0.98, 0.98, 0.98), false);
+    fn a_beast_token_has_a_dark_rim_and_its_kinds_colour() {
+        let disc = round_token(&Rgba8::white(), TOKEN_PX, &beast_look(beast_color(Beast::Sheep)));
         let mid = TOKEN_PX / 2;
-        let rim = pixel(&image, TOKEN_PX - 3, mid);
-        let fill = pixel(&image, mid + 18, mid);
-        assert!(rim[0] < 150, "dark rim: {rim:?}");
-        assert!(fill[0] > 240, "pale fill: {fill:?}");
+        assert_eq!(pixel(&disc, mid + 36, mid), [250, 250, 250, 255]);
+        assert_eq!(pixel(&disc, TOKEN_PX - 3, mid), [87, 87, 87, 255]);
+    }
+
+    /// A figure naming a picture beside its scene shows it at once (read here, not by the asset
+    /// server); one naming none is the plain disc while its default face is not loaded.
+    #[test]
+    fn a_figure_with_a_picture_beside_its_scene_shows_it() {
+        let dir = std::env::temp_dir().join(format!("tabula-tokens-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp folder");
+        let mut png_bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut png_bytes, 4, 4);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().expect("header");
+        writer.write_image_data(&[255, 0, 255, 255].repeat(16)).expect("pixels");
+        writer.finish().expect("written");
+        std::fs::write(dir.join("ann.png"), png_bytes).expect("written");
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 20),
+              figures: [(name: \"Ann\", position: (2, 2), picture: \"ann.png\"), (name: \"Bob\", position: (4, 4))])",
+        );
+        let mut app = app(&scene);
+        app.insert_resource(crate::document::Document::at(Some(dir.join("scene.ron"))));
+        app.update();
+        let world = app.world_mut();
+        let names: Vec<(Entity, String)> =
+            world.query::<(Entity, &Figure)>().iter(world).map(|(e, f)| (e, f.0.name.clone())).collect();
+        let faces: Vec<(Entity, Handle<Image>)> = world
+            .query_filtered::<(&FigureToken, &Sprite), Without<FacingNotch>>()
+            .iter(world)
+            .map(|(t, s)| (t.0, s.image.clone()))
+            .collect();
+        let images = world.resource::<Assets<Image>>();
+        let middle = |name: &str| {
+            let (figure, _) = names.iter().find(|(_, n)| n == name).expect("the figure");
+            let (_, image) = faces.iter().find(|(f, _)| f == figure).expect("its token");
+            let data = images.get(image).and_then(|i| i.data.as_ref()).expect("pixels");
+            pixel(data, TOKEN_PX / 2, TOKEN_PX / 2)
+        };
+        assert_eq!(middle("Ann"), [255, 0, 255, 255], "the picture");
+        assert_eq!(middle("Bob"), [57, 105, 182, 255], "the plain party disc");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
