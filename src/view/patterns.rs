@@ -68,9 +68,19 @@ pub fn tile(material: Material) -> Image {
         }
     }
     // Smaller copies for zoomed-out views, so fine marks blend instead of shimmering.
+    let mut image = mipmapped_image(data, TILE_PX);
+    let mut sampler = ImageSamplerDescriptor::linear();
+    sampler.set_address_mode(ImageAddressMode::Repeat);
+    image.sampler = ImageSampler::Descriptor(sampler);
+    image
+}
+
+/// An sRGB image of the RGBA picture `data`, `px` pixels square (a power of two), with its
+/// smaller copies down to one pixel as mip levels, sampled linearly.
+pub(super) fn mipmapped_image(mut data: Vec<u8>, px: u32) -> Image {
     let mut levels = 1;
     let mut level = data.clone();
-    let mut size = TILE_PX as usize;
+    let mut size = px as usize;
     while size > 1 {
         level = half_size(&level, size);
         size /= 2;
@@ -78,16 +88,14 @@ pub fn tile(material: Material) -> Image {
         levels += 1;
     }
     let mut image = Image::new_uninit(
-        Extent3d { width: TILE_PX, height: TILE_PX, depth_or_array_layers: 1 },
+        Extent3d { width: px, height: px, depth_or_array_layers: 1 },
         TextureDimension::D2,
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::default(),
     );
     image.texture_descriptor.mip_level_count = levels;
     image.data = Some(data);
-    let mut sampler = ImageSamplerDescriptor::linear();
-    sampler.set_address_mode(ImageAddressMode::Repeat);
-    image.sampler = ImageSampler::Descriptor(sampler);
+    image.sampler = ImageSampler::linear();
     image
 }
 

@@ -22,7 +22,7 @@ use bevy::asset::{AssetLoadFailedEvent, RenderAssetUsages};
 use bevy::camera::visibility::RenderLayers;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::render::render_resource::TextureFormat;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -174,41 +174,7 @@ pub fn round_token(picture: &Rgba8, size: u32, look: &TokenLook) -> Vec<u8> {
 /// The token image of `picture` in `look`, [`TOKEN_PX`] across, with smaller copies for
 /// zoomed-out views so a detailed picture does not shimmer.
 fn token_image(picture: &Rgba8, look: &TokenLook) -> Image {
-    let mut data = round_token(picture, TOKEN_PX, look);
-    let mut levels = 1;
-    let mut level = data.clone();
-    let mut size = TOKEN_PX as usize;
-    while size > 1 {
-        level = half_size(&level, size);
-        size /= 2;
-        data.extend_from_slice(&level);
-        levels += 1;
-    }
-    let mut image = Image::new_uninit(
-        Extent3d { width: TOKEN_PX, height: TOKEN_PX, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    );
-    image.texture_descriptor.mip_level_count = levels;
-    image.data = Some(data);
-    image.sampler = ImageSampler::linear();
-    image
-}
-
-/// An RGBA picture `size` pixels square at half the size, each pixel the mean of four.
-fn half_size(pixels: &[u8], size: usize) -> Vec<u8> {
-    let half = size / 2;
-    let mut out = Vec::with_capacity(half * half * 4);
-    for y in 0..half {
-        for x in 0..half {
-            for c in 0..4 {
-                let at = |dx: usize, dy: usize| u32::from(pixels[((2 * y + dy) * size + 2 * x + dx) * 4 + c]);
-                out.push(((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) / 4) as u8);
-            }
-        }
-    }
-    out
+    super::patterns::mipmapped_image(round_token(picture, TOKEN_PX, look), TOKEN_PX)
 }
 
 /// A loaded image's pixels as sRGB RGBA bytes; none for a format with no colours to read.
