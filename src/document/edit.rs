@@ -1,6 +1,6 @@
-//! Edits to the scene: place, move, delete, draw a path, replace an entity's text. Every edit
-//! goes through the scene (snapshot, change, respawn), so each domain's entities are rebuilt by
-//! its own spawn code, and the dice log and seed are kept. The GM's fog edits ([`edit_fog`])
+//! Edits to the scene: place, move, delete, draw a path, replace an entity's text, set its
+//! picture. Every edit goes through the scene (snapshot, change, respawn), so each domain's
+//! entities are rebuilt by its own spawn code, and the dice log and seed are kept. The GM's fog edits ([`edit_fog`])
 //! change the world's explored fog and the fog's switch directly. Each is an undo step
 //! ([`super::undo`](mod@super::undo)), whatever it changed.
 
@@ -43,6 +43,9 @@ pub enum Edit {
     /// Set whether the projector shows the named figure, trap, fire or herd: none leaves it to
     /// the automatic rules, `Some(true)` always, `Some(false)` never (its `show_players`).
     ShowPlayers(String, Option<bool>),
+    /// Set the picture of the named figure, herd or trap (its `picture`, a file beside the
+    /// scene or under `assets/`); none clears it (the default face, or no picture on a trap).
+    SetPicture(String, Option<String>),
 }
 
 /// Make `edits` to the world's scene and rebuild the world once, keeping the dice log (moved
@@ -309,6 +312,12 @@ pub fn edit_scene(scene: &mut Scene, edit: &Edit) -> Result<(), String> {
             }
             with_named!(name, |e| e.show_players = *setting, figures, traps, fires, herds)
         }
+        Edit::SetPicture(name, picture) => {
+            if scene.fires.iter().any(|e| e.name == *name) || scene.sleepers.iter().any(|e| e.name == *name) {
+                return Err(format!("\"{name}\" has no picture: only figures, herds and traps show one"));
+            }
+            with_named!(name, |e| e.picture = picture.clone(), figures, traps, herds)
+        }
     }
 }
 
@@ -472,6 +481,51 @@ mod tests {
         };
         assert_eq!(settings(&snapshot_scene(world).unwrap()), settings(&saved));
         assert_eq!(settings(&saved), (None, Some(true), Some(false), Some(true)));
+    }
+
+    /// A picture set on a figure, a herd and a trap is saved with the scene; an empty one is
+    /// refused (nothing changes), a fire has none; each change is one undo step back.
+    #[test]
+    fn the_gm_sets_and_clears_a_picture_and_undo_takes_it_back() {
+        let scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10), \
+             figures: [(name: \"Ann\", position: (1, 1), picture: \"ann.png\")], \
+             traps: [(name: \"Pit\", kind: pit(depth: 1, bottom: spiked), position: (5, 5))], \
+             fires: [(name: \"Camp\", position: (8, 8))], \
+             herds: [(name: \"Cows\", beast: cow, count: 2, position: (12, 5))])",
+        );
+        let mut app = app_with_scene(&scene, 3);
+        app.add_plugins(super::super::plugin);
+        let world = app.world_mut();
+        let pictures = |world: &mut World| {
+            let s = snapshot_scene(world).unwrap();
+            (s.figures[0].picture.clone(), s.traps[0].picture.clone(), s.herds[0].picture.clone())
+        };
+        let set = |name: &str, picture: Option<&str>| Edit::SetPicture(name.into(), picture.map(str::to_string));
+        apply_edits(world, &[set("Pit", Some("art/pit.webp"))]).unwrap();
+        apply_edits(world, &[set("Cows", Some("tokens/default-beast.png"))]).unwrap();
+        apply_edits(world, &[set("Ann", None)]).unwrap();
+        assert!(world.resource::<super::super::Document>().dirty);
+        let all_set = (None, Some("art/pit.webp".to_string()), Some("tokens/default-beast.png".to_string()));
+        assert_eq!(pictures(world), all_set);
+        // The world holds it too: the tokens read it there.
+        let mut traps = world.query::<&crate::sim::traps::Trap>();
+        assert_eq!(traps.iter(world).next().and_then(|t| t.0.picture.clone()).as_deref(), Some("art/pit.webp"));
+        // A path the scene format refuses, or an entity with no picture: refused, nothing changes.
+        let err = apply_edits(world, &[set("Ann", Some("../ann.png"))]).unwrap_err();
+        assert!(err.contains("picture") && err.contains("climb out"), "{err}");
+        let err = apply_edits(world, &[set("Camp", Some("fire.png"))]).unwrap_err();
+        assert!(err.contains("has no picture"), "{err}");
+        assert_eq!(pictures(world), all_set);
+        // Undo, step by step: Ann's picture back, then the herd's and the trap's gone.
+        assert!(super::super::undo(world));
+        assert_eq!(pictures(world).0.as_deref(), Some("ann.png"));
+        assert!(super::super::undo(world));
+        assert_eq!(pictures(world).2, None);
+        assert!(super::super::undo(world));
+        assert_eq!(pictures(world), (Some("ann.png".to_string()), None, None));
+        assert!(super::super::redo(world));
+        assert_eq!(pictures(world).1.as_deref(), Some("art/pit.webp"));
     }
 
     #[test]

@@ -163,7 +163,9 @@ impl Document {
     /// Save `scene` atomically to `path`, a scene file (a map is never overwritten). A map's
     /// image is written beside it as SCENE-STEM.png/.webp (as `tabula import` does) and the
     /// scene's background renamed to it; an image beside the old file is copied along when the
-    /// scene moves to another folder. The document is then that file, clean.
+    /// scene moves to another folder, and so are the pictures its tokens name that are beside
+    /// the old file ([`copy_pictures`]; those it could not bring are named in
+    /// [`Document::message`]). The document is then that file, clean.
     pub fn save_as(&mut self, scene: &mut Scene, path: &Path) -> Result<(), String> {
         if is_map(path) {
             return Err(format!("{}: maps are not overwritten; save the scene as a .ron file", path.display()));
@@ -194,6 +196,15 @@ impl Document {
         }
         .map_err(|e| e.to_string())?;
         drop(image);
+        // After the scene is saved, so a failed save copies nothing; a picture that cannot come
+        // along leaves the saved scene as valid as one that travels without its pictures.
+        if self.path.is_some() {
+            let to = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let left = copy_pictures(scene, &self.folder(), &to);
+            if !left.is_empty() {
+                self.message = Some(format!("Saved; not every picture came along:\n{}", left.join("\n")));
+            }
+        }
         self.background = BackgroundSource::BesideFile;
         self.mtime = modified(path);
         self.path = Some(path.to_path_buf());
@@ -212,6 +223,77 @@ fn read_image(path: &Path) -> Result<Vec<u8>, String> {
     scene::load::read_bounded(path, limit)
         .map_err(|e| format!("{}: {e}", path.display()))?
         .map_err(|_| format!("{}: the image is larger than the {limit}-byte limit for images", path.display()))
+}
+
+/// `folder`, with the working folder for an empty one (a file named without its folder).
+fn folder_or_working(folder: &Path) -> &Path {
+    if folder.as_os_str().is_empty() { Path::new(".") } else { folder }
+}
+
+/// Whether `a` and `b` are the same folder (by their real paths when both exist).
+fn same_folder(a: &Path, b: &Path) -> bool {
+    let (a, b) = (folder_or_working(a), folder_or_working(b));
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Copy the pictures `scene` names (on figures, herds and traps) that lie beside its old file,
+/// in `from`, to the same names beside its new one, in `to`, each written atomically. A picture
+/// `to` holds already is left as it is: the same bytes need no copy, and other bytes are never
+/// overwritten. Pictures not beside the old file (under `assets/`, or nowhere) are where the
+/// view finds them still. What could not be brought along, one line each.
+pub fn copy_pictures(scene: &Scene, from: &Path, to: &Path) -> Vec<String> {
+    if same_folder(from, to) {
+        return Vec::new();
+    }
+    let named = scene.figures.iter().filter_map(|f| f.picture.as_deref());
+    let named = named.chain(scene.herds.iter().filter_map(|h| h.picture.as_deref()));
+    let named = named.chain(scene.traps.iter().filter_map(|t| t.picture.as_deref()));
+    // As the view looks them up: `art/../orc.png` is `orc.png`.
+    let mut names: Vec<String> =
+        named.filter_map(scene::pictures::normal_picture_path).filter(|p| !p.is_empty()).collect();
+    names.sort();
+    names.dedup();
+    let mut left = Vec::new();
+    for name in names {
+        let source = from.join(&name);
+        if source.is_file()
+            && let Err(why) = copy_picture(&source, &to.join(&name))
+        {
+            left.push(format!("picture \"{name}\": {why}"));
+        }
+    }
+    left
+}
+
+/// Copy the picture `source` to `target` unless `target` holds it already; an error, `target`
+/// kept as it is, when it holds something else.
+fn copy_picture(source: &Path, target: &Path) -> Result<(), String> {
+    let bytes = read_picture(source)?;
+    if std::fs::symlink_metadata(target).is_ok() {
+        // Only a plain file is read to compare: a device or a FIFO there could block the read.
+        let plain = std::fs::metadata(target).is_ok_and(|m| m.is_file());
+        let same = plain && read_picture(target).is_ok_and(|there| there == bytes);
+        return if same {
+            Ok(())
+        } else {
+            Err(format!("{} is there already and differs: it is kept, not overwritten", target.display()))
+        };
+    }
+    if let Some(folder) = target.parent() {
+        std::fs::create_dir_all(folder_or_working(folder)).map_err(|e| format!("{}: {e}", folder.display()))?;
+    }
+    scene::save::write_atomic(target, &bytes).map_err(|e| format!("{}: {e}", target.display()))
+}
+
+/// Read a picture file, at most [`scene::pictures::MAX_PICTURE_BYTES`].
+fn read_picture(path: &Path) -> Result<Vec<u8>, String> {
+    let limit = scene::pictures::MAX_PICTURE_BYTES;
+    scene::load::read_bounded(path, limit)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|size| format!("{}: {size} bytes, more than the {limit} copied for a picture", path.display()))
 }
 
 /// Save the world's scene to `path`, or to the document's own file.
@@ -434,6 +516,61 @@ mod tests {
         assert!(image_bytes(&document).is_some());
         document.save_as(&mut scene, &dir.join("saved.ron")).unwrap();
         assert_eq!(std::fs::read(dir.join("saved.png")).unwrap(), [1u8, 2, 3]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    /// Save as into another folder brings along the pictures found beside the old file, in
+    /// their folders and atomically; one already there with other bytes is kept and named in
+    /// the message, one with the same bytes is left; a picture not beside the old file (one in
+    /// assets/) is not copied. Within one folder nothing is copied.
+    #[test]
+    fn save_as_elsewhere_brings_the_pictures_beside_the_old_file() {
+        let dir = temp_dir("pictures");
+        std::fs::remove_dir_all(&dir).ok();
+        let (from, to, third) = (dir.join("from"), dir.join("to"), dir.join("third"));
+        for folder in [from.join("art"), to.clone(), third.clone()] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        std::fs::write(from.join("art/ann.png"), b"ann").unwrap();
+        std::fs::write(from.join("pit.webp"), b"pit").unwrap();
+        std::fs::write(from.join("cow.png"), b"cow").unwrap();
+        std::fs::write(to.join("pit.webp"), b"another pit").unwrap();
+        std::fs::write(to.join("cow.png"), b"cow").unwrap();
+        let mut scene = scene_from_str(
+            "(version: 1, table: (width: 20, height: 10), \
+             figures: [(name: \"Ann\", position: (1, 1), picture: \"art/ann.png\"), \
+                       (name: \"Bob\", position: (2, 1), picture: \"./art/../art/ann.png\"), \
+                       (name: \"Cy\", position: (3, 1), picture: \"tokens/default-figure.png\")], \
+             traps: [(name: \"Pit\", kind: pit(depth: 1, bottom: spiked), position: (5, 5), picture: \"pit.webp\")], \
+             herds: [(name: \"Cows\", beast: cow, count: 2, position: (12, 5), picture: \"cow.png\")])",
+        );
+        let mut document = Document { path: Some(from.join("scene.ron")), ..default() };
+        document.save_as(&mut scene, &to.join("scene.ron")).unwrap();
+        assert_eq!(std::fs::read(to.join("art/ann.png")).unwrap(), b"ann");
+        assert_eq!(std::fs::read(to.join("pit.webp")).unwrap(), b"another pit", "kept, not overwritten");
+        assert_eq!(std::fs::read(to.join("cow.png")).unwrap(), b"cow");
+        assert_eq!(names(&to), ["art", "cow.png", "pit.webp", "scene.ron"], "no temporary file, no tokens/");
+        assert_eq!(names(&to.join("art")), ["ann.png"]);
+        let message = document.message.clone().unwrap_or_default();
+        assert!(message.contains("\"pit.webp\"") && message.contains("differs"), "{message}");
+        assert!(!message.contains("cow.png") && !message.contains("ann.png"), "{message}");
+        assert_eq!(document.path.as_deref(), Some(to.join("scene.ron").as_path()), "saved all the same");
+        // In the same folder: nothing to copy, nothing said.
+        document.message = None;
+        document.save_as(&mut scene, &to.join("again.ron")).unwrap();
+        assert_eq!(document.message, None);
+        // On to a third folder: from where the document is now, the picture kept there included.
+        document.save_as(&mut scene, &third.join("scene.ron")).unwrap();
+        assert_eq!(document.message, None);
+        assert_eq!(std::fs::read(third.join("pit.webp")).unwrap(), b"another pit");
+        assert_eq!(std::fs::read(third.join("art/ann.png")).unwrap(), b"ann");
         std::fs::remove_dir_all(&dir).ok();
     }
 

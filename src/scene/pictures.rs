@@ -1,10 +1,15 @@
 //! Pictures that figures, herds and traps name for their tokens (`picture`): a PNG or WebP file
 //! beside the scene file or under the project's `assets/` folder. Only the path is checked
 //! here; whether the file is there is the view's business (a missing one is a warning there
-//! and the plain token, never a load error: a scene travels without its pictures).
+//! and the plain token, never a load error: a scene travels without its pictures). Saving the
+//! scene to another folder copies along the pictures found beside its old file
+//! (`crate::document::file`).
 
 /// Longest `picture` path, in characters.
 pub const MAX_PICTURE_CHARS: usize = 260;
+
+/// Largest picture file read (by the view) or copied along by Save as, in bytes.
+pub const MAX_PICTURE_BYTES: u64 = 32 * 1024 * 1024;
 
 /// The picture file endings read (lower case: the asset server picks its reader by them).
 pub const PICTURE_EXTENSIONS: [&str; 2] = ["png", "webp"];

@@ -93,6 +93,7 @@ fn spawn_terrain(
     mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut tiles: super::tiles::TileLoader,
 ) {
     // The bare table.
     let size = to_world(table.0);
@@ -137,7 +138,8 @@ fn spawn_terrain(
         Ok(None) => {}
         Err(e) => document.message = Some(e),
     }
-    // One patterned material per kind of ground, shared by its regions so they batch.
+    // One patterned material per kind of ground, shared by its regions so they batch; its
+    // tile comes from assets/tiles/ and changes in place when the file does (tiles.rs).
     let mut looks: std::collections::HashMap<Material, Handle<ColorMaterial>> = Default::default();
     for (i, region) in terrain.0.iter().enumerate() {
         let look = looks
@@ -145,7 +147,7 @@ fn spawn_terrain(
             .or_insert_with(|| {
                 materials.add(ColorMaterial {
                     color: material_color(region.material),
-                    texture: Some(images.add(super::patterns::tile(region.material))),
+                    texture: Some(tiles.tile(&mut images, region.material)),
                     ..default()
                 })
             })

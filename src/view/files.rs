@@ -77,6 +77,8 @@ fn apply_file_requests(world: &mut World) {
         }
         action
     };
+    // Cleared first: an action may leave a note of its own (what Save as could not copy).
+    world.resource_mut::<Document>().message = None;
     let result = match action {
         FileAction::Save => document::save(world, None),
         FileAction::SaveAs(path) => document::save(world, Some(path)),
@@ -88,7 +90,9 @@ fn apply_file_requests(world: &mut World) {
             Ok(())
         }
     };
-    world.resource_mut::<Document>().message = result.err();
+    if let Err(e) = result {
+        world.resource_mut::<Document>().message = Some(e);
+    }
 }
 
 #[cfg(test)]

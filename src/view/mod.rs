@@ -34,6 +34,7 @@ mod script;
 mod settings;
 mod sleepers;
 mod temptations;
+mod tiles;
 mod tokens;
 mod trails;
 mod traps;
@@ -49,6 +50,7 @@ use std::process::ExitCode;
 /// Bumped whenever the sim world is rebuilt; the view's mirrors of it rebuild then.
 pub use crate::document::SceneGeneration;
 pub use layers::{GM_LAYER, GmGizmos, PUBLIC_LAYER};
+pub use patterns::write_tiles;
 pub use record::{
     ClipFormat, DEFAULT_RECORD_FPS, DEFAULT_RECORD_WIDTH, MAX_RECORD_MOVES, RECORD_FPS, RECORD_WIDTH, RecordOptions,
 };
@@ -244,7 +246,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((undo::plugin, ruler::plugin, script::plugin));
     app.add_plugins(labels::plugin);
     app.add_plugins(record::plugin);
-    app.add_plugins(pictures::plugin);
+    app.add_plugins((pictures::plugin, tiles::plugin));
     app.add_plugins(playtest_panel::plugin);
 }
 

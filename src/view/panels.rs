@@ -63,6 +63,8 @@ pub struct PanelState {
     /// The inspector's RON text for the selected entity, and whose it is.
     ron_text: String,
     ron_for: Option<String>,
+    /// The inspector's picture field for the selected entity, read with its RON text.
+    picture_text: String,
     rewind_target: u32,
     seed_input: String,
 }
@@ -544,11 +546,13 @@ fn inspector(world: &mut World, contexts: &mut bevy::ecs::system::SystemState<Eg
     let Some(name) = selected else { return };
     // The entity's RON text, refreshed when the selection changes.
     let needs_text = world.resource::<PanelState>().ron_for.as_deref() != Some(name.as_str());
+    let picture = super::pictures::picture_setting(world, &name);
     if needs_text {
         let text = snapshot_scene(world).and_then(|s| entity_ron(&s, &name)).unwrap_or_default();
         let mut panels = world.resource_mut::<PanelState>();
         panels.ron_text = text;
         panels.ron_for = Some(name.clone());
+        panels.picture_text = picture.clone().flatten().unwrap_or_default();
     }
     let show_players = super::fog::show_players_setting(world, &name);
     let Ok(mut egui) = contexts.get_mut(world) else { return };
@@ -569,6 +573,26 @@ fn inspector(world: &mut World, contexts: &mut bevy::ecs::system::SystemState<Eg
                         // The text shows the new setting once the edit is made.
                         panels.ron_for = None;
                     }
+                }
+                if let Some(current) = &picture {
+                    ui.horizontal(|ui| {
+                        ui.label("Picture:").on_hover_text(
+                            "A PNG or WebP file beside the scene file or under assets/, drawn on the token. \
+                             Empty: none (a figure or beast shows the default face). Saved with the scene.",
+                        );
+                        let field = ui.add(
+                            egui::TextEdit::singleline(&mut panels.picture_text).desired_width(220.0).hint_text("none"),
+                        );
+                        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if (ui.button("Set").clicked() || entered)
+                            && let Some(edit) =
+                                super::pictures::picture_edit(&name, current.as_deref(), &panels.picture_text)
+                        {
+                            edits.push(edit);
+                            // The text and the field show the new picture once the edit is made.
+                            panels.ron_for = None;
+                        }
+                    });
                 }
                 ui.label("Edit the entity as scene text, then Apply (checked like a scene file).");
                 egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {

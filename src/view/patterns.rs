@@ -4,6 +4,10 @@
 //!
 //! A tile is grey-scale: white where the material's colour shows as it is, darker where a mark
 //! is. The material's colour tints it (`ColorMaterial::color`).
+//!
+//! The tiles drawn here are written to `assets/tiles/` ([`write_tiles`], `cargo run --example
+//! make_tiles`), where the view reads them (tiles.rs) so a GM can replace one; the code's own
+//! tile stands in for a file that is missing or cannot be read.
 
 use crate::scene::Material;
 use bevy::asset::RenderAssetUsages;
@@ -11,11 +15,12 @@ use bevy::image::{ImageAddressMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use std::f32::consts::TAU;
+use std::path::{Path, PathBuf};
 
 /// Table inches one tile covers.
 pub const TILE_INCHES: f32 = 2.0;
 /// Pixels across a tile: 32 a table inch, the view's scale at zoom 1.
-const TILE_PX: u32 = 64;
+pub const TILE_PX: u32 = 64;
 /// How dark a mark is: the share of the colour it keeps.
 const MARK: f32 = 0.72;
 
@@ -55,8 +60,16 @@ pub fn ink(material: Material, u: f32, v: f32, px: f32) -> f32 {
     }
 }
 
-/// The tile for `material`, repeating (its sampler wraps).
-pub fn tile(material: Material) -> Image {
+/// The folder under `assets/` holding one tile a material, as [`tile_png`] writes them.
+pub const TILE_FOLDER: &str = "tiles";
+
+/// Where `material`'s tile file is under `assets/`: `tiles/<its snake_case name>.png`.
+pub fn tile_path(material: Material) -> String {
+    format!("{TILE_FOLDER}/{}.png", material.id())
+}
+
+/// The grey RGBA pixels of `material`'s tile, [`TILE_PX`] square, rows from the top.
+pub fn tile_pixels(material: Material) -> Vec<u8> {
     let n = TILE_PX as f32;
     let mut data = Vec::with_capacity((TILE_PX * TILE_PX * 4) as usize);
     for y in 0..TILE_PX {
@@ -67,12 +80,60 @@ pub fn tile(material: Material) -> Image {
             data.extend([byte, byte, byte, 255]);
         }
     }
-    // Smaller copies for zoomed-out views, so fine marks blend instead of shimmering.
-    let mut image = mipmapped_image(data, TILE_PX);
+    data
+}
+
+/// The tile for `material` as drawn in code (the fallback when its file cannot be read),
+/// repeating (its sampler wraps).
+pub fn tile(material: Material) -> Image {
+    repeating_tile(tile_pixels(material), TILE_PX, TILE_PX)
+}
+
+/// A repeating tile of the RGBA picture `data`, `width` by `height`: a square power of two
+/// gets its smaller copies, so fine marks blend instead of shimmering when zoomed out; any
+/// other size is drawn as it is.
+pub(super) fn repeating_tile(data: Vec<u8>, width: u32, height: u32) -> Image {
+    let mut image = if width == height && width.is_power_of_two() {
+        mipmapped_image(data, width)
+    } else {
+        Image::new(
+            Extent3d { width, height, depth_or_array_layers: 1 },
+            TextureDimension::D2,
+            data,
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::default(),
+        )
+    };
     let mut sampler = ImageSamplerDescriptor::linear();
     sampler.set_address_mode(ImageAddressMode::Repeat);
     image.sampler = ImageSampler::Descriptor(sampler);
     image
+}
+
+/// `material`'s tile as the bytes of an 8-bit RGBA PNG file (what `assets/tiles/` holds).
+pub fn tile_png(material: Material) -> Result<Vec<u8>, png::EncodingError> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, TILE_PX, TILE_PX);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&tile_pixels(material))?;
+    writer.finish()?;
+    Ok(bytes)
+}
+
+/// Write every material's tile under `assets` ([`tile_path`]), each atomically; the files
+/// written, in the order of [`Material::ALL`]. `cargo run --example make_tiles` runs it.
+pub fn write_tiles(assets: &Path) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(assets.join(TILE_FOLDER))?;
+    let mut written = Vec::new();
+    for material in Material::ALL {
+        let bytes = tile_png(material).map_err(std::io::Error::other)?;
+        let path = assets.join(tile_path(material));
+        crate::scene::save::write_atomic(&path, &bytes)?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// An sRGB image of the RGBA picture `data`, `px` pixels square (a power of two), with its
@@ -232,6 +293,73 @@ mod tests {
                 assert_ne!(tiles[i], tiles[j], "{:?} and {:?} share a pattern", ALL[i], ALL[j]);
             }
         }
+    }
+
+    /// The project's `assets/tiles/` folder.
+    fn tile_folder() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(TILE_FOLDER)
+    }
+
+    /// Width, height and pixels of an 8-bit RGBA PNG; a PNG of any other kind is an error.
+    fn decode_rgba_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+        let mut buffer = vec![0; reader.output_buffer_size().ok_or("no size")?];
+        let info = reader.next_frame(&mut buffer).map_err(|e| e.to_string())?;
+        if (info.color_type, info.bit_depth) != (png::ColorType::Rgba, png::BitDepth::Eight) {
+            return Err(format!("{:?} {:?}, not 8-bit RGBA", info.color_type, info.bit_depth));
+        }
+        buffer.truncate(info.buffer_size());
+        Ok((info.width, info.height, buffer))
+    }
+
+    const REMAKE: &str = "write them again with `cargo run --example make_tiles`";
+
+    #[test]
+    fn every_material_has_a_tile_file() {
+        assert_eq!(tile_path(Material::StandingCorn), "tiles/standing_corn.png", "named in snake_case");
+        for m in ALL {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(tile_path(m));
+            assert!(path.is_file(), "{m:?}: {} is missing; {REMAKE}", path.display());
+        }
+    }
+
+    /// The files and the code cannot drift apart: each file is a material's tile, pixel for
+    /// pixel as [`tile_pixels`] draws it (and as [`tile_png`] encodes it).
+    #[test]
+    fn the_tile_files_are_the_tiles_the_code_draws() {
+        let entries = std::fs::read_dir(tile_folder()).unwrap_or_else(|e| panic!("assets/tiles: {e}; {REMAKE}"));
+        let mut seen = Vec::new();
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let Some(m) = ALL.into_iter().find(|m| name == format!("{}.png", m.id())) else {
+                panic!("assets/tiles/{name} is no material's tile");
+            };
+            let bytes = std::fs::read(&path).expect("readable");
+            let (width, height, pixels) = decode_rgba_png(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!((width, height), (TILE_PX, TILE_PX), "{name}");
+            // Within one step a byte: another libm may round a sine the other way.
+            let drawn = tile_pixels(m);
+            let same = pixels.len() == drawn.len() && pixels.iter().zip(&drawn).all(|(a, b)| a.abs_diff(*b) <= 1);
+            assert!(same, "{name} differs from the code's {m:?} tile; {REMAKE}");
+            seen.push(m);
+        }
+        assert_eq!(seen.len(), ALL.len(), "one file a material");
+        let encoded = tile_png(Material::Water).expect("encoded");
+        assert_eq!(decode_rgba_png(&encoded), Ok((TILE_PX, TILE_PX, tile_pixels(Material::Water))));
+    }
+
+    #[test]
+    fn a_tile_not_a_square_power_of_two_repeats_without_smaller_copies() {
+        let image = repeating_tile(vec![200; 48 * 32 * 4], 48, 32);
+        assert_eq!(image.texture_descriptor.mip_level_count, 1);
+        assert_eq!((image.width(), image.height()), (48, 32));
+        let ImageSampler::Descriptor(sampler) = &image.sampler else { panic!("its own sampler") };
+        assert_eq!(sampler.address_mode_u, ImageAddressMode::Repeat);
+        assert_eq!(sampler.address_mode_v, ImageAddressMode::Repeat);
+        let square = repeating_tile(tile_pixels(Material::Hay), TILE_PX, TILE_PX);
+        assert_eq!(square.data, tile(Material::Hay).data, "the code's tile is a repeating tile of its pixels");
     }
 
     #[test]

@@ -15,9 +15,10 @@ use super::draw::trap_shown_to_players;
 use super::layers::gm_only;
 use super::playhead::{BeforeMove, Playhead, PlayheadSystems};
 use super::{PX_PER_INCH, SceneGeneration, to_world};
-use crate::document::Document;
+use crate::document::{Document, Edit};
+use crate::sim::herds::Herd;
 use crate::sim::traps::Trap;
-use crate::sim::world::TablePosition;
+use crate::sim::world::{Figure, TablePosition};
 use bevy::asset::{AssetLoadFailedEvent, RenderAssetUsages};
 use bevy::camera::visibility::RenderLayers;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
@@ -40,7 +41,7 @@ pub(super) const DEFAULT_FIGURE_FACE: &str = "tokens/default-figure.png";
 /// The default face of a beast, under `assets/`.
 pub(super) const DEFAULT_BEAST_FACE: &str = "tokens/default-beast.png";
 /// Largest picture file read beside a scene, in bytes.
-const MAX_PICTURE_BYTES: u64 = 32 * 1024 * 1024;
+const MAX_PICTURE_BYTES: u64 = crate::scene::pictures::MAX_PICTURE_BYTES;
 /// Trap pictures lie under beasts (z 1.5) and figures (z 2), over the ground and the fire.
 const TRAP_Z: f32 = 0.5;
 /// A trap's rim when no side set it.
@@ -178,7 +179,7 @@ fn token_image(picture: &Rgba8, look: &TokenLook) -> Image {
 }
 
 /// A loaded image's pixels as sRGB RGBA bytes; none for a format with no colours to read.
-fn rgba8(image: &Image) -> Option<Rgba8> {
+pub(super) fn rgba8(image: &Image) -> Option<Rgba8> {
     let (width, height) = (image.width(), image.height());
     let len = width as usize * height as usize * 4;
     match image.texture_descriptor.format {
@@ -498,6 +499,24 @@ fn reread_changed_pictures(
     pictures.reread_changed(&mut images);
 }
 
+/// The `picture` of the figure, herd or trap named `name`, for the inspector: none when it is
+/// none of those (nothing to set), else its picture (`Some(None)`: it names none).
+pub(super) fn picture_setting(world: &mut World, name: &str) -> Option<Option<String>> {
+    let mut query = world.query::<(&Name, Option<&Figure>, Option<&Trap>, Option<&Herd>)>();
+    let (_, figure, trap, herd) = query.iter(world).find(|(n, ..)| n.as_str() == name)?;
+    figure
+        .map(|f| f.0.picture.clone())
+        .or_else(|| trap.map(|t| t.0.picture.clone()))
+        .or_else(|| herd.map(|h| h.0.picture.clone()))
+}
+
+/// The edit that makes `typed` the picture of the entity named `name`, whose picture is
+/// `current`: blank clears it; none when it would change nothing.
+pub(super) fn picture_edit(name: &str, current: Option<&str>, typed: &str) -> Option<Edit> {
+    let wanted = Some(typed.trim()).filter(|t| !t.is_empty());
+    (wanted != current).then(|| Edit::SetPicture(name.to_string(), wanted.map(str::to_string)))
+}
+
 /// A trap's picture, on its own entity; it goes when its trap goes.
 #[derive(Component)]
 struct TrapPicture(Entity);
@@ -657,6 +676,16 @@ mod tests {
         assert_eq!(image.texture_descriptor.mip_level_count, 8, "128, 64, ..., 1");
         let bytes: usize = (0..8).map(|l| (TOKEN_PX as usize >> l).pow(2) * 4).sum();
         assert_eq!(image.data.as_ref().map(Vec::len), Some(bytes));
+    }
+
+    #[test]
+    fn the_inspector_field_sets_clears_or_leaves_the_picture() {
+        let set = |picture: Option<&str>| Some(Edit::SetPicture("Ann".into(), picture.map(str::to_string)));
+        assert_eq!(picture_edit("Ann", None, " art/ann.png "), set(Some("art/ann.png")), "trimmed");
+        assert_eq!(picture_edit("Ann", Some("ann.png"), "orc.png"), set(Some("orc.png")));
+        assert_eq!(picture_edit("Ann", Some("ann.png"), "  "), set(None), "blank clears it");
+        assert_eq!(picture_edit("Ann", Some("ann.png"), "ann.png"), None, "unchanged: no edit");
+        assert_eq!(picture_edit("Ann", None, ""), None, "none to none: no edit");
     }
 
     fn write_png(path: &Path, rgba: [u8; 4]) {
