@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::scene::base64::encode_base64;
-use crate::sim::fire_front::MAX_SCENE_CELLS;
+use crate::sim::fire_front::{ExactFront, MAX_SCENE_CELLS};
 
 /// Longest `arrivals` text: base64 of the bitmap and one time for each of [`MAX_SCENE_CELLS`] cells.
 pub const MAX_FIRE_STATE_CHARS: usize = (MAX_SCENE_CELLS / 8 + 4 * MAX_SCENE_CELLS).div_ceil(3) * 4;
@@ -29,7 +29,14 @@ pub struct FireState {
     pub settled_until: f32,
     /// The reached cells and their arrival times, encoded (see the module docs).
     pub arrivals: String,
+    /// Ignitions of convex patches the exact front is still burning through (issue 15): with
+    /// them a loaded save goes on exactly as the run it came from. At most [`MAX_EXACT_FRONTS`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exact_fronts: Vec<ExactFront>,
 }
+
+/// Most `exact_fronts` a saved fire state may list.
+pub const MAX_EXACT_FRONTS: usize = 65_536;
 
 /// Why a saved fire state cannot be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -62,6 +69,12 @@ pub enum FireStateError {
     /// The text is longer than a full grid's state.
     #[error("arrivals: {0} characters, more than the {MAX_FIRE_STATE_CHARS} a full grid needs")]
     TooLong(usize),
+    /// Too many exact fronts.
+    #[error("exact_fronts: {0} of them, more than the {MAX_EXACT_FRONTS} allowed")]
+    TooManyExactFronts(usize),
+    /// An exact front's numbers are not finite, or its radius or time is below 0.
+    #[error("exact_fronts: {0:?} must have finite numbers, a radius and a time of at least 0")]
+    BadExactFront(ExactFront),
     /// An arrival time is not a number of rounds.
     #[error("arrivals: cell {cell} has arrival time {time}, which must be finite and at least 0")]
     BadTime {
@@ -92,7 +105,14 @@ impl FireState {
             }
         }
         bitmap.extend_from_slice(&times);
-        FireState { width, height, cell_size, settled_until, arrivals: encode_base64(&bitmap) }
+        FireState {
+            width,
+            height,
+            cell_size,
+            settled_until,
+            arrivals: encode_base64(&bitmap),
+            exact_fronts: Vec::new(),
+        }
     }
 
     /// The reached cells and their arrival times, ascending by cell.
@@ -103,6 +123,16 @@ impl FireState {
         }
         if self.arrivals.len() > MAX_FIRE_STATE_CHARS {
             return Err(FireStateError::TooLong(self.arrivals.len()));
+        }
+        if self.exact_fronts.len() > MAX_EXACT_FRONTS {
+            return Err(FireStateError::TooManyExactFronts(self.exact_fronts.len()));
+        }
+        if let Some(front) = self
+            .exact_fronts
+            .iter()
+            .find(|f| !([f.x, f.y, f.radius, f.time].iter().all(|v| v.is_finite()) && f.radius >= 0.0 && f.time >= 0.0))
+        {
+            return Err(FireStateError::BadExactFront(*front));
         }
         let bytes = base64_decode(&self.arrivals)?;
         let bitmap_len = cells.div_ceil(8);

@@ -253,6 +253,8 @@ pub struct FireFront {
     /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
     /// Saves fall between moves, so this is never saved.
     rolled_in_move: (u32, BTreeSet<String>),
+    /// A label per grid cell for [`Self::summarise`], all `usize::MAX` between calls.
+    labels: Vec<usize>,
 }
 
 impl FireFront {
@@ -401,6 +403,11 @@ impl FireFront {
                 return;
             }
         };
+        // A diagnostic, not a rule: `TABULA_FIRE_FRONT=grid` burns every patch by the grid
+        // front, to compare a scene's log with the exact front's (docs/fire.md).
+        if std::env::var_os("TABULA_FIRE_FRONT").is_some_and(|v| v == "grid") {
+            grid.set_front_solver(fire_front::FrontSolver::Grid);
+        }
         let owner = paint_owners(&grid, &self.terrain);
         let fuels: Vec<Option<fire_front::Fuel>> = self
             .regions
@@ -448,10 +455,9 @@ impl FireFront {
                     grid.height_cells()
                 ))
             } else {
-                state
-                    .decode()
-                    .map_err(|e| e.to_string())
-                    .and_then(|cells| grid.restore(state.settled_until, cells).map_err(|e| e.to_string()))
+                state.decode().map_err(|e| e.to_string()).and_then(|cells| {
+                    grid.restore_with(state.settled_until, cells, &state.exact_fronts).map_err(|e| e.to_string())
+                })
             };
             if let Err(e) = restored {
                 self.saved_state = Some(state);
@@ -496,8 +502,17 @@ impl FireFront {
         changes
     }
 
-    /// Connected burning patches at `now`, in the order of their first cell (row by row).
-    fn summarise(&self, now: f32) -> Vec<FireSummary> {
+    /// Connected burning patches at `now`, in the order of their first cell (row by row). Costs
+    /// the burning cells, not the table: the labels are a buffer kept between rounds and only
+    /// the burning cells' labels are set and cleared again.
+    fn summarise(&mut self, now: f32) -> Vec<FireSummary> {
+        let mut label = std::mem::take(&mut self.labels);
+        let fires = self.summarise_with(now, &mut label);
+        self.labels = label;
+        fires
+    }
+
+    fn summarise_with(&self, now: f32, label: &mut Vec<usize>) -> Vec<FireSummary> {
         let Some(grid) = &self.grid else { return Vec::new() };
         let mut burning = grid.burning_cells(now);
         burning.sort_by_key(|c| (c.y, c.x));
@@ -506,7 +521,11 @@ impl FireFront {
         // Per cell: NOT_BURNING, UNLABELLED, or the index of its fire.
         const NOT_BURNING: usize = usize::MAX;
         const UNLABELLED: usize = usize::MAX - 1;
-        let mut label = vec![NOT_BURNING; width * grid.height_cells() as usize];
+        let cells = width * grid.height_cells() as usize;
+        if label.len() != cells {
+            label.clear();
+            label.resize(cells, NOT_BURNING);
+        }
         for &c in &burning {
             label[key(c)] = UNLABELLED;
         }
@@ -581,6 +600,9 @@ impl FireFront {
                 fright_value: fright,
                 building,
             });
+        }
+        for &c in &burning {
+            label[key(c)] = NOT_BURNING;
         }
         fires
     }
@@ -848,8 +870,9 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
             // Every ignition so far is in the grid's arrival times (none: no state to keep).
             Some(grid) => {
                 scene.ignitions = Vec::new();
-                scene.fire_state = grid.reached().next().is_some().then(|| {
-                    scene::fire_state::FireState::encode(
+                scene.fire_state = grid.reached().next().is_some().then(|| scene::fire_state::FireState {
+                    exact_fronts: grid.exact_fronts(),
+                    ..scene::fire_state::FireState::encode(
                         grid.width_cells(),
                         grid.height_cells(),
                         grid.cell_size_in(),

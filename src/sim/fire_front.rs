@@ -5,10 +5,14 @@
 //! a spread rate (inches per round) and a burn-out time (rounds). Times are in rounds (`f32`;
 //! 1 move = 2 rounds, RULES-NOTES "Time and movement").
 //!
-//! Arrival times come from Dijkstra's algorithm over a 32-neighbour stencil, so a front in
-//! uniform fuel is round (error bound at `STENCIL_FIRST_OCTANT`), not the diamond or octagon
-//! a 4/8-neighbour grid stepped once a round gives. The heap is kept between calls, so stepping
-//! round by round costs only the cells settled in that round.
+//! Inside one convex patch of one material the front is exact: a cell's arrival is the straight
+//! distance from the ignition disc over the FSR ([`exact`]; most scene regions are convex).
+//! Elsewhere (a patch that is not convex, one lit more than [`exact::MAX_EXACT_IGNITIONS`] times,
+//! or one restored from a save without its ignitions) arrival times come from Dijkstra's
+//! algorithm over a 32-neighbour stencil, so a front in uniform fuel is round (error bound at
+//! `STENCIL_FIRST_OCTANT`), not the diamond or octagon a 4/8-neighbour grid stepped once a round
+//! gives. The heap is kept between calls, so stepping round by round costs only the cells settled
+//! in that round; an exact patch costs the cells in that round's ring of each of its ignitions.
 //!
 //! The front never enters a different material by itself ("with the same material"): where a
 //! burning cell touches burnable cells of another material it reports a [`Contact`]; the caller
@@ -16,15 +20,18 @@
 //! indices of one material ([`FireGrid::set_material`]; by default each index is its own) are
 //! one fuel to the front: it spreads from one into the other without a contact.
 //!
-//! Cost: O(N·K + H·log H) for N cells reached, K = 32 stencil edges, H heap pushes (a few per
-//! cell). A 720×480 table burnt out completely is about 11 million edge relaxations and well
-//! under a second.
+//! Cost of the grid front: O(N·K + H·log H) for N cells reached, K = 32 stencil edges, H heap
+//! pushes (a few per cell); of an exact patch: O(N) for each of its ignitions.
 
+mod exact;
+pub mod textbook;
+
+pub use exact::ExactFront;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
-/// Most cells a grid may hold (4096 × 4096); each costs about 22 bytes.
+/// Most cells a grid may hold (4096 × 4096); each costs about 26 bytes.
 pub const MAX_CELLS: usize = 1 << 24;
 
 /// Most cells a scene's fire grid holds (1024 × 1024): bounds the work of one move, since a table
@@ -60,6 +67,16 @@ const SEED_MARGIN_CELLS: f32 = 2.0;
 /// - 32 neighbours, directions 0°, 18.43°, 26.57°, 33.69°, 45°: Δ ≤ 18.43°,
 ///   1 − cos(9.22°) = 1.29% in the worst direction; 0.38% at 22.5°, 0 at multiples of 45°.
 const STENCIL_FIRST_OCTANT: [(i32, i32); 5] = [(1, 0), (3, 1), (2, 1), (3, 2), (1, 1)];
+
+/// How a grid works out arrival times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrontSolver {
+    /// Exact in convex patches of one material, the grid front elsewhere: what the product runs.
+    #[default]
+    Exact,
+    /// The grid front everywhere: the reference the exact front is tested against.
+    Grid,
+}
 
 /// Why a grid could not be made or painted.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -281,6 +298,12 @@ pub struct FireGrid {
     /// current one (a stamp, so no set is built or cleared per ignition).
     flood_mark: Vec<u32>,
     flood_generation: u32,
+    solver: FrontSolver,
+    /// Patches of one material as lit so far, and which of them have an exact front.
+    patches: exact::Patches,
+    /// Reused buffers of the exact front's settling.
+    exact_batch: Vec<(f32, u32)>,
+    exact_scratch: Vec<(f32, u32)>,
 }
 
 impl FireGrid {
@@ -310,7 +333,17 @@ impl FireGrid {
             material_of: std::array::from_fn(|i| i as u8),
             flood_mark: vec![0; count],
             flood_generation: 0,
+            solver: FrontSolver::Exact,
+            patches: exact::Patches::new(count),
+            exact_batch: Vec::new(),
+            exact_scratch: Vec::new(),
         })
+    }
+
+    /// Chooses how arrival times are worked out (the default is [`FrontSolver::Exact`]). Patches
+    /// lit before keep the front they had.
+    pub fn set_front_solver(&mut self, solver: FrontSolver) {
+        self.solver = solver;
     }
 
     /// Columns in the grid.
@@ -410,6 +443,7 @@ impl FireGrid {
         if time.is_nan() {
             return;
         }
+        let first_new = self.settle_order.len();
         while let Some(&top) = self.heap.peek() {
             if top.time > time {
                 break;
@@ -423,6 +457,7 @@ impl FireGrid {
             self.settle_order.push(top.cell);
             self.relax(index);
         }
+        self.advance_exact(time, first_new);
         self.settled_until = self.settled_until.max(time);
     }
 
@@ -435,11 +470,23 @@ impl FireGrid {
 
     /// Puts back a fire that [`Self::reached`] gave on a grid painted the same way: cells that
     /// arrived by `settled_until` are settled, later ones are on their way, exactly as before.
-    /// Cells that do not burn are skipped. Clears any fire there was.
+    /// Cells that do not burn are skipped. Clears any fire there was. Patches that had an exact
+    /// front take the grid's front from here on: use [`Self::restore_with`] to keep it.
     pub fn restore(
         &mut self,
         settled_until: f32,
         reached: impl IntoIterator<Item = (u32, f32)>,
+    ) -> Result<(), FireGridError> {
+        self.restore_with(settled_until, reached, &[])
+    }
+
+    /// [`Self::restore`], with the ignitions of exact patches not yet burnt through
+    /// ([`Self::exact_fronts`] at the save): those patches go on exactly as before.
+    pub fn restore_with(
+        &mut self,
+        settled_until: f32,
+        reached: impl IntoIterator<Item = (u32, f32)>,
+        exact_fronts: &[ExactFront],
     ) -> Result<(), FireGridError> {
         if !settled_until.is_finite() {
             return Err(FireGridError::InvalidState(format!("settled time {settled_until} is not finite")));
@@ -448,6 +495,8 @@ impl FireGrid {
         self.settled.fill(false);
         self.settle_order.clear();
         self.heap.clear();
+        self.patches.clear();
+        let mut pending = Vec::new();
         for (index, time) in reached {
             let Some(&fuel) = self.fuel.get(index as usize) else {
                 return Err(FireGridError::InvalidState(format!(
@@ -466,7 +515,24 @@ impl FireGrid {
                 self.settled[index as usize] = true;
                 self.settle_order.push(index);
             } else {
-                self.heap.push(HeapEntry { time, cell: index });
+                pending.push(HeapEntry { time, cell: index });
+            }
+        }
+        // The grid front alone takes every pending cell to the heap instead.
+        let exact_fronts = if self.solver == FrontSolver::Exact { exact_fronts } else { &[] };
+        for front in exact_fronts {
+            let Some(origin) = self.index_at(front.x, front.y).filter(|&i| self.fuel[i] != 0) else {
+                return Err(FireGridError::InvalidState(format!(
+                    "exact front at ({}\", {}\") is not on a burnable cell",
+                    front.x, front.y
+                )));
+            };
+            let patch = self.patch_of(origin, false);
+            self.add_exact_front(patch, *front, settled_until);
+        }
+        for entry in pending {
+            if self.patches.exact_rate(entry.cell as usize).is_none() {
+                self.heap.push(entry);
             }
         }
         // The order Dijkstra settles in: by time, then by cell (as the heap breaks ties).
@@ -494,7 +560,16 @@ impl FireGrid {
     /// material is already on its way to it (within one stencil step of a settled cell).
     pub fn tentative_arrival(&self, cell: Cell) -> Option<f32> {
         let index = self.index_of(cell)?;
-        self.arrival[index].is_finite().then(|| self.arrival[index])
+        let arrival = self.arrival[index];
+        // An exact patch knows every arrival once lit; it says "on its way" as far ahead as the
+        // grid front would (one stencil step beyond the settled cells).
+        let horizon = match self.patches.exact_rate(index) {
+            Some(rate) if !self.settled[index] => {
+                self.settled_until + exact::STENCIL_REACH_CELLS * self.cell_size / rate
+            }
+            _ => f32::INFINITY,
+        };
+        (arrival.is_finite() && arrival <= horizon).then_some(arrival)
     }
 
     /// When the fire reached a cell, once settled.
@@ -655,6 +730,7 @@ impl FireGrid {
         self.settled.fill(false);
         self.settle_order.clear();
         self.heap.clear();
+        self.patches.clear();
         self.settled_until = f32::NEG_INFINITY;
         let mut result = Ok(());
         for index in 0..self.fuel.len() {
@@ -689,6 +765,18 @@ impl FireGrid {
         let start = time.max(self.settled_until);
         if !start.is_finite() {
             return None;
+        }
+        if self.solver == FrontSolver::Exact {
+            let patch = self.patch_of(origin, true);
+            if self.patches.exact_rate(origin).is_some() {
+                let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
+                let cells_seeded = self.ignite_exact(patch, origin, front);
+                if self.settled_until.is_finite() {
+                    let until = self.settled_until;
+                    self.advance_to(until);
+                }
+                return Some(Ignition { fuel, time: start, cells_seeded });
+            }
         }
         let reach = radius_in + SEED_MARGIN_CELLS * self.cell_size;
         let width = self.width as usize;
@@ -1034,9 +1122,11 @@ mod tests {
     fn grid_distance_meets_the_analytic_stencil_bound_in_every_direction() {
         let rate = 0.5;
         let mut g = uniform(20.0, 20.0, rate, 1.0e6);
+        g.set_front_solver(FrontSolver::Grid);
         let origin = g.cell_centre(Cell { x: 100, y: 100 }).expect("on the table");
         assert!(g.ignite(origin.0, origin.1, 0.0, 0.0).is_some());
         g.advance_to(f32::INFINITY);
+        assert!(g.exact_fronts().is_empty());
         let bound_32 = 1.0 / (18.434_95f32 / 2.0).to_radians().cos();
         let mut worst = 1.0f32;
         for cell in all_cells(&g) {
@@ -1307,5 +1397,282 @@ mod tests {
         let all: Vec<(Cell, f32)> = jumped.newly_burnt_between(f32::NEG_INFINITY, 40.0).collect();
         assert_eq!(all.len(), reached);
         assert!(all.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
+    /// A small deterministic generator for the random regions below.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Whether (x, y) is inside the convex polygon `points` (counterclockwise).
+    fn inside_convex(points: &[(f32, f32)], x: f32, y: f32) -> bool {
+        (0..points.len()).all(|i| {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            (b.0 - a.0) * (y - a.1) - (b.1 - a.1) * (x - a.0) >= 0.0
+        })
+    }
+
+    /// The convex hull (counterclockwise) of `n` random points in a `size`" square.
+    fn random_convex(rng: &mut Lcg, n: usize, size: f32) -> Vec<(f32, f32)> {
+        let mut points: Vec<(f32, f32)> = (0..n).map(|_| (rng.next() * size, rng.next() * size)).collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let cross = |o: (f32, f32), a: (f32, f32), b: (f32, f32)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+        let mut hull: Vec<(f32, f32)> = Vec::new();
+        for pass in 0..2 {
+            let start = hull.len();
+            let ordered: Vec<(f32, f32)> =
+                if pass == 0 { points.clone() } else { points.iter().rev().copied().collect() };
+            for p in ordered {
+                while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+                    hull.pop();
+                }
+                hull.push(p);
+            }
+            hull.pop();
+        }
+        hull
+    }
+
+    /// The same scene burnt by both fronts: (exact grid, grid-front grid), each advanced to `until`.
+    fn both_fronts(
+        paint: &dyn Fn(f32, f32) -> Option<Fuel>,
+        size: f32,
+        ignitions: &[(f32, f32, f32, f32)],
+        until: f32,
+    ) -> (FireGrid, FireGrid) {
+        let mut fronts = [grid(size, size), grid(size, size)];
+        fronts[1].set_front_solver(FrontSolver::Grid);
+        for g in fronts.iter_mut() {
+            g.paint(paint).expect("valid fuel");
+            for &(x, y, radius, time) in ignitions {
+                g.advance_to(time);
+                g.ignite(x, y, radius, time);
+            }
+            g.advance_to(until);
+        }
+        let [exact, reference] = fronts;
+        (exact, reference)
+    }
+
+    #[test]
+    fn the_exact_front_is_a_circle_in_every_direction() {
+        for (material, rate) in FIRE_SPREAD_RATES {
+            let mut g = uniform(20.0, 20.0, rate, 1.0e6);
+            let origin = (10.03, 9.97);
+            assert!(g.ignite(origin.0, origin.1, 0.25, 0.0).is_some());
+            assert_eq!(g.exact_fronts().len(), 1, "a uniform table is one convex patch");
+            g.advance_to(f32::INFINITY);
+            for cell in all_cells(&g) {
+                let (cx, cy) = g.cell_centre(cell).expect("on the table");
+                let distance = ((cx - origin.0).powi(2) + (cy - origin.1).powi(2)).sqrt();
+                let expected =
+                    if g.cell_at(origin.0, origin.1) == Some(cell) { 0.0 } else { (distance - 0.25).max(0.0) / rate };
+                let arrival = g.arrival(cell).expect("uniform fuel burns everywhere");
+                assert!(
+                    (arrival - expected).abs() <= 1e-5 * expected.max(1.0),
+                    "{material} {cell:?}: {arrival} vs {expected}"
+                );
+            }
+            // The issue's bound, max(0.1", 0.5%) of FSR × r, is met with room in every direction.
+            for rounds in [4.0f32, 10.0, 20.0] {
+                let expected = rate * rounds + 0.25;
+                if expected > 9.5 {
+                    continue;
+                }
+                for k in 0..64 {
+                    let radius = burnt_radius(&g, origin, k as f32 * std::f32::consts::TAU / 64.0, rounds);
+                    assert!((radius - expected).abs() <= 0.1f32.max(0.005 * expected), "{material} {rounds}: {radius}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_and_grid_fronts_agree_on_random_convex_regions() {
+        let mut rng = Lcg(7);
+        let bound_32 = 1.0 / (18.434_95f32 / 2.0).to_radians().cos();
+        for trial in 0..12 {
+            let polygon = random_convex(&mut rng, 3 + trial % 6, 8.0);
+            let rate = [0.5, 0.3, 1.0, 0.1][trial % 4];
+            let fuel_here = fuel(1, rate, 1.0e6);
+            let poly = polygon.clone();
+            let paint = move |x: f32, y: f32| inside_convex(&poly, x, y).then_some(fuel_here);
+            // Ignite at the polygon's vertex average (inside it) and once more later elsewhere.
+            let n = polygon.len() as f32;
+            let centre = polygon.iter().fold((0.0, 0.0), |acc, p| (acc.0 + p.0 / n, acc.1 + p.1 / n));
+            let second = ((centre.0 + polygon[0].0) / 2.0, (centre.1 + polygon[0].1) / 2.0);
+            let ignitions = [(centre.0, centre.1, 0.1, 0.0), (second.0, second.1, 0.0, 3.0)];
+            let (exact, reference) = both_fronts(&paint, 8.0, &ignitions, f32::INFINITY);
+            if exact.settled_count() < 50 {
+                continue; // a sliver: nothing to compare
+            }
+            assert!(exact.patches.list.iter().any(|p| matches!(p, exact::PatchFront::Exact { .. })), "trial {trial}");
+            let mut compared = 0;
+            for cell in all_cells(&exact) {
+                let (a, b) = (exact.arrival(cell), reference.arrival(cell));
+                assert_eq!(a.is_some(), b.is_some(), "trial {trial} {cell:?}: reached by one front only");
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                // The grid front is never faster than straight lines from the ignition's cell
+                // centre (which it spreads from, up to half a cell's diagonal off the point),
+                // and slower by at most its stencil bound plus a few cells where the region's
+                // edge bends its paths.
+                assert!(b >= a - 0.071 / rate - 1e-3, "trial {trial} {cell:?}: grid {b} before exact {a}");
+                assert!(b <= a * bound_32 + 4.0 * 0.1 / rate, "trial {trial} {cell:?}: grid {b}, exact {a}");
+                compared += 1;
+            }
+            assert_eq!(compared, exact.settled_count());
+        }
+    }
+
+    #[test]
+    fn non_convex_regions_take_the_grid_front_cell_for_cell() {
+        let mut rng = Lcg(11);
+        for trial in 0..8 {
+            // An L of two random rectangles, or a rectangle with a hole.
+            let (a, b) =
+                ((1.0 + rng.next() * 2.0, 1.0 + rng.next() * 2.0), (5.0 + rng.next() * 2.0, 5.0 + rng.next() * 2.0));
+            let hole = trial % 2 == 1;
+            let paint = move |x: f32, y: f32| {
+                let inside = if hole {
+                    x < b.0 && y < b.1 && !((a.0..a.0 + 1.0).contains(&x) && (a.1..a.1 + 1.0).contains(&y))
+                } else {
+                    (x < a.0 && y < b.1) || (x < b.0 && y < a.1)
+                };
+                inside.then_some(fuel(1, 0.5, 6.0))
+            };
+            let ignitions = [(0.5, 0.5, 0.2, 0.0), (0.7, 4.5, 0.0, 2.5)];
+            let (exact, reference) = both_fronts(&paint, 8.0, &ignitions, f32::INFINITY);
+            assert!(exact.exact_fronts().is_empty(), "trial {trial}");
+            assert!(exact.settled_count() > 500);
+            for cell in all_cells(&exact) {
+                assert_eq!(exact.arrival(cell), reference.arrival(cell), "trial {trial} {cell:?}");
+            }
+            assert_eq!(exact.settle_order, reference.settle_order);
+        }
+    }
+
+    #[test]
+    fn two_ignitions_in_one_patch_meet_where_their_times_are_equal() {
+        let mut g = uniform(10.0, 4.0, 0.5, 100.0);
+        assert!(g.ignite(2.05, 2.05, 0.0, 0.0).is_some());
+        g.advance_to(1.0);
+        assert!(g.ignite(8.05, 2.05, 0.0, 1.0).is_some());
+        g.advance_to(f32::INFINITY);
+        assert_eq!(g.exact_fronts().len(), 0, "burnt through: nothing left for a save");
+        for cell in all_cells(&g) {
+            let (cx, cy) = g.cell_centre(cell).expect("on the table");
+            let first = ((cx - 2.05).powi(2) + (cy - 2.05).powi(2)).sqrt() / 0.5;
+            let second = 1.0 + ((cx - 8.05).powi(2) + (cy - 2.05).powi(2)).sqrt() / 0.5;
+            let arrival = g.arrival(cell).expect("reached");
+            assert!((arrival - first.min(second)).abs() < 1e-4, "{cell:?}: {arrival}");
+        }
+        let order: Vec<f32> = g.settled_from(0).map(|(_, t)| t).collect();
+        assert!(order.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn a_patch_lit_too_often_hands_over_to_the_grid_front() {
+        let lit = |g: &mut FireGrid| {
+            for k in 0..(exact::MAX_EXACT_IGNITIONS + 6) {
+                let time = k as f32 * 0.25;
+                g.advance_to(time);
+                g.ignite(0.55 + (k % 9) as f32 * 0.7, 0.55 + (k / 9) as f32 * 0.7, 0.0, time);
+            }
+            g.advance_to(f32::INFINITY);
+        };
+        let mut g = uniform(8.0, 8.0, 0.3, 50.0);
+        lit(&mut g);
+        assert!(matches!(g.patches.list[..], [exact::PatchFront::Grid]));
+        let mut reference = uniform(8.0, 8.0, 0.3, 50.0);
+        reference.set_front_solver(FrontSolver::Grid);
+        lit(&mut reference);
+        for cell in all_cells(&g) {
+            let (a, b) = (g.arrival(cell).expect("reached"), reference.arrival(cell).expect("reached"));
+            assert!(a <= b + 1e-4, "{cell:?}: {a} after the grid front's {b}");
+            assert!(b <= a * 1.0133 + 0.05, "{cell:?}: {a} vs {b}");
+        }
+        let order: Vec<f32> = g.settled_from(0).map(|(_, t)| t).collect();
+        assert!(order.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn an_exact_patch_is_on_its_way_only_a_stencil_step_ahead() {
+        let mut g = uniform(10.0, 4.0, 0.5, 100.0);
+        assert!(g.ignite_cell(Cell { x: 10, y: 20 }, 0.0).is_some());
+        g.advance_to(2.0);
+        // Settled 1" out; the grid front would know 0.36" further.
+        assert!(g.tentative_arrival(Cell { x: 22, y: 20 }).is_some());
+        assert!(g.tentative_arrival(Cell { x: 23, y: 20 }).is_some());
+        assert_eq!(g.tentative_arrival(Cell { x: 24, y: 20 }), None);
+        assert_eq!(g.tentative_arrival(Cell { x: 90, y: 20 }), None);
+        assert_eq!(g.arrival(Cell { x: 21, y: 20 }), None);
+        assert!(g.arrival(Cell { x: 20, y: 20 }).is_some());
+    }
+
+    #[test]
+    fn a_restored_exact_fire_burns_on_exactly() {
+        let paint = |g: &mut FireGrid| {
+            g.paint(|x, _| Some(if x < 5.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 4.0) })).expect("valid fuel");
+            g.paint_rect((3.0, 1.0), (3.3, 6.0), None).expect("valid fuel");
+        };
+        let mut unbroken = grid(8.0, 8.0);
+        paint(&mut unbroken);
+        let mut restored = unbroken.clone();
+        let mut old_save = unbroken.clone();
+        assert!(unbroken.ignite(1.0, 1.0, 0.0, 0.0).is_some());
+        assert!(unbroken.ignite(6.0, 6.0, 0.3, 0.0).is_some());
+        unbroken.advance_to(4.0);
+        let reached: Vec<(u32, f32)> = unbroken.reached().collect();
+        let fronts = unbroken.exact_fronts();
+        assert_eq!(fronts.len(), 1, "the right half is convex, the left has a wall in it");
+        restored.restore_with(4.0, reached.clone(), &fronts).expect("fits");
+        old_save.restore(4.0, reached).expect("fits");
+        for g in [&mut unbroken, &mut restored, &mut old_save] {
+            g.advance_to(7.0);
+            assert!(g.ignite(7.5, 0.5, 0.0, 7.0).is_some());
+            g.advance_to(f32::INFINITY);
+        }
+        assert_eq!(restored.settle_order, unbroken.settle_order);
+        for cell in all_cells(&unbroken) {
+            assert_eq!(restored.arrival(cell), unbroken.arrival(cell), "{cell:?}");
+            // Without its exact fronts a save still burns everything, by the grid's front.
+            assert_eq!(old_save.arrival(cell).is_some(), unbroken.arrival(cell).is_some(), "{cell:?}");
+        }
+        let mut wrong = grid(8.0, 8.0);
+        paint(&mut wrong);
+        let off = ExactFront { x: 3.1, y: 2.0, radius: 0.0, time: 0.0 };
+        assert!(matches!(wrong.restore_with(4.0, [], &[off]), Err(FireGridError::InvalidState(_))));
+    }
+
+    #[test]
+    fn exact_rings_round_by_round_equal_one_advance() {
+        let mut stepped = uniform(12.0, 9.0, 0.7, 2.5);
+        let mut jumped = stepped.clone();
+        let mut reported = 0;
+        let mut last = f32::NEG_INFINITY;
+        for step in 0..=80 {
+            let now = step as f32 * 0.37;
+            stepped.advance_to(now);
+            if step == 0 {
+                assert!(stepped.ignite(3.33, 4.1, 0.45, now).is_some());
+            }
+            if step == 9 {
+                assert!(stepped.ignite(10.2, 1.3, 0.0, now).is_some());
+            }
+            reported += stepped.newly_burnt_between(last, now).count();
+            last = now;
+        }
+        assert!(jumped.ignite(3.33, 4.1, 0.45, 0.0).is_some());
+        jumped.advance_to(9.0 * 0.37);
+        assert!(jumped.ignite(10.2, 1.3, 0.0, 9.0 * 0.37).is_some());
+        jumped.advance_to(80.0 * 0.37);
+        assert_eq!(stepped.settle_order, jumped.settle_order);
+        assert_eq!(reported, 120 * 90);
+        assert_eq!(stepped.contacts(20.0), jumped.contacts(20.0));
     }
 }
