@@ -382,7 +382,7 @@ fn burnt_cells(sim: &Simulation, scene: &Scene) -> CellSet {
 /// One run exactly as [`run_all`] makes it: `moves` moves from `seed`, summarized with its
 /// objectives. Replays any run of a play-test.
 pub fn run_one(scene: &Scene, seed: u64, moves: u32) -> RunSummary {
-    let mut sim = Simulation::new(scene, seed);
+    let mut sim = Simulation::unwatched(scene, seed);
     play_and_summarize(&mut sim, scene, seed, moves)
 }
 
@@ -446,7 +446,7 @@ fn run_runs(
                             s.restart(scene, run_seed);
                             s
                         }
-                        None => sim.insert(Simulation::new(scene, run_seed)),
+                        None => sim.insert(Simulation::unwatched(scene, run_seed)),
                     };
                     let summary = play_and_summarize(sim, scene, run_seed, moves);
                     if let Ok(mut r) = results.lock() {

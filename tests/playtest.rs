@@ -254,3 +254,29 @@ fn the_heatmap_decodes_at_its_size_and_is_the_same_whatever_the_thread_count() {
     assert_eq!(rgb(place.bar_left, place.bar_top + 8), viridis(0.0));
     assert_eq!(rgb(place.bar_left + place.bar_width - 1, place.bar_top + 8), viridis(1.0));
 }
+
+/// A play-test's runs go unwatched (no party sight or fog worked out): every event is the one a
+/// watched simulation of the same scene and seed logs, and only the fog is left unexplored.
+#[test]
+fn an_unwatched_run_logs_what_a_watched_one_does() {
+    use tabula::sim::Simulation;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    for name in ["tomb.ron", "ambush-trail.ron", "farmstead.ron", "night-camp.ron"] {
+        let s = tabula::scene::load_scene(&path.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        for seed in [1, 7] {
+            let mut watched = Simulation::new(&s, seed);
+            let mut unwatched = Simulation::unwatched(&s, seed);
+            watched.step_moves(12);
+            unwatched.step_moves(12);
+            assert!(!watched.log().events.is_empty(), "{name}");
+            assert_eq!(watched.log().to_json_lines(), unwatched.log().to_json_lines(), "{name} seed {seed}");
+            let explored =
+                |sim: &Simulation| sim.world().resource::<tabula::sim::sight::ExploredFog>().explored_cells();
+            assert_eq!(explored(&unwatched), 0, "{name}: no one explored the fog");
+            // Restarted, it is unwatched still.
+            unwatched.restart(&s, seed);
+            unwatched.step_moves(2);
+            assert_eq!(explored(&unwatched), 0, "{name}");
+        }
+    }
+}

@@ -18,6 +18,17 @@ impl Simulation {
         Self { app: crate::app::headless(scene, seed) }
     }
 
+    /// The simulation of `scene` for a run no one watches (a play-test): the same moves, events
+    /// and outcomes, without working out what the players' side sees and explores each move
+    /// ([`UnwatchedRun`](super::sight::UnwatchedRun)); the fog of war stays as the scene had it.
+    pub fn unwatched(scene: &Scene, seed: u64) -> Self {
+        let mut app = crate::app::headless(scene, seed);
+        app.world_mut().insert_resource(super::sight::UnwatchedRun);
+        let mut sim = Self { app };
+        sim.restart(scene, seed);
+        sim
+    }
+
     /// Put `scene` back on the table with dice seeded `seed`, keeping the app and its schedules
     /// (built once, on the first move): what follows is exactly what a new simulation of the
     /// scene would do. A play-test runs its many seeds this way.

@@ -550,7 +550,9 @@ pub fn fill_polygon(grid: &FogGrid, polygon: &VisibilityPolygon, bits: &mut [u64
         return;
     }
     let (first, last) = (first as usize, last as usize);
-    let mut crossings: Vec<Vec<f64>> = vec![Vec::new(); last - first + 1];
+    // Every (row, x) where an edge crosses a row's centre line, in one list: one allocation a
+    // polygon, not one a row (a crowd of viewers filled thousands of polygons a move).
+    let mut crossings: Vec<(usize, f64)> = Vec::with_capacity(2 * (last - first + 1));
     let mut j = v.len() - 1;
     for i in 0..v.len() {
         let (a, b) = (v[j], v[i]);
@@ -563,16 +565,16 @@ pub fn fill_polygon(grid: &FogGrid, polygon: &VisibilityPolygon, bits: &mut [u64
         let r1 = (hi.y / cell - 0.5).ceil().min(last as f64 + 1.0).max(0.0) as usize;
         for r in r0..r1 {
             let y = (r as f64 + 0.5) * cell;
-            crossings[r - first].push(lo.x + (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y));
+            crossings.push((r, lo.x + (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y)));
         }
     }
+    crossings.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let columns = grid.columns as usize;
-    for (k, xs) in crossings.iter_mut().enumerate() {
-        xs.sort_by(f64::total_cmp);
-        let row = (first + k) * columns;
-        for pair in xs.chunks_exact(2) {
-            let c0 = (pair[0] / cell - 0.5).ceil().max(0.0);
-            let c1 = (pair[1] / cell - 0.5).ceil().min(columns as f64);
+    for row_crossings in crossings.chunk_by(|a, b| a.0 == b.0) {
+        let row = row_crossings[0].0 * columns;
+        for pair in row_crossings.chunks_exact(2) {
+            let c0 = (pair[0].1 / cell - 0.5).ceil().max(0.0);
+            let c1 = (pair[1].1 / cell - 0.5).ceil().min(columns as f64);
             if c1 > c0 {
                 set_span(bits, row + c0 as usize, row + c1 as usize);
             }
@@ -719,6 +721,12 @@ fn party_sight_now(world: &mut World) -> PartySight {
     party_sight(&lookers, own_range, &sight, grid)
 }
 
+/// A run no one watches (a play-test): what the players' side sees and the fog it explores are
+/// not worked out each move. No rule reads them (the rules ask [`SceneSight::visible`]); only
+/// the projector and a saved scene's `fog` do.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct UnwatchedRun;
+
 /// Put the scene's sight in the world: the blockers, what the fires burning light (a saved
 /// scene's fire is burning from the start), the saved fog, and what the players' side sees
 /// where it stands (not yet added to the explored cells: a saved scene loads its fog as it was
@@ -730,7 +738,7 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     }
     world.insert_resource(sight);
     world.insert_resource(ExploredFog::from_scene(scene));
-    let party = party_sight_now(world);
+    let party = if world.contains_resource::<UnwatchedRun>() { PartySight::default() } else { party_sight_now(world) };
     world.insert_resource(party);
 }
 
@@ -764,6 +772,9 @@ fn light_fires_now(world: &mut World) {
 /// The Sight set: what the players' side sees at the end of the move, added to the explored cells.
 fn update_party_sight(world: &mut World) {
     light_fires_now(world);
+    if world.contains_resource::<UnwatchedRun>() {
+        return;
+    }
     let party = party_sight_now(world);
     if let Some(mut fog) = world.get_resource_mut::<ExploredFog>() {
         fog.explore(&party.seen);

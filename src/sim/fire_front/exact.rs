@@ -99,27 +99,49 @@ impl FireGrid {
         let material = self.material_of[self.fuel[origin] as usize];
         let width = self.width as usize;
         let rate = self.rate[origin];
-        // Per row of the table: leftmost, rightmost and count of the patch's cells.
+        // Per row of the table: leftmost, rightmost and count of the patch's cells, filled run by
+        // run (a scanline flood: each cell is looked at a few times, in row order).
         let mut rows: Vec<(u32, u32, u32)> = vec![(u32::MAX, 0, 0); self.height as usize];
         let mut uniform = true;
         let mut untouched = true;
-        self.patches.of_cell[origin] = id;
-        let mut stack = vec![origin];
-        while let Some(index) = stack.pop() {
-            let (x, y) = ((index % width) as u32, (index / width) as u32);
-            uniform &= self.rate[index].to_bits() == rate.to_bits();
-            untouched &= !self.settled[index] && self.arrival[index] == f32::INFINITY;
-            let entry = &mut rows[y as usize];
-            *entry = (entry.0.min(x), entry.1.max(x), entry.2 + 1);
-            for (dx, dy) in [(1i32, 0i32), (-1, 0), (0, 1), (0, -1)] {
-                let Some(next) = self.neighbour(x as i32, y as i32, dx, dy) else { continue };
-                let fuel = self.fuel[next];
-                if fuel != 0
-                    && self.material_of[fuel as usize] == material
-                    && self.patches.of_cell[next] == UNCLASSIFIED
-                {
-                    self.patches.of_cell[next] = id;
-                    stack.push(next);
+        let same = |grid: &Self, index: usize| {
+            let fuel = grid.fuel[index];
+            fuel != 0 && grid.material_of[fuel as usize] == material && grid.patches.of_cell[index] == UNCLASSIFIED
+        };
+        let mut seeds = vec![origin];
+        while let Some(seed) = seeds.pop() {
+            if self.patches.of_cell[seed] != UNCLASSIFIED {
+                continue;
+            }
+            let y = seed / width;
+            let row = y * width;
+            let (mut lo, mut hi) = (seed - row, seed - row);
+            while lo > 0 && same(self, row + lo - 1) {
+                lo -= 1;
+            }
+            while hi + 1 < width && same(self, row + hi + 1) {
+                hi += 1;
+            }
+            for index in row + lo..=row + hi {
+                self.patches.of_cell[index] = id;
+                uniform &= self.rate[index].to_bits() == rate.to_bits();
+                untouched &= !self.settled[index] && self.arrival[index] == f32::INFINITY;
+            }
+            let entry = &mut rows[y];
+            *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
+            // One seed for each run of the patch's cells touching this run above and below.
+            for next_row in [y.wrapping_sub(1), y + 1] {
+                if next_row >= self.height as usize {
+                    continue;
+                }
+                let base = next_row * width;
+                let mut in_run = false;
+                for x in lo..=hi {
+                    let fits = same(self, base + x);
+                    if fits && !in_run {
+                        seeds.push(base + x);
+                    }
+                    in_run = fits;
                 }
             }
         }
@@ -357,57 +379,66 @@ fn boundary_is_hull(points: &[(i64, i64)]) -> bool {
     })
 }
 
-/// Sorts settled cells by arrival, then cell: a bucket pass by time (cells of one round spread
-/// evenly over it), then insertion sort inside the few cells of each bucket.
+/// Sorts settled cells by arrival, then cell: a stable radix sort (11 bits a pass) of the
+/// cells by index, skipped when they are in index order already (one ignition's rings are),
+/// then of their times quantised to 22 bits over the batch's span (two passes), then an
+/// insertion pass that orders the few cells whose times fell in one quantum.
 fn sort_by_arrival(batch: &mut Vec<(f32, u32)>, scratch: &mut Vec<(f32, u32)>) {
-    let key = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-    if batch.len() < 256 {
-        batch.sort_unstable_by(key);
-        return;
-    }
+    let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let (first, last) =
         batch.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &(t, _)| (lo.min(t), hi.max(t)));
     let span = last - first;
-    if !(span > 0.0 && span.is_finite()) {
-        batch.sort_unstable_by(key);
+    if batch.len() < 256 || !(span > 0.0 && span.is_finite()) {
+        batch.sort_unstable_by(order);
         return;
     }
-    let buckets = batch.len();
-    let scale = buckets as f32 / span;
-    let bucket = |t: f32| (((t - first) * scale) as usize).min(buckets - 1);
-    let mut starts = vec![0u32; buckets + 1];
-    for &(t, _) in batch.iter() {
-        starts[bucket(t) + 1] += 1;
+    if !batch.is_sorted_by_key(|&(_, cell)| cell) {
+        radix_passes(batch, scratch, |&(_, cell)| cell);
     }
-    for i in 0..buckets {
-        starts[i + 1] += starts[i];
-    }
-    scratch.clear();
-    scratch.resize(batch.len(), (0.0, 0));
-    let mut next = starts.clone();
-    for &item in batch.iter() {
-        let b = bucket(item.0);
-        scratch[next[b] as usize] = item;
-        next[b] += 1;
-    }
-    for b in 0..buckets {
-        let run = &mut scratch[starts[b] as usize..starts[b + 1] as usize];
-        if run.len() > 1 {
-            // Buckets are monotone in time, so sorting each one sorts the whole.
-            if run.len() > 16 {
-                run.sort_unstable_by(key);
-            } else {
-                for i in 1..run.len() {
-                    let mut j = i;
-                    while j > 0 && key(&run[j - 1], &run[j]).is_gt() {
-                        run.swap(j - 1, j);
-                        j -= 1;
-                    }
-                }
-            }
+    // Monotone in time, so only cells of one quantum can be out of order after it.
+    let scale = ((1u32 << 22) - 1) as f32 / span;
+    radix_passes(batch, scratch, |&(time, _)| (((time - first) * scale) as u32).min((1 << 22) - 1));
+    for i in 1..batch.len() {
+        let mut j = i;
+        while j > 0 && order(&batch[j - 1], &batch[j]).is_gt() {
+            batch.swap(j - 1, j);
+            j -= 1;
         }
     }
-    std::mem::swap(batch, scratch);
+}
+
+/// Stable LSD radix sort of `items` by a 32-bit key, 11 bits a pass; passes where every key
+/// has the same digit are skipped.
+fn radix_passes(items: &mut Vec<(f32, u32)>, scratch: &mut Vec<(f32, u32)>, key: impl Fn(&(f32, u32)) -> u32) {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    let (low, high) = items.iter().fold((u32::MAX, 0u32), |(lo, hi), item| (lo.min(key(item)), hi.max(key(item))));
+    let differing = low ^ high;
+    let mut shift = 0;
+    while shift < 32 {
+        if (differing >> shift) & (BUCKETS as u32 - 1) != 0 {
+            let digit = |item: &(f32, u32)| ((key(item) >> shift) as usize) & (BUCKETS - 1);
+            let mut counts = [0usize; BUCKETS];
+            for item in items.iter() {
+                counts[digit(item)] += 1;
+            }
+            let mut next = [0usize; BUCKETS];
+            let mut total = 0;
+            for (slot, count) in next.iter_mut().zip(counts) {
+                *slot = total;
+                total += count;
+            }
+            scratch.clear();
+            scratch.resize(items.len(), (0.0, 0));
+            for item in items.iter() {
+                let d = digit(item);
+                scratch[next[d]] = *item;
+                next[d] += 1;
+            }
+            std::mem::swap(items, scratch);
+        }
+        shift += BITS;
+    }
 }
 
 #[cfg(test)]
@@ -455,17 +486,24 @@ mod tests {
     }
 
     #[test]
-    fn bucket_sort_orders_by_time_then_cell() {
+    fn radix_sort_orders_by_time_then_cell() {
         let mut state = 12345u64;
-        let mut batch: Vec<(f32, u32)> = (0..5000)
-            .map(|i| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (((state >> 40) % 700) as f32 * 0.01, i)
-            })
-            .collect();
-        let mut expected = batch.clone();
-        expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        sort_by_arrival(&mut batch, &mut Vec::new());
-        assert_eq!(batch, expected);
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        // Cells in index order (one ignition's rings), then shuffled (several ignitions), with
+        // ties in time, a negative time and a zero.
+        let ordered: Vec<(f32, u32)> = (0..5000).map(|i| ((next() % 700) as f32 * 0.01, i)).collect();
+        let mut shuffled: Vec<(f32, u32)> =
+            (0..5000).map(|_| ((next() % 300) as f32 * 0.37 - 1.0, (next() % 3_000_000) as u32)).collect();
+        shuffled.push((-0.0, 7));
+        shuffled.push((0.0, 3));
+        for mut batch in [ordered, shuffled] {
+            let mut expected = batch.clone();
+            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            sort_by_arrival(&mut batch, &mut Vec::new());
+            assert_eq!(batch, expected);
+        }
     }
 }

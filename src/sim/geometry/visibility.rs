@@ -67,7 +67,9 @@ impl TablePoint {
     }
 
     fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        // Not `hypot`: table coordinates are far from overflow, and glibc's careful hypot was
+        // most of preparing a large map's walls.
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     fn dot(self, o: TablePoint) -> f64 {
