@@ -1601,6 +1601,19 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_patch_hands_over_after_a_few_ignitions() {
+        // 1,048,576 cells: eight passes are within the work budget, a ninth is not.
+        let mut g = uniform(102.4, 102.4, 1.0, 2.0);
+        for k in 0..9 {
+            assert!(g.ignite(5.0 + 10.0 * k as f32, 50.0, 0.0, 0.0).is_some());
+            let exact = matches!(g.patches.list[..], [exact::PatchFront::Exact { .. }]);
+            assert_eq!(exact, k < 8, "after {} ignitions", k + 1);
+        }
+        g.advance_to(1.0);
+        assert_eq!(g.arrival(Cell { x: 850, y: 500 }), Some(0.0), "the ninth fire burns by the grid front");
+    }
+
+    #[test]
     fn an_exact_patch_is_on_its_way_only_a_stencil_step_ahead() {
         let mut g = uniform(10.0, 4.0, 0.5, 100.0);
         assert!(g.ignite_cell(Cell { x: 10, y: 20 }, 0.0).is_some());

@@ -20,6 +20,11 @@ use serde::{Deserialize, Serialize};
 /// over the patch and a ring walk a round, which the grid's heap does not.
 pub(super) const MAX_EXACT_IGNITIONS: usize = 32;
 
+/// Most cell updates an exact patch's ignitions may cost together (ignitions × cells) before it
+/// hands over to the grid front: a table-wide patch lit by thousands of fires (the worst scene
+/// `check` accepts) takes the grid front after a few, not after 32 passes over a million cells.
+const EXACT_WORK_CELLS: usize = 8 << 20;
+
 /// No patch known for this cell yet.
 pub(super) const UNCLASSIFIED: u32 = u32::MAX;
 
@@ -183,8 +188,9 @@ impl FireGrid {
         };
         let (rate, first_row) = (*rate, *first_row);
         ignitions.push((front, f32::NEG_INFINITY));
-        let hand_over = ignitions.len() > MAX_EXACT_IGNITIONS;
         let rows = std::mem::take(rows);
+        let cells: usize = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum();
+        let hand_over = ignitions.len() > MAX_EXACT_IGNITIONS || ignitions.len() * cells > EXACT_WORK_CELLS;
         let width = self.width as usize;
         let slowness = 1.0 / rate;
         let mut seeded = 0;
