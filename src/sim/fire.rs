@@ -515,7 +515,8 @@ impl FireFront {
     fn summarise_with(&self, now: f32, label: &mut Vec<usize>) -> Vec<FireSummary> {
         let Some(grid) = &self.grid else { return Vec::new() };
         let mut burning = grid.burning_cells(now);
-        burning.sort_by_key(|c| (c.y, c.x));
+        // Cells are distinct, so an unstable sort is as deterministic.
+        burning.sort_unstable_by_key(|c| (c.y, c.x));
         let width = grid.width_cells() as usize;
         let key = |c: Cell| c.y as usize * width + c.x as usize;
         // Per cell: NOT_BURNING, UNLABELLED, or the index of its fire.

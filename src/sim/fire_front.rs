@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
-/// Most cells a grid may hold (4096 × 4096); each costs about 26 bytes.
+/// Most cells a grid may hold (4096 × 4096); each costs about 27 bytes.
 pub const MAX_CELLS: usize = 1 << 24;
 
 /// Most cells a scene's fire grid holds (1024 × 1024): bounds the work of one move, since a table
@@ -304,6 +304,9 @@ pub struct FireGrid {
     /// Reused buffers of the exact front's settling.
     exact_batch: Vec<(f32, u32)>,
     exact_scratch: Vec<(f32, u32)>,
+    /// Per cell: whether it touches (edge or corner) a burnable cell of another material, the
+    /// only cells [`Self::contacts`] need look at; worked out when first asked after a paint.
+    borders: std::sync::OnceLock<Vec<bool>>,
 }
 
 impl FireGrid {
@@ -337,6 +340,7 @@ impl FireGrid {
             patches: exact::Patches::new(count),
             exact_batch: Vec::new(),
             exact_scratch: Vec::new(),
+            borders: std::sync::OnceLock::new(),
         })
     }
 
@@ -393,7 +397,28 @@ impl FireGrid {
     pub fn set_material(&mut self, fuel: u8, material: u8) {
         if fuel != 0 && material != 0 {
             self.material_of[fuel as usize] = material;
+            self.borders = std::sync::OnceLock::new();
         }
+    }
+
+    /// [`Self::borders`], worked out now if it was not.
+    fn borders(&self) -> &[bool] {
+        self.borders.get_or_init(|| {
+            let width = self.width as usize;
+            (0..self.fuel.len())
+                .map(|index| {
+                    let fuel = self.fuel[index];
+                    let (x, y) = ((index % width) as i32, (index / width) as i32);
+                    fuel != 0
+                        && self.unit_stencil.iter().any(|edge| {
+                            self.neighbour(x, y, edge.dx, edge.dy).is_some_and(|to| {
+                                let other = self.fuel[to];
+                                other != 0 && !self.same_material(other, fuel)
+                            })
+                        })
+                })
+                .collect()
+        })
     }
 
     /// Whether two fuel indices (both burnable) are one material.
@@ -620,7 +645,8 @@ impl FireGrid {
     pub fn contacts(&self, time: f32) -> Vec<Contact> {
         let mut found: BTreeMap<(usize, u8), Contact> = BTreeMap::new();
         let width = self.width as usize;
-        for from in self.burning_indices(time) {
+        let borders = self.borders();
+        for from in self.burning_indices(time).filter(|&i| borders[i]) {
             let from_fuel = self.fuel[from];
             let (x, y) = ((from % width) as i32, (from / width) as i32);
             for edge in &self.unit_stencil {
@@ -731,6 +757,7 @@ impl FireGrid {
         self.settle_order.clear();
         self.heap.clear();
         self.patches.clear();
+        self.borders = std::sync::OnceLock::new();
         self.settled_until = f32::NEG_INFINITY;
         let mut result = Ok(());
         for index in 0..self.fuel.len() {
