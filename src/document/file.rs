@@ -519,13 +519,6 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> =
-            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        v.sort();
-        v
-    }
-
     /// Save as into another folder brings along the pictures found beside the old file, in
     /// their folders and atomically; one already there with other bytes is kept and named in
     /// the message, one with the same bytes is left; a picture not beside the old file (one in
@@ -556,6 +549,7 @@ mod tests {
         assert_eq!(std::fs::read(to.join("art/ann.png")).unwrap(), b"ann");
         assert_eq!(std::fs::read(to.join("pit.webp")).unwrap(), b"another pit", "kept, not overwritten");
         assert_eq!(std::fs::read(to.join("cow.png")).unwrap(), b"cow");
+        use crate::scene::save::tests::names;
         assert_eq!(names(&to), ["art", "cow.png", "pit.webp", "scene.ron"], "no temporary file, no tokens/");
         assert_eq!(names(&to.join("art")), ["ann.png"]);
         let message = document.message.clone().unwrap_or_default();

@@ -194,7 +194,7 @@ pub fn save_scene_with_image(scene: &Scene, path: &Path, image_path: &Path, imag
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{SaveError, save_scene, save_scene_with_image, write_atomic};
     use std::path::PathBuf;
 
@@ -223,7 +223,8 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"long");
     }
 
-    fn names(d: &std::path::Path) -> Vec<String> {
+    /// The names in folder `d`, sorted (tests here and in `document::file` check what a save left).
+    pub(crate) fn names(d: &std::path::Path) -> Vec<String> {
         let mut v: Vec<String> =
             std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         v.sort();

@@ -1384,14 +1384,16 @@ mod tests {
         assert_eq!(g.burning_region(Cell { x: 0, y: 0 }, 3.0), None);
     }
 
+    /// Fuel 1 left of 5", fuel 2 right of it, and a wall of no fuel in fuel 1 (not convex).
+    fn two_fuels_and_a_wall(g: &mut FireGrid) {
+        g.paint(|x, _| Some(if x < 5.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 4.0) })).expect("valid fuel");
+        g.paint_rect((3.0, 1.0), (3.3, 6.0), None).expect("valid fuel");
+    }
+
     #[test]
     fn round_by_round_equals_one_advance() {
-        let paint = |g: &mut FireGrid| {
-            g.paint(|x, _| Some(if x < 5.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 4.0) })).expect("valid fuel");
-            g.paint_rect((3.0, 1.0), (3.3, 6.0), None).expect("valid fuel");
-        };
         let mut stepped = grid(8.0, 8.0);
-        paint(&mut stepped);
+        two_fuels_and_a_wall(&mut stepped);
         let mut jumped = stepped.clone();
 
         assert!(stepped.ignite(1.0, 1.0, 0.0, 0.0).is_some());
@@ -1656,12 +1658,8 @@ mod tests {
 
     #[test]
     fn a_restored_exact_fire_burns_on_exactly() {
-        let paint = |g: &mut FireGrid| {
-            g.paint(|x, _| Some(if x < 5.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 4.0) })).expect("valid fuel");
-            g.paint_rect((3.0, 1.0), (3.3, 6.0), None).expect("valid fuel");
-        };
         let mut unbroken = grid(8.0, 8.0);
-        paint(&mut unbroken);
+        two_fuels_and_a_wall(&mut unbroken);
         let mut restored = unbroken.clone();
         let mut old_save = unbroken.clone();
         assert!(unbroken.ignite(1.0, 1.0, 0.0, 0.0).is_some());
@@ -1684,7 +1682,7 @@ mod tests {
             assert_eq!(old_save.arrival(cell).is_some(), unbroken.arrival(cell).is_some(), "{cell:?}");
         }
         let mut wrong = grid(8.0, 8.0);
-        paint(&mut wrong);
+        two_fuels_and_a_wall(&mut wrong);
         let off = ExactFront { x: 3.1, y: 2.0, radius: 0.0, time: 0.0 };
         assert!(matches!(wrong.restore_with(4.0, [], &[off]), Err(FireGridError::InvalidState(_))));
     }
