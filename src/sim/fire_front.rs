@@ -6,8 +6,8 @@
 //! 1 move = 2 rounds, RULES-NOTES "Time and movement").
 //!
 //! Inside one convex patch of one material the front is exact: a cell's arrival is the straight
-//! distance from the ignition disc over the FSR ([`exact`]; most scene regions are convex).
-//! Elsewhere (a patch that is not convex, one lit more than [`exact::MAX_EXACT_IGNITIONS`] times,
+//! distance from the ignition disc over the FSR (module `exact`; most scene regions are convex).
+//! Elsewhere (a patch that is not convex, one lit more than `MAX_EXACT_IGNITIONS` (32) times,
 //! or one restored from a save without its ignitions) arrival times come from Dijkstra's
 //! algorithm over a 32-neighbour stencil, so a front in uniform fuel is round (error bound at
 //! `STENCIL_FIRST_OCTANT`), not the diamond or octagon a 4/8-neighbour grid stepped once a round

@@ -122,7 +122,7 @@ pub fn tile_png(material: Material) -> Result<Vec<u8>, png::EncodingError> {
     Ok(bytes)
 }
 
-/// Write every material's tile under `assets` ([`tile_path`]), each atomically; the files
+/// Write every material's tile under `assets` (`tiles/<material>.png`), each atomically; the files
 /// written, in the order of [`Material::ALL`]. `cargo run --example make_tiles` runs it.
 pub fn write_tiles(assets: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(assets.join(TILE_FOLDER))?;
