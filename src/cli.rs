@@ -404,10 +404,16 @@ fn playtest(
         }
     };
     let started = std::time::Instant::now();
-    let results = crate::playtest::run_all(&scene, runs, moves, seed, threads, &progress);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let gathered =
+        crate::playtest::run_and_tally(&scene, runs, moves, seed, threads, &progress, &never, heatmap.is_some());
+    let Some(gathered) = gathered else {
+        eprintln!("the play-test stopped before its last run");
+        return ExitCode::FAILURE;
+    };
     let secs = started.elapsed().as_secs_f64();
     let title = crate::playtest::report_title(&scene, Some(path));
-    let report = crate::playtest::report(&title, &results, moves, seed);
+    let report = gathered.tally.report(&title, moves, seed);
     if let Err(e) = write!(std::io::stdout(), "{}", crate::playtest::to_text(&report)) {
         return output_failed(&e);
     }
@@ -429,7 +435,8 @@ fn playtest(
         ok &= write(p, crate::playtest::to_csv(&report).as_bytes());
     }
     if let Some((p, layers)) = heatmap {
-        match crate::heatmap::heatmap_png(&scene, &results, &report, layers) {
+        let overlays = gathered.overlays.unwrap_or_else(|| crate::heatmap::OverlayTally::new(&scene)).overlays();
+        match crate::heatmap::heatmap_png(&scene, &overlays, &report, layers) {
             Ok(bytes) => ok &= write(p, &bytes),
             Err(e) => {
                 eprintln!("heatmap: {e}");

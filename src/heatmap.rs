@@ -1,7 +1,7 @@
 //! Play-test overlays: what many runs of a scene did where, per cell of the table, and the
 //! picture `tabula playtest --heatmap` draws of them (docs/playtest.md "The heatmap").
 //!
-//! [`Overlays::from_runs`] gathers the runs' summaries (in seed order) into:
+//! [`OverlayTally`] (or [`Overlays::from_runs`]) gathers the runs' summaries (in seed order) into:
 //! - **burn**: the share of runs in which each cell burnt (the fire reached it, burning or burnt
 //!   out by the end of the run), like the burn-probability maps fire analysts draw;
 //! - **hurt**: the share of runs in which a figure was hurt in each cell (at the trap that did it,
@@ -318,67 +318,15 @@ pub struct Overlays {
 }
 
 impl Overlays {
-    /// Gather `runs` (in seed order, as [`crate::playtest::run_all`] returns them) of `scene`.
-    /// Counts are sums over runs, so the result does not depend on how the runs were made.
+    /// Gather `runs` (in seed order, as [`crate::playtest::run_all`] returns them) of `scene`:
+    /// an [`OverlayTally`] fed every run. Counts are sums over runs, so the result does not
+    /// depend on how the runs were made.
     pub fn from_runs(scene: &Scene, runs: &[RunSummary]) -> Self {
-        let grid = OverlayGrid::for_scene(scene);
-        let n = runs.len() as u32;
-        let mut burn = CellShares::new(&grid, n);
-        let mut hurt = CellShares::new(&grid, n);
-        let mut ends = CellShares::new(&grid, n);
-        let mut figure_cells: Vec<BTreeMap<u32, u32>> = vec![BTreeMap::new(); scene.figures.len()];
+        let mut tally = OverlayTally::new(scene);
         for run in runs {
-            burn.add_run(&run.burnt);
-            let mut hurt_here = CellSet::default();
-            for &p in &run.hurt_at {
-                if let Some(i) = grid.cell_at(p) {
-                    hurt_here.insert(i);
-                }
-            }
-            hurt.add_run(&hurt_here);
-            let mut ended_here = CellSet::default();
-            for (cells, end) in figure_cells.iter_mut().zip(&run.ends) {
-                if let Some(i) = end.and_then(|p| grid.cell_at(p)) {
-                    ended_here.insert(i);
-                    *cells.entry(i).or_default() += 1;
-                }
-            }
-            ends.add_run(&ended_here);
+            tally.add(run);
         }
-        let count_runs = |f: &dyn Fn(&RunSummary) -> bool| runs.iter().filter(|r| f(r)).count() as u32;
-        let traps = scene
-            .traps
-            .iter()
-            .map(|t| {
-                let did = |f: fn(&crate::playtest::TrapRun) -> bool| {
-                    count_runs(&|r: &RunSummary| r.traps.get(&t.name).is_some_and(f))
-                };
-                TrapMark {
-                    name: t.name.clone(),
-                    position: t.position,
-                    sprung: wilson(did(|x| x.sprung), n),
-                    spotted: wilson(did(|x| x.spotted), n),
-                }
-            })
-            .collect();
-        let figures = scene
-            .figures
-            .iter()
-            .zip(&figure_cells)
-            .map(|(f, cells)| {
-                // The most runs; on a tie the lowest cell (the map iterates ascending).
-                let best = cells.iter().fold(None, |best: Option<(u32, u32)>, (&cell, &count)| match best {
-                    Some((_, most)) if most >= count => best,
-                    _ => Some((cell, count)),
-                });
-                FigureEnds {
-                    name: f.name.clone(),
-                    start: f.position,
-                    most_often: best.map(|(cell, count)| (grid.column_row(cell), wilson(count, n))),
-                }
-            })
-            .collect();
-        Overlays { runs: n, burn, hurt, ends, traps, figures }
+        tally.overlays()
     }
 
     /// The cell shares of `layer`.
@@ -387,6 +335,104 @@ impl Overlays {
             Layer::Burn => &self.burn,
             Layer::Hurt => &self.hurt,
             Layer::Ends => &self.ends,
+        }
+    }
+}
+
+/// The overlays' counts, added to run by run, so a play-test keeps counts and not its runs:
+/// its size grows with the overlay grid and the scene, never with the number of runs.
+#[derive(Clone, Debug)]
+pub struct OverlayTally {
+    grid: OverlayGrid,
+    runs: u32,
+    burn: CellShares,
+    hurt: CellShares,
+    ends: CellShares,
+    /// Each scene trap: its name, where it lies, the runs it was sprung and spotted in.
+    traps: Vec<(String, Point, u32, u32)>,
+    /// Each scene figure: its name, start, and the runs it ended in each cell.
+    figures: Vec<(String, Point, BTreeMap<u32, u32>)>,
+}
+
+impl OverlayTally {
+    /// No runs yet, for `scene`.
+    pub fn new(scene: &Scene) -> Self {
+        let grid = OverlayGrid::for_scene(scene);
+        Self {
+            grid,
+            runs: 0,
+            burn: CellShares::new(&grid, 0),
+            hurt: CellShares::new(&grid, 0),
+            ends: CellShares::new(&grid, 0),
+            traps: scene.traps.iter().map(|t| (t.name.clone(), t.position, 0, 0)).collect(),
+            figures: scene.figures.iter().map(|f| (f.name.clone(), f.position, BTreeMap::new())).collect(),
+        }
+    }
+
+    /// Count one more run.
+    pub fn add(&mut self, run: &RunSummary) {
+        self.runs += 1;
+        self.burn.add_run(&run.burnt);
+        let mut hurt_here = CellSet::default();
+        for &p in &run.hurt_at {
+            if let Some(i) = self.grid.cell_at(p) {
+                hurt_here.insert(i);
+            }
+        }
+        self.hurt.add_run(&hurt_here);
+        let mut ended_here = CellSet::default();
+        for ((_, _, cells), end) in self.figures.iter_mut().zip(&run.ends) {
+            if let Some(i) = end.and_then(|p| self.grid.cell_at(p)) {
+                ended_here.insert(i);
+                *cells.entry(i).or_default() += 1;
+            }
+        }
+        self.ends.add_run(&ended_here);
+        for (name, _, sprung, spotted) in &mut self.traps {
+            if let Some(t) = run.traps.get(name) {
+                *sprung += u32::from(t.sprung);
+                *spotted += u32::from(t.spotted);
+            }
+        }
+    }
+
+    /// The overlays of the runs counted so far.
+    pub fn overlays(&self) -> Overlays {
+        let n = self.runs;
+        let with_runs = |shares: &CellShares| CellShares { runs: n, ..shares.clone() };
+        let traps = self
+            .traps
+            .iter()
+            .map(|(name, position, sprung, spotted)| TrapMark {
+                name: name.clone(),
+                position: *position,
+                sprung: wilson(*sprung, n),
+                spotted: wilson(*spotted, n),
+            })
+            .collect();
+        let figures = self
+            .figures
+            .iter()
+            .map(|(name, start, cells)| {
+                // The most runs; on a tie the lowest cell (the map iterates ascending).
+                let best = cells.iter().fold(None, |best: Option<(u32, u32)>, (&cell, &count)| match best {
+                    Some((_, most)) if most >= count => best,
+                    _ => Some((cell, count)),
+                });
+                FigureEnds {
+                    name: name.clone(),
+                    start: *start,
+                    most_often: best.map(|(cell, count)| (self.grid.column_row(cell), wilson(count, n))),
+                }
+            })
+            .collect();
+        Overlays {
+            runs: n,
+            burn: with_runs(&self.burn),
+            hurt: with_runs(&self.hurt),
+            ends: with_runs(&self.ends),
+            traps,
+            figures,
         }
     }
 }
@@ -514,14 +560,14 @@ impl Picture {
     }
 }
 
-/// The heatmap of a play-test as PNG bytes: [`Overlays::from_runs`] drawn by [`render`].
+/// The heatmap of a play-test as PNG bytes: its overlays drawn by [`render`].
 pub fn heatmap_png(
     scene: &Scene,
-    runs: &[RunSummary],
+    overlays: &Overlays,
     report: &Report,
     layers: LayerChoice,
 ) -> Result<Vec<u8>, String> {
-    render(scene, &Overlays::from_runs(scene, runs), report, layers).to_png()
+    render(scene, overlays, report, layers).to_png()
 }
 
 // Layout, in pixels. Text is the raster font at scale 2 (12 px a character, 14 px high).

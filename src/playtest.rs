@@ -32,7 +32,7 @@
 //! side stands inside its area then; a run that does not play its move leaves it *not reached*,
 //! counted apart from the runs that did.
 
-use crate::heatmap::{CellSet, OverlayGrid};
+use crate::heatmap::{CellSet, OverlayGrid, OverlayTally};
 use crate::rules::outcome::{Harm, Mark, Sprung};
 use crate::scene::{Point, Scene};
 use crate::sim::{EventLog, LogEvent, Simulation};
@@ -386,7 +386,9 @@ pub fn run_one(scene: &Scene, seed: u64, moves: u32) -> RunSummary {
     play_and_summarize(&mut sim, scene, seed, moves)
 }
 
-/// Run every run, on `threads` threads, calling `progress(done)` as runs finish.
+/// Run every run, on `threads` threads, calling `progress(done)` as runs finish: every run's
+/// summary, in seed order. A play-test of many runs gathers them with [`run_and_tally`] instead,
+/// which keeps counts, not runs.
 pub fn run_all(
     scene: &Scene,
     runs: u32,
@@ -395,13 +397,27 @@ pub fn run_all(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<RunSummary> {
-    run_runs(scene, runs, moves, seed, threads, progress, &AtomicBool::new(false))
+    let mut made = Vec::with_capacity(runs.min(MAX_RUNS) as usize);
+    run_runs(scene, runs, moves, seed, threads, progress, &AtomicBool::new(false), &mut |run| made.push(run));
+    made
 }
 
-/// [`run_all`], given up when `cancel` is set (the GM view's Play-test panel): no run is begun
-/// after that, the runs under way finish, and the result is none unless every run was made.
-/// The runs made are [`run_all`]'s, run for run: the flag is only read between runs.
-pub fn run_all_cancellable(
+/// What a play-test gathered: the report's counts and, when asked for, the heatmap's.
+#[derive(Debug, Clone)]
+pub struct Gathered {
+    /// The report's counts ([`Tally::report`]).
+    pub tally: Tally,
+    /// The overlays' counts ([`OverlayTally::overlays`]), when asked for.
+    pub overlays: Option<OverlayTally>,
+}
+
+/// A play-test as the CLI and the GM view make it: [`run_all`]'s runs, each counted into a
+/// [`Tally`] (and an [`OverlayTally`] with `overlays`) in seed order as it is made, so memory
+/// does not grow with the runs. Given up when `cancel` is set: no run is begun after that, the
+/// runs under way finish, and the result is none unless every run was made. The flag is only
+/// read between runs, so the runs made are [`run_all`]'s, run for run.
+#[allow(clippy::too_many_arguments)]
+pub fn run_and_tally(
     scene: &Scene,
     runs: u32,
     moves: u32,
@@ -409,12 +425,33 @@ pub fn run_all_cancellable(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
     cancel: &AtomicBool,
-) -> Option<Vec<RunSummary>> {
-    let made = run_runs(scene, runs, moves, seed, threads, progress, cancel);
-    (made.len() == runs as usize).then_some(made)
+    overlays: bool,
+) -> Option<Gathered> {
+    let mut gathered = Gathered { tally: Tally::default(), overlays: overlays.then(|| OverlayTally::new(scene)) };
+    let made = run_runs(scene, runs, moves, seed, threads, progress, cancel, &mut |run| {
+        gathered.tally.add(&run);
+        if let Some(o) = &mut gathered.overlays {
+            o.add(&run);
+        }
+    });
+    (made == runs).then_some(gathered)
 }
 
-/// The runs made, in seed order: every one, unless `cancel` was set.
+/// Runs made ahead of the oldest run not yet handed on, at most, per thread: bounds the
+/// summaries waiting for their turn.
+const RUNS_AHEAD_PER_THREAD: usize = 16;
+
+/// Summaries waiting to be handed on in seed order.
+struct InSeedOrder<'a> {
+    /// The next run to hand on.
+    next: usize,
+    waiting: BTreeMap<usize, RunSummary>,
+    hand_on: &'a mut (dyn FnMut(RunSummary) + Send),
+}
+
+/// Make the runs (all of them, unless `cancel` is set), handing each summary to `hand_on` in
+/// seed order; how many were handed on.
+#[allow(clippy::too_many_arguments)]
 fn run_runs(
     scene: &Scene,
     runs: u32,
@@ -423,12 +460,16 @@ fn run_runs(
     threads: usize,
     progress: &(dyn Fn(u32) + Sync),
     cancel: &AtomicBool,
-) -> Vec<RunSummary> {
-    let results: Mutex<Vec<Option<RunSummary>>> = Mutex::new(vec![None; runs as usize]);
+    hand_on: &mut (dyn FnMut(RunSummary) + Send),
+) -> u32 {
+    let threads = threads.max(1);
+    let ahead = RUNS_AHEAD_PER_THREAD * threads;
+    let order = Mutex::new(InSeedOrder { next: 0, waiting: BTreeMap::new(), hand_on });
+    let handed = std::sync::Condvar::new();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
                 // One simulation a thread, restarted for each run: its schedules are built once.
                 let mut sim: Option<Simulation> = None;
@@ -440,6 +481,16 @@ fn run_runs(
                     if i >= runs as usize {
                         break;
                     }
+                    // Wait while this run is too far ahead of the oldest one not handed on
+                    // (that one is being made by another thread, so the wait ends).
+                    if let Ok(mut o) = order.lock() {
+                        while i >= o.next + ahead {
+                            o = match handed.wait(o) {
+                                Ok(o) => o,
+                                Err(_) => return,
+                            };
+                        }
+                    }
                     let run_seed = seed.wrapping_add(i as u64);
                     let sim = match &mut sim {
                         Some(s) => {
@@ -449,16 +500,23 @@ fn run_runs(
                         None => sim.insert(Simulation::unwatched(scene, run_seed)),
                     };
                     let summary = play_and_summarize(sim, scene, run_seed, moves);
-                    if let Ok(mut r) = results.lock() {
-                        r[i] = Some(summary);
+                    if let Ok(mut o) = order.lock() {
+                        o.waiting.insert(i, summary);
+                        loop {
+                            let n = o.next;
+                            let Some(run) = o.waiting.remove(&n) else { break };
+                            (o.hand_on)(run);
+                            o.next += 1;
+                        }
                     }
+                    handed.notify_all();
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(d as u32);
                 }
             });
         }
     });
-    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+    order.into_inner().map_or(0, |o| o.next as u32)
 }
 
 /// Area the fire reached (burning or spent) per material, from the fire's `region_burning`
@@ -663,179 +721,319 @@ pub struct Report {
     pub median_seed: Option<u64>,
 }
 
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
+/// Gather the runs (in seed order) into the report: [`Tally`] fed every run.
+pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> Report {
+    let mut tally = Tally::default();
+    for run in runs {
+        tally.add(run);
     }
-    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
+    tally.report(title, moves, first_seed)
 }
 
-/// Gather the runs into the report.
-pub fn report(title: &str, runs: &[RunSummary], moves: u32, first_seed: u64) -> Report {
-    let n = runs.len() as u32;
-    let count = |f: &dyn Fn(&RunSummary) -> bool| runs.iter().filter(|r| f(r)).count() as u32;
-    let mean = |f: &dyn Fn(&RunSummary) -> u32| {
-        if n > 0 { runs.iter().map(|r| f64::from(f(r))).sum::<f64>() / f64::from(n) } else { 0.0 }
-    };
-    let trap_names: Vec<String> = runs.first().map(|r| r.traps.keys().cloned().collect()).unwrap_or_default();
-    let traps = trap_names
-        .iter()
-        .map(|name| {
-            let get = |r: &RunSummary| r.traps.get(name).cloned().unwrap_or_default();
-            let sprung = count(&|r| get(r).sprung);
-            let victims: u32 = runs.iter().map(|r| get(r).victims).sum();
+/// A report's counts, added to run by run (in seed order), so a play-test keeps counts and not
+/// its runs: its size grows with the scene (traps, figures, outcomes, distinct burnt areas,
+/// distinct harms), never with the number of runs.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    runs: u32,
+    /// Keyed by the first run's traps, figures, objectives and trackers, as the report is.
+    traps: Vec<(String, TrapTally)>,
+    figures: Vec<(String, FigureTally)>,
+    objectives: Vec<(String, u32, u32, u32)>,
+    trackers: Vec<(String, String, u32, u64, u32)>,
+    /// Per material: how many runs burnt each area (keyed in `f64::total_cmp` order), and in
+    /// how many runs the material appeared.
+    burnt_area: BTreeMap<String, (BTreeMap<AreaKey, u32>, u32)>,
+    building_burnt: u32,
+    alarm_raised: u32,
+    alarm_by: BTreeMap<String, u32>,
+    escapes: [u32; 6],
+    /// Runs with an OSR procedure, and the sums the report's encounter figures are made of.
+    encounter_runs: u32,
+    encounters: [u64; 6],
+    /// Per harm: how many runs did it, the first and the last seed that did.
+    harm: BTreeMap<u32, (u32, u64, u64)>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct TrapTally {
+    approached: u32,
+    spotted: u32,
+    sprung: u32,
+    disarmed: u32,
+    victims: u32,
+    outcomes: BTreeMap<String, u32>,
+    per_event: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct FigureTally {
+    reached_goal: u32,
+    hurt: u32,
+    hurt_by: BTreeMap<String, u32>,
+    moves_lost: f64,
+    dead: u32,
+    apparently_dead: u32,
+}
+
+/// An area as a key ordered as `f64::total_cmp` orders areas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct AreaKey(i64);
+
+impl AreaKey {
+    fn of(v: f64) -> Self {
+        let bits = v.to_bits() as i64;
+        Self(bits ^ ((((bits >> 63) as u64) >> 1) as i64))
+    }
+
+    fn value(self) -> f64 {
+        let bits = self.0 ^ ((((self.0 >> 63) as u64) >> 1) as i64);
+        f64::from_bits(bits as u64)
+    }
+}
+
+/// The sum `Iterator::sum` makes of floats: from −0.0, in order.
+const FLOAT_SUM_START: f64 = -0.0;
+
+impl Tally {
+    /// Count one more run: the next in seed order.
+    pub fn add(&mut self, r: &RunSummary) {
+        if self.runs == 0 {
+            self.traps = r.traps.keys().map(|k| (k.clone(), TrapTally::default())).collect();
+            self.figures = r
+                .figures
+                .keys()
+                .map(|k| (k.clone(), FigureTally { moves_lost: FLOAT_SUM_START, ..FigureTally::default() }))
+                .collect();
+            self.objectives = r.objectives.iter().map(|o| (o.name.clone(), o.by_move, 0, 0)).collect();
+            self.trackers = r.trackers.iter().map(|(k, t)| (k.clone(), t.quarry.clone(), 0, 0, 0)).collect();
+        }
+        self.runs += 1;
+        let yes = |b: bool| u32::from(b);
+        for (name, t) in &mut self.traps {
+            let Some(run) = r.traps.get(name) else { continue };
+            t.approached += yes(run.approached);
+            t.spotted += yes(run.spotted);
+            t.sprung += yes(run.sprung);
+            t.disarmed += yes(run.disarmed);
+            t.victims += run.victims;
             // Each outcome's share of the triggers of its own event kind.
-            let mut outcome_counts: BTreeMap<String, u32> = BTreeMap::new();
-            let mut per_event: BTreeMap<String, u32> = BTreeMap::new();
-            for r in runs {
-                for o in get(r).outcomes {
-                    let event = o.split(':').next().unwrap_or("").to_string();
-                    *per_event.entry(event).or_default() += 1;
-                    *outcome_counts.entry(o).or_default() += 1;
-                }
+            for o in &run.outcomes {
+                let event = o.split(':').next().unwrap_or("");
+                *t.per_event.entry(event.to_string()).or_default() += 1;
+                *t.outcomes.entry(o.clone()).or_default() += 1;
             }
-            TrapReport {
+        }
+        for (name, f) in &mut self.figures {
+            let Some(run) = r.figures.get(name) else {
+                f.moves_lost += 0.0;
+                continue;
+            };
+            f.reached_goal += yes(run.reached_goal);
+            f.hurt += yes(!run.hurt.is_empty());
+            let kinds: BTreeSet<&String> = run.hurt.iter().collect();
+            for k in kinds {
+                *f.hurt_by.entry(k.clone()).or_default() += 1;
+            }
+            f.moves_lost += run.moves_lost;
+            f.dead += yes(run.dead);
+            f.apparently_dead += yes(run.apparently_dead);
+        }
+        for (i, (_, _, reached, met)) in self.objectives.iter_mut().enumerate() {
+            let m = r.objectives.get(i).and_then(|x| x.met);
+            *reached += yes(m.is_some());
+            *met += yes(m == Some(true));
+        }
+        for (name, _, caught_up, move_sum, moves) in &mut self.trackers {
+            let Some(run) = r.trackers.get(name) else { continue };
+            *caught_up += yes(run.caught_up);
+            if let Some(m) = run.caught_up_move {
+                *move_sum += u64::from(m);
+                *moves += 1;
+            }
+        }
+        for (material, &area) in &r.burnt_area {
+            let (areas, runs) = self.burnt_area.entry(material.clone()).or_default();
+            *areas.entry(AreaKey::of(area)).or_default() += 1;
+            *runs += 1;
+        }
+        self.building_burnt += yes(r.building_burnt);
+        if let Some(a) = &r.alarm {
+            self.alarm_raised += 1;
+            *self.alarm_by.entry(a.clone()).or_default() += 1;
+        }
+        let e = &r.escapes;
+        for (sum, v) in self.escapes.iter_mut().zip([
+            yes(e.ran_off > 0),
+            yes(e.recaptured > 0),
+            yes(e.escaped > 0),
+            e.ran_off,
+            e.recaptured,
+            e.escaped,
+        ]) {
+            *sum += v;
+        }
+        if let Some(e) = r.encounters {
+            self.encounter_runs += 1;
+            for (sum, v) in self.encounters.iter_mut().zip([
+                yes(e.encounters > 0),
+                e.encounters,
+                e.party_surprised,
+                e.monsters_surprised,
+                yes(e.routs > 0),
+                e.routs,
+            ]) {
+                *sum += u64::from(v);
+            }
+        }
+        let seen = self.harm.entry(r.harm).or_insert((0, r.seed, r.seed));
+        seen.0 += 1;
+        seen.1 = seen.1.min(r.seed);
+        seen.2 = seen.2.max(r.seed);
+    }
+
+    /// The report of the runs counted so far.
+    pub fn report(&self, title: &str, moves: u32, first_seed: u64) -> Report {
+        let n = self.runs;
+        let mean = |sum: u64| if n > 0 { sum as f64 / f64::from(n) } else { 0.0 };
+        let traps = self
+            .traps
+            .iter()
+            .map(|(name, t)| TrapReport {
                 name: name.clone(),
-                approached: wilson(count(&|r| get(r).approached), n),
-                spotted: wilson(count(&|r| get(r).spotted), n),
-                sprung: wilson(sprung, n),
-                disarmed: wilson(count(&|r| get(r).disarmed), n),
-                victims_per_sprung: if sprung > 0 { victims as f64 / sprung as f64 } else { 0.0 },
-                outcomes: outcome_counts
-                    .into_iter()
-                    .map(|(k, c)| {
-                        let of = per_event.get(k.split(':').next().unwrap_or("")).copied().unwrap_or(c);
-                        (k, wilson(c, of))
+                approached: wilson(t.approached, n),
+                spotted: wilson(t.spotted, n),
+                sprung: wilson(t.sprung, n),
+                disarmed: wilson(t.disarmed, n),
+                victims_per_sprung: if t.sprung > 0 { t.victims as f64 / t.sprung as f64 } else { 0.0 },
+                outcomes: t
+                    .outcomes
+                    .iter()
+                    .map(|(k, &c)| {
+                        let of = t.per_event.get(k.split(':').next().unwrap_or("")).copied().unwrap_or(c);
+                        (k.clone(), wilson(c, of))
                     })
                     .collect(),
-            }
-        })
-        .collect();
-    let figure_names: Vec<String> = runs.first().map(|r| r.figures.keys().cloned().collect()).unwrap_or_default();
-    let figures = figure_names
-        .iter()
-        .map(|name| {
-            let get = |r: &RunSummary| r.figures.get(name).cloned().unwrap_or_default();
-            let mut by: BTreeMap<String, u32> = BTreeMap::new();
-            for r in runs {
-                let kinds: BTreeSet<String> = get(r).hurt.into_iter().collect();
-                for k in kinds {
-                    *by.entry(k).or_default() += 1;
-                }
-            }
-            FigureReport {
+            })
+            .collect();
+        let figures = self
+            .figures
+            .iter()
+            .map(|(name, f)| FigureReport {
                 name: name.clone(),
-                reached_goal: wilson(count(&|r| get(r).reached_goal), n),
-                hurt: wilson(count(&|r| !get(r).hurt.is_empty()), n),
-                hurt_by: by.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
-                mean_moves_lost: if n > 0 {
-                    runs.iter().map(|r| get(r).moves_lost).sum::<f64>() / n as f64
-                } else {
+                reached_goal: wilson(f.reached_goal, n),
+                hurt: wilson(f.hurt, n),
+                hurt_by: f.hurt_by.iter().map(|(k, &c)| (k.clone(), wilson(c, n))).collect(),
+                mean_moves_lost: if n > 0 { f.moves_lost / n as f64 } else { 0.0 },
+                dead: wilson(f.dead, n),
+                apparently_dead: wilson(f.apparently_dead, n),
+            })
+            .collect();
+        let objectives = self
+            .objectives
+            .iter()
+            .map(|(name, by_move, reached, met)| ObjectiveReport {
+                name: name.clone(),
+                by_move: *by_move,
+                reached: wilson(*reached, n),
+                met: wilson(*met, *reached),
+            })
+            .collect();
+        let trackers = self
+            .trackers
+            .iter()
+            .map(|(name, quarry, caught_up, move_sum, moves)| TrackerReport {
+                name: name.clone(),
+                quarry: quarry.clone(),
+                caught_up: wilson(*caught_up, n),
+                mean_caught_up_move: (*moves > 0).then(|| *move_sum as f64 / f64::from(*moves)),
+            })
+            .collect();
+        let burnt_area = self
+            .burnt_area
+            .iter()
+            .map(|(material, (areas, runs))| {
+                // Runs in which the material did not burn count as 0.
+                let mut sorted = areas.clone();
+                *sorted.entry(AreaKey::of(0.0)).or_default() += n - runs;
+                let at = |index: usize| {
+                    let mut seen = 0usize;
+                    for (key, &count) in &sorted {
+                        seen += count as usize;
+                        if index < seen {
+                            return key.value();
+                        }
+                    }
                     0.0
-                },
-                dead: wilson(count(&|r| get(r).dead), n),
-                apparently_dead: wilson(count(&|r| get(r).apparently_dead), n),
+                };
+                let quantile = |q: f64| if n == 0 { 0.0 } else { at(((n - 1) as f64 * q).round() as usize) };
+                let mut sum = FLOAT_SUM_START;
+                for (key, &count) in &sorted {
+                    for _ in 0..count {
+                        sum += key.value();
+                    }
+                }
+                AreaReport {
+                    material: material.clone(),
+                    mean: if n == 0 { 0.0 } else { sum / f64::from(n) },
+                    p10: quantile(0.1),
+                    median: quantile(0.5),
+                    p90: quantile(0.9),
+                }
+            })
+            .collect();
+        let [ran_off, recaptured, escaped, ran_off_sum, recaptured_sum, escaped_sum] = self.escapes;
+        let encounters = (self.encounter_runs > 0).then(|| {
+            let [with_encounter, encounters, party, monsters, with_rout, routs] = self.encounters;
+            let total = encounters as u32;
+            EncounterReport {
+                runs_with_encounter: wilson(with_encounter as u32, n),
+                mean_encounters: mean(encounters),
+                party_surprised: wilson(party as u32, total),
+                monsters_surprised: wilson(monsters as u32, total),
+                runs_with_rout: wilson(with_rout as u32, n),
+                mean_routs: mean(routs),
             }
-        })
-        .collect();
-    let objectives: Vec<ObjectiveReport> = runs
-        .first()
-        .map(|first| {
-            first
-                .objectives
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let met = |r: &RunSummary| r.objectives.get(i).and_then(|x| x.met);
-                    let reached = count(&|r| met(r).is_some());
-                    ObjectiveReport {
-                        name: o.name.clone(),
-                        by_move: o.by_move,
-                        reached: wilson(reached, n),
-                        met: wilson(count(&|r| met(r) == Some(true)), reached),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let trackers: Vec<TrackerReport> = runs
-        .first()
-        .map(|first| {
-            first
-                .trackers
-                .iter()
-                .map(|(name, t)| {
-                    let get = |r: &RunSummary| r.trackers.get(name).cloned().unwrap_or_default();
-                    let moves: Vec<f64> = runs.iter().filter_map(|r| get(r).caught_up_move).map(f64::from).collect();
-                    TrackerReport {
-                        name: name.clone(),
-                        quarry: t.quarry.clone(),
-                        caught_up: wilson(count(&|r| get(r).caught_up), n),
-                        mean_caught_up_move: (!moves.is_empty())
-                            .then(|| moves.iter().sum::<f64>() / moves.len() as f64),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let materials: BTreeSet<String> = runs.iter().flat_map(|r| r.burnt_area.keys().cloned()).collect();
-    let burnt_area = materials
-        .into_iter()
-        .map(|m| {
-            let mut v: Vec<f64> = runs.iter().map(|r| r.burnt_area.get(&m).copied().unwrap_or(0.0)).collect();
-            v.sort_by(f64::total_cmp);
-            let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
-            AreaReport { material: m, mean, p10: quantile(&v, 0.1), median: quantile(&v, 0.5), p90: quantile(&v, 0.9) }
-        })
-        .collect();
-    let mut by_alarm: BTreeMap<String, u32> = BTreeMap::new();
-    for r in runs {
-        if let Some(a) = &r.alarm {
-            *by_alarm.entry(a.clone()).or_default() += 1;
+        });
+        Report {
+            scene: title.to_string(),
+            runs: n,
+            moves,
+            first_seed,
+            traps,
+            figures,
+            objectives,
+            trackers,
+            burnt_area,
+            building_burnt: wilson(self.building_burnt, n),
+            alarm_raised: wilson(self.alarm_raised, n),
+            alarm_by: self.alarm_by.iter().map(|(k, &c)| (k.clone(), wilson(c, n))).collect(),
+            escapes: EscapeReport {
+                ran_off: wilson(ran_off, n),
+                recaptured: wilson(recaptured, n),
+                escaped: wilson(escaped, n),
+                mean_ran_off: mean(u64::from(ran_off_sum)),
+                mean_recaptured: mean(u64::from(recaptured_sum)),
+                mean_escaped: mean(u64::from(escaped_sum)),
+            },
+            encounters,
+            worst_seed: self.harm.last_key_value().map(|(_, &(_, _, last))| last),
+            best_seed: self.harm.first_key_value().map(|(_, &(_, first, _))| first),
+            median_seed: self.median_harm().and_then(|h| self.harm.get(&h)).map(|&(_, first, _)| first),
         }
     }
-    let encounters = runs.iter().any(|r| r.encounters.is_some()).then(|| {
-        let of =
-            |f: &dyn Fn(&EncounterRun) -> u32| -> u32 { runs.iter().filter_map(|r| r.encounters).map(|e| f(&e)).sum() };
-        let total = of(&|e| e.encounters);
-        EncounterReport {
-            runs_with_encounter: wilson(count(&|r| r.encounters.is_some_and(|e| e.encounters > 0)), n),
-            mean_encounters: mean(&|r| r.encounters.map_or(0, |e| e.encounters)),
-            party_surprised: wilson(of(&|e| e.party_surprised), total),
-            monsters_surprised: wilson(of(&|e| e.monsters_surprised), total),
-            runs_with_rout: wilson(count(&|r| r.encounters.is_some_and(|e| e.routs > 0)), n),
-            mean_routs: mean(&|r| r.encounters.map_or(0, |e| e.routs)),
+
+    /// The harm of the median run (the run at half the count, ordered by harm).
+    fn median_harm(&self) -> Option<u32> {
+        let half = self.runs / 2;
+        let mut seen = 0;
+        for (&harm, &(count, _, _)) in &self.harm {
+            seen += count;
+            if half < seen {
+                return Some(harm);
+            }
         }
-    });
-    // Notable runs: sort by harm, ties by seed, so the choice is stable.
-    let mut order: Vec<&RunSummary> = runs.iter().collect();
-    order.sort_by_key(|r| (r.harm, r.seed));
-    Report {
-        scene: title.to_string(),
-        runs: n,
-        moves,
-        first_seed,
-        traps,
-        figures,
-        objectives,
-        trackers,
-        burnt_area,
-        building_burnt: wilson(count(&|r| r.building_burnt), n),
-        alarm_raised: wilson(count(&|r| r.alarm.is_some()), n),
-        alarm_by: by_alarm.into_iter().map(|(k, c)| (k, wilson(c, n))).collect(),
-        escapes: EscapeReport {
-            ran_off: wilson(count(&|r| r.escapes.ran_off > 0), n),
-            recaptured: wilson(count(&|r| r.escapes.recaptured > 0), n),
-            escaped: wilson(count(&|r| r.escapes.escaped > 0), n),
-            mean_ran_off: mean(&|r| r.escapes.ran_off),
-            mean_recaptured: mean(&|r| r.escapes.recaptured),
-            mean_escaped: mean(&|r| r.escapes.escaped),
-        },
-        encounters,
-        worst_seed: order.last().map(|r| r.seed),
-        best_seed: order.first().map(|r| r.seed),
-        median_seed: order.get(order.len() / 2).map(|r| r.seed),
+        None
     }
 }
 
@@ -1143,20 +1341,21 @@ mod tests {
         assert!(!nobody.met_by(&scene.figures, &at((1.0, 3.0))), "a side with no figure");
     }
 
-    /// A cancelled play-test gives nothing; one not cancelled gives `run_all`'s runs, run for run.
+    /// A cancelled play-test gives nothing; one not cancelled counts `run_all`'s runs.
     #[test]
-    fn a_cancelled_play_test_gives_no_runs_and_an_uncancelled_one_gives_run_all_s() {
+    fn a_cancelled_play_test_gives_nothing_and_an_uncancelled_one_counts_run_all_s_runs() {
         let scene = walk("");
         let cancel = AtomicBool::new(false);
         let done = AtomicUsize::new(0);
         let count = |d: u32| {
             done.fetch_max(d as usize, Ordering::Relaxed);
         };
-        let made = run_all_cancellable(&scene, 5, 4, 7, 2, &count, &cancel);
-        assert_eq!(made, Some(run_all(&scene, 5, 4, 7, 3, &|_| {})));
+        let made =
+            run_and_tally(&scene, 5, 4, 7, 2, &count, &cancel, false).map(|g| to_json(&g.tally.report("t", 4, 7)));
+        assert_eq!(made, Some(to_json(&report("t", &run_all(&scene, 5, 4, 7, 3, &|_| {}), 4, 7))));
         assert_eq!(done.load(Ordering::Relaxed), 5, "progress counts every run");
         cancel.store(true, Ordering::Relaxed);
-        assert_eq!(run_all_cancellable(&scene, 5, 4, 7, 2, &|_| {}, &cancel), None);
+        assert!(run_and_tally(&scene, 5, 4, 7, 2, &|_| {}, &cancel, false).is_none());
     }
 
     #[test]
@@ -1168,11 +1367,50 @@ mod tests {
         assert_eq!(report_title(&scene, Some(Path::new("scenes/walk.ron"))), "A walk");
     }
 
+    fn burnt(seed: u64, harm: u32, areas: &[(&str, f64)]) -> RunSummary {
+        RunSummary {
+            seed,
+            harm,
+            burnt_area: areas.iter().map(|&(m, a)| (m.to_string(), a)).collect(),
+            ..RunSummary::default()
+        }
+    }
+
+    /// Areas: mean and the nearest-rank quantiles of every run's area, a run in which the
+    /// material did not burn counting 0; the notable runs by harm, the lowest seed on a tie.
     #[test]
-    fn quantiles() {
-        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!(quantile(&v, 0.5), 3.0);
-        assert_eq!(quantile(&v, 0.0), 1.0);
-        assert_eq!(quantile(&v, 1.0), 5.0);
+    fn the_tally_s_quantiles_count_unburnt_runs_as_zero_and_name_runs_by_harm() {
+        let runs = [
+            burnt(10, 3, &[("brushwood", 3.0), ("straw", 8.0)]),
+            burnt(11, 1, &[("brushwood", 1.0)]),
+            burnt(12, 3, &[("brushwood", 5.0)]),
+            burnt(13, 0, &[("brushwood", 2.0), ("straw", 0.5)]),
+            burnt(14, 7, &[("brushwood", 4.0)]),
+            burnt(15, 3, &[("brushwood", -0.0)]),
+        ];
+        let r = report("t", &runs, 20, 10);
+        let brushwood = &r.burnt_area[0];
+        assert_eq!(brushwood.material, "brushwood");
+        // Sorted: -0, 1, 2, 3, 4, 5; ranks round(5 q): 1 → 1, 2 (2.5 rounds away) → 3, 5 → 5.
+        assert_eq!((brushwood.p10, brushwood.median, brushwood.p90), (1.0, 3.0, 5.0));
+        assert_eq!(brushwood.mean, 15.0 / 6.0);
+        let straw = &r.burnt_area[1];
+        // Sorted: 0, 0, 0, 0, 0.5, 8.
+        assert_eq!((straw.p10, straw.median, straw.p90, straw.mean), (0.0, 0.0, 8.0, 8.5 / 6.0));
+        // Harms in order: 0 (13), 1 (11), 3 (10, 12, 15), 7 (14); the run at 6 / 2 = 3 has harm 3.
+        assert_eq!((r.best_seed, r.median_seed, r.worst_seed), (Some(13), Some(10), Some(14)));
+        let none = report("t", &[], 20, 10);
+        assert_eq!((none.best_seed, none.median_seed, none.worst_seed), (None, None, None));
+    }
+
+    #[test]
+    fn area_keys_order_areas_as_total_cmp_does() {
+        let v = [-1.5, -0.0, 0.0, 1e-300, 2.0, f64::INFINITY];
+        for w in v.windows(2) {
+            assert!(AreaKey::of(w[0]) < AreaKey::of(w[1]), "{} < {}", w[0], w[1]);
+        }
+        for x in v {
+            assert_eq!(AreaKey::of(x).value().to_bits(), x.to_bits());
+        }
     }
 }

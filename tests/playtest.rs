@@ -2,7 +2,7 @@
 
 use std::path::Path;
 use tabula::heatmap::{LayerChoice, Overlays, heatmap_png, render, viridis};
-use tabula::playtest::{report, run_all, wilson};
+use tabula::playtest::{report, run_all, run_and_tally, to_json, wilson};
 use tabula::scene::parse_scene;
 use tabula::sim::{Run, run};
 
@@ -217,12 +217,17 @@ fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
 #[test]
 fn the_heatmap_decodes_at_its_size_and_is_the_same_whatever_the_thread_count() {
     let s = scene(OIL_STRIP);
+    // Every summary kept, on 1 thread; and counted as made (what the CLI does), on 2.
     let one = run_all(&s, 20, 6, 1, 1, &|_| {});
-    let two = run_all(&s, 20, 6, 1, 2, &|_| {});
-    let (report_one, report_two) = (report("oil strip", &one, 6, 1), report("oil strip", &two, 6, 1));
-    let a = heatmap_png(&s, &one, &report_one, LayerChoice::All).expect("drawn");
-    let b = heatmap_png(&s, &two, &report_two, LayerChoice::All).expect("drawn");
-    assert!(a == b, "the PNG differs between 1 and 2 threads");
+    let report_one = report("oil strip", &one, 6, 1);
+    let a = heatmap_png(&s, &Overlays::from_runs(&s, &one), &report_one, LayerChoice::All).expect("drawn");
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let two = run_and_tally(&s, 20, 6, 1, 2, &|_| {}, &never, true).expect("not cancelled");
+    let report_two = two.tally.report("oil strip", 6, 1);
+    let overlays_two = two.overlays.expect("asked for").overlays();
+    let b = heatmap_png(&s, &overlays_two, &report_two, LayerChoice::All).expect("drawn");
+    assert_eq!(to_json(&report_one), to_json(&report_two));
+    assert!(a == b, "the PNG differs between 1 and 2 threads, or between kept and counted runs");
 
     // 24" × 6" at 40 pixels an inch (1080 / 24 = 45, at most 40): a 960 × 240 map. Across: 16
     // margin, 18 for the inch labels ("6" is 10 pixels, and 8), the map, 16 margin: 1010. Down:
@@ -279,4 +284,50 @@ fn an_unwatched_run_logs_what_a_watched_one_does() {
             assert_eq!(explored(&unwatched), 0, "{name}");
         }
     }
+}
+
+/// A play-test restarts one simulation for all its runs, keeping the painted fire grid, the
+/// indexed walls and the sight blockers while the scene's are the same: every run logs what a
+/// new simulation of its scene and seed logs, also after runs of another scene, or of the same
+/// scene with other terrain and walls.
+#[test]
+fn a_restarted_run_logs_what_a_new_simulation_does() {
+    use tabula::sim::Simulation;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let load = |name: &str| tabula::scene::load_scene(&path.join(name)).unwrap_or_else(|e| panic!("{e}"));
+    let farmstead = load("farmstead.ron");
+    let mut soaked = farmstead.clone();
+    for region in &mut soaked.terrain {
+        region.wet = true;
+    }
+    soaked.walls.clear();
+    let tomb = load("tomb.ron");
+    let ambush = load("ambush-trail.ron");
+    let fresh = |scene: &tabula::scene::Scene, seed: u64| {
+        let mut sim = Simulation::unwatched(scene, seed);
+        sim.step_moves(20);
+        sim.log().to_json_lines()
+    };
+    let runs = [
+        (&farmstead, 2, "farmstead"),
+        (&soaked, 2, "soaked farmstead"),
+        (&farmstead, 3, "farmstead"),
+        (&tomb, 1, "tomb"),
+        (&ambush, 4, "ambush trail"),
+        (&farmstead, 1, "farmstead"),
+        (&soaked, 5, "soaked farmstead"),
+        (&tomb, 2, "tomb"),
+    ];
+    let mut restarted = Simulation::unwatched(&farmstead, 1);
+    restarted.step_moves(20);
+    for (scene, seed, name) in runs {
+        restarted.restart(scene, seed);
+        restarted.step_moves(20);
+        let log = restarted.log().to_json_lines();
+        assert_eq!(log, fresh(scene, seed), "{name}, seed {seed}");
+        if name == "farmstead" {
+            assert!(log.contains("\"system\":\"fire\""), "the farmstead burns: {name}, seed {seed}");
+        }
+    }
+    assert_ne!(fresh(&farmstead, 2), fresh(&soaked, 2), "soaking the farmstead and pulling its walls changes its run");
 }

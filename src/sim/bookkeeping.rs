@@ -2,7 +2,7 @@
 
 use super::clock::MoveClock;
 use super::log::{EventLog, LogEvent};
-use super::world::{Conditions, SceneOrder};
+use super::world::{Conditions, SceneOrder, in_scene_order};
 use super::{Move, MoveSystems};
 use bevy::prelude::*;
 
@@ -15,7 +15,7 @@ fn expire_conditions(
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
 ) {
-    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, name, mut conditions) in figures {
         let mut expired = Vec::new();
         conditions.0.retain_mut(|c| match c.moves_left.as_mut() {

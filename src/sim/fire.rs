@@ -24,7 +24,9 @@ use super::noise::{NoiseMade, make_house_rule_noise};
 use super::outcome::FireOutcome;
 use super::referee::Referee;
 use super::sleepers::{SleepersRules, SleepingGroup};
-use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, placed_bundle, point, sorted, vec2};
+use super::world::{
+    Conditions, Figure, SceneOrder, Swept, TablePosition, in_scene_order, placed_bundle, point, sorted, vec2,
+};
 use super::{Move, MoveSystems, Round};
 use crate::rules::fire::{
     self as rules, BurnStacking, FireSettings, Fuel, IgnitionOutcome, PersonFireRolls, PersonInFireOutcome,
@@ -36,6 +38,7 @@ use crate::scene::sleepers::SleeperState;
 use crate::scene::{self, ConditionKind, FireIgnition, Igniter, Material, Scene, Shape};
 use bevy::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<IgniteRequest>();
@@ -62,7 +65,7 @@ fn fire_noises(
         return;
     }
     let mut made: Vec<Vec2> = Vec::new();
-    for (_, group) in groups.iter().sort::<&SceneOrder>() {
+    for (_, group) in in_scene_order(groups.iter(), |item| *item.0) {
         let centre = vec2(group.0.position);
         let Some((at, _)) = front.nearest_burning(centre, group.0.shelter.earshot_inches()) else { continue };
         // A cell centre past the table's edge (the last cells of a side that is not a whole
@@ -255,6 +258,28 @@ pub struct FireFront {
     rolled_in_move: (u32, BTreeSet<String>),
     /// A label per grid cell for [`Self::summarise`], all `usize::MAX` between calls.
     labels: Vec<usize>,
+    /// The terrain as painted before any fire, kept only in a run no one watches (a play-test
+    /// restarts one scene many times and paints the same grid each time otherwise).
+    painted: Option<Arc<PaintedGrid>>,
+    /// Whether to keep `painted` (an unwatched run).
+    keep_paint: bool,
+}
+
+/// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
+/// what a restart of the same scene would paint again.
+struct PaintedGrid {
+    table: Vec2,
+    terrain: Vec<scene::Region>,
+    settings: FireSettings,
+    grid: FireGrid,
+    /// Cells painted per fuel region, in region order.
+    cells: Vec<usize>,
+}
+
+impl PaintedGrid {
+    fn paints(&self, front: &FireFront) -> bool {
+        self.table == front.table && self.terrain == front.terrain && self.settings == front.settings
+    }
 }
 
 impl FireFront {
@@ -341,7 +366,9 @@ impl FireFront {
         self.fires.iter().find(|f| p.x >= f.min.0 && p.x <= f.max.0 && p.y >= f.min.1 && p.y <= f.max.1)
     }
 
-    fn from_scene(scene: &Scene) -> Self {
+    /// The front of `scene`. With `keep_paint` (a run no one watches), the grid painted from
+    /// its terrain is kept, and `painted`, a grid kept before, is used if it paints the same.
+    fn from_scene(scene: &Scene, keep_paint: bool, painted: Option<Arc<PaintedGrid>>) -> Self {
         let mut front = FireFront {
             settings: scene.rules.fire.clone(),
             rounds_per_move: scene.rules.rounds_per_move,
@@ -352,6 +379,8 @@ impl FireFront {
             time: scene.clock.moves_played as f32 * f32::from(scene.rules.rounds_per_move),
             ..default()
         };
+        front.painted = painted.filter(|p| keep_paint && p.paints(&front));
+        front.keep_paint = keep_paint;
         front.assign_fuels();
         if !scene.fires.is_empty() || !scene.ignitions.is_empty() || scene.fire_state.is_some() {
             front.build_grid();
@@ -394,57 +423,21 @@ impl FireFront {
         if self.grid.is_some() || self.grid_error.is_some() {
             return;
         }
-        // A table too large for the cell size asked for gets cells just large enough.
-        let cell = fire_front::fitting_cell_size(self.table.x, self.table.y, self.settings.cell_size);
-        let mut grid = match FireGrid::new(self.table.x, self.table.y, cell) {
-            Ok(g) => g,
-            Err(e) => {
-                self.grid_error = Some(e.to_string());
-                return;
+        let mut grid = match self.painted.as_ref() {
+            Some(painted) => {
+                for (region, &cells) in self.regions.iter_mut().zip(&painted.cells) {
+                    region.cells = cells;
+                }
+                painted.grid.clone()
             }
+            None => match self.paint_grid() {
+                Ok(grid) => grid,
+                Err(e) => {
+                    self.grid_error = Some(e);
+                    return;
+                }
+            },
         };
-        // A diagnostic, not a rule: `TABULA_FIRE_FRONT=grid` burns every patch by the grid
-        // front, to compare a scene's log with the exact front's (docs/fire.md).
-        if std::env::var_os("TABULA_FIRE_FRONT").is_some_and(|v| v == "grid") {
-            grid.set_front_solver(fire_front::FrontSolver::Grid);
-        }
-        let owner = paint_owners(&grid, &self.terrain);
-        let fuels: Vec<Option<fire_front::Fuel>> = self
-            .regions
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                Some(fire_front::Fuel {
-                    index: i as u8 + 1,
-                    spread_rate_in: r.fuel.fire_spread_rate(&self.settings),
-                    burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
-                })
-            })
-            .collect();
-        let width = grid.width_cells() as usize;
-        let size = grid.cell_size_in();
-        let fuel_of_region = &self.fuel_of_region;
-        let painted = grid.paint(|x, y| {
-            let index = (y / size) as usize * width + (x / size) as usize;
-            let region = owner.get(index).copied().unwrap_or(u32::MAX);
-            let fuel = fuel_of_region.get(region as usize).copied().unwrap_or(0);
-            if fuel == 0 { None } else { fuels.get(fuel as usize - 1).copied().flatten() }
-        });
-        if let Err(e) = painted {
-            self.grid_error = Some(e.to_string());
-            return;
-        }
-        // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
-        for (i, region) in self.regions.iter().enumerate() {
-            let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
-            grid.set_material(i as u8 + 1, material);
-        }
-        for (i, &region) in owner.iter().enumerate() {
-            let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
-            if fuel != 0 && grid.fuel_at(Cell { x: (i % width) as u32, y: (i / width) as u32 }).is_some() {
-                self.regions[fuel as usize - 1].cells += 1;
-            }
-        }
         if let Some(state) = self.saved_state.take() {
             let restored = if (state.width, state.height) != (grid.width_cells(), grid.height_cells()) {
                 Err(format!(
@@ -475,6 +468,65 @@ impl FireFront {
         self.count_new_cells(now);
         self.fires = self.summarise(now);
         self.generation += 1;
+    }
+
+    /// Paint the terrain into a new grid, with no fire: fuels, materials and each region's
+    /// painted cells.
+    fn paint_grid(&mut self) -> Result<FireGrid, String> {
+        // A table too large for the cell size asked for gets cells just large enough.
+        let cell = fire_front::fitting_cell_size(self.table.x, self.table.y, self.settings.cell_size);
+        let mut grid = FireGrid::new(self.table.x, self.table.y, cell).map_err(|e| e.to_string())?;
+        // A diagnostic, not a rule: `TABULA_FIRE_FRONT=grid` burns every patch by the grid
+        // front, to compare a scene's log with the exact front's (docs/fire.md).
+        if std::env::var_os("TABULA_FIRE_FRONT").is_some_and(|v| v == "grid") {
+            grid.set_front_solver(fire_front::FrontSolver::Grid);
+        }
+        let owner = paint_owners(&grid, &self.terrain);
+        let fuels: Vec<Option<fire_front::Fuel>> = self
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                Some(fire_front::Fuel {
+                    index: i as u8 + 1,
+                    spread_rate_in: r.fuel.fire_spread_rate(&self.settings),
+                    burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
+                })
+            })
+            .collect();
+        let width = grid.width_cells() as usize;
+        let size = grid.cell_size_in();
+        let fuel_of_region = &self.fuel_of_region;
+        let painted = grid.paint(|x, y| {
+            let index = (y / size) as usize * width + (x / size) as usize;
+            let region = owner.get(index).copied().unwrap_or(u32::MAX);
+            let fuel = fuel_of_region.get(region as usize).copied().unwrap_or(0);
+            if fuel == 0 { None } else { fuels.get(fuel as usize - 1).copied().flatten() }
+        });
+        painted.map_err(|e| e.to_string())?;
+        // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
+        for (i, region) in self.regions.iter().enumerate() {
+            let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
+            grid.set_material(i as u8 + 1, material);
+        }
+        for (i, &region) in owner.iter().enumerate() {
+            let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
+            if fuel != 0 && grid.fuel_at(Cell { x: (i % width) as u32, y: (i / width) as u32 }).is_some() {
+                self.regions[fuel as usize - 1].cells += 1;
+            }
+        }
+        if self.keep_paint {
+            // Worked out now so every restart's copy has the contact borders already.
+            grid.prepare_contacts();
+            self.painted = Some(Arc::new(PaintedGrid {
+                table: self.table,
+                terrain: self.terrain.clone(),
+                settings: self.settings.clone(),
+                grid: grid.clone(),
+                cells: self.regions.iter().map(|r| r.cells).collect(),
+            }));
+        }
+        Ok(grid)
     }
 
     /// Count newly reached and newly spent cells per fuel; returns (newly reached, newly spent)
@@ -860,7 +912,10 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     for (i, f) in scene.fires.iter().enumerate() {
         world.spawn((placed_bundle(i as u32, &f.name, f.position), Fire(f.clone())));
     }
-    world.insert_resource(FireFront::from_scene(scene));
+    // A run no one watches keeps the painted grid of the last restart (see `PaintedGrid`).
+    let keep_paint = world.contains_resource::<super::sight::UnwatchedRun>();
+    let painted = world.get_resource::<FireFront>().and_then(|front| front.painted.clone());
+    world.insert_resource(FireFront::from_scene(scene, keep_paint, painted));
 }
 
 /// Write the fires and the ignitions so far back into a scene.
@@ -954,7 +1009,7 @@ fn fire_round(
     let mut ignitions =
         Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: times.start };
     ignitions.requested(requested);
-    let mut fires: Vec<_> = fires.iter_mut().sort::<&SceneOrder>().collect();
+    let mut fires = in_scene_order(fires.iter_mut(), |item| *item.0);
     let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, ..)| (n.to_string(), p.0)).collect();
     ignitions.scene_fires(&mut fires, &figure_positions, times.round);
     ignitions.front.igniters = igniter_frights(&fires);
@@ -1043,7 +1098,7 @@ fn figures_in_fire(
 ) {
     let RoundTimes { in_move: round_in_move, start, end, .. } = times;
     let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
-    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, name, figure, position, swept, mut conditions, cursed) in figures {
         if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
             || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
@@ -1149,7 +1204,7 @@ fn sleepers_in_fire(
     let Caught { settings, rolled, dice, log, clock } = caught;
     let Some(grid) = front.grid.as_ref() else { return };
     let mut patches: Option<fire_front::BurningRegions> = None;
-    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    let groups = in_scene_order(groups.iter_mut(), |item| *item.0);
     for (_, mut group) in groups {
         let home = vec2(group.0.position);
         let group_name = group.0.name.clone();
@@ -1621,7 +1676,7 @@ mod tests {
               ],
               fires: [(name: \"f\", position: (1, 1))])",
         );
-        let front = FireFront::from_scene(&scene);
+        let front = FireFront::from_scene(&scene, false, None);
         let grid = front.grid().expect("built for a scene with a fire");
         let region = |x: f32, y: f32| {
             grid.cell_at(x, y).and_then(|c| front.region_at(c)).map(|i| front.regions()[i].name.as_str())

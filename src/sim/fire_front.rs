@@ -401,6 +401,12 @@ impl FireGrid {
         }
     }
 
+    /// Work out now what [`Self::contacts`] would work out on its first call after a paint, so
+    /// that copies of this grid share it.
+    pub fn prepare_contacts(&self) {
+        self.borders();
+    }
+
     /// [`Self::borders`], worked out now if it was not.
     fn borders(&self) -> &[bool] {
         self.borders.get_or_init(|| {

@@ -8,7 +8,8 @@ use super::outcome::MoveOutcome;
 use super::temptations::Tempting;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
 use super::world::{
-    Conditions, Facing, Figure, LoadedScene, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, point,
+    Conditions, Facing, Figure, LoadedScene, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints,
+    in_scene_order, point,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
@@ -264,14 +265,13 @@ fn move_figures(
 ) {
     // Pits figures walk round (docs/traps.md "Open and revealed traps"), in scene order.
     let avoid = AvoidDiscs::new(match &scene {
-        Some(scene) => traps
-            .iter()
-            .sort::<&SceneOrder>()
+        Some(scene) => in_scene_order(traps.iter(), |item| *item.0)
+            .into_iter()
             .filter_map(|(_, trap, counter, at)| avoided_disc(&trap.0, counter, at.0, &scene.0.rules.traps.table))
             .collect(),
         None => Vec::new(),
     });
-    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, name, mut figure, conditions, mut position, mut facing, mut waypoints, mut swept, tempting) in figures {
         swept.segments.clear();
         swept.speed = 0.0;

@@ -38,7 +38,9 @@ use super::herds::CattleGrids;
 use super::log::{EventLog, LogEvent, point_to_thousandths, round_to_thousandths};
 use super::magic::Cursed;
 use super::outcome::ObstacleEventOutcome as O;
-use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Walls, Waypoints, point, vec2};
+use super::world::{
+    Conditions, Figure, SceneOrder, Swept, TablePosition, Walls, Waypoints, in_scene_order, point, vec2,
+};
 use super::{Move, MoveSystems};
 use crate::rules::character::{Gait, Sex};
 use crate::rules::dice::Rolls;
@@ -209,7 +211,7 @@ fn resolve_obstacles(
     if book.section.is_empty() && figures.iter().all(|(_, figure, ..)| figure.0.inventory.is_empty()) {
         return;
     }
-    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     let mut bodies: Vec<Body> = figures
         .iter()
         .map(|(_, figure, position, swept, cursed, waypoints, conditions)| Body {

@@ -23,7 +23,8 @@ use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::movement::{allowance_for, walk};
 use super::outcome::PrisonerEventOutcome as P;
 use super::world::{
-    Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls, point, vec2,
+    Conditions, Facing, Figure, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls, in_scene_order, point,
+    vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::{Gait, Sex};
@@ -133,7 +134,7 @@ fn resolve_prisoners(
     cursed_figures: Query<&Name, With<crate::sim::magic::Cursed>>,
 ) {
     let Some(table) = table else { return };
-    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     if !figures.iter().any(|(_, f, ..)| takes_part(&f.0)) {
         return;
     }

@@ -72,6 +72,12 @@ impl SceneSight {
         Self { set: Arc::new(set), fire: Arc::new(FireLight::default()) }
     }
 
+    /// This sight as a fresh scene of the same walls, doors, lights and settings would have
+    /// it: the same blockers, with no fire lit.
+    pub fn unlit(&self) -> Self {
+        Self { set: self.set.clone(), fire: Arc::new(FireLight::default()) }
+    }
+
     /// The prepared blockers.
     pub fn blockers(&self) -> &SightBlockers {
         &self.set.blockers
@@ -730,9 +736,9 @@ pub struct UnwatchedRun;
 /// Put the scene's sight in the world: the blockers, what the fires burning light (a saved
 /// scene's fire is burning from the start), the saved fog, and what the players' side sees
 /// where it stands (not yet added to the explored cells: a saved scene loads its fog as it was
-/// saved). After the fire's spawn.
-pub(super) fn spawn(world: &mut World, scene: &Scene) {
-    let mut sight = SceneSight::new(scene);
+/// saved). After the fire's spawn. `prepared`: the scene's sight made before, unlit.
+pub(super) fn spawn(world: &mut World, scene: &Scene, prepared: Option<SceneSight>) {
+    let mut sight = prepared.unwrap_or_else(|| SceneSight::new(scene));
     if let Some(front) = world.get_resource::<FireFront>() {
         sight.light_fires(front);
     }

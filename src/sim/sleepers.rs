@@ -18,8 +18,8 @@ use super::noise::{NoiseMade, make_noise_in, round_in_move};
 use super::outcome::SleeperOutcome;
 use super::referee::Referee;
 use super::world::{
-    Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, lighting_at,
-    placed_bundle, point, sight_at, sorted, vec2,
+    Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, Terrain, Walls, Waypoints, in_scene_order,
+    lighting_at, placed_bundle, point, sight_at, sorted, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::character::Gait;
@@ -158,7 +158,7 @@ fn make_movement_noises(
     mut log: ResMut<EventLog>,
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
-    let groups: Vec<_> = groups.iter().sort::<&SceneOrder>().collect();
+    let groups = in_scene_order(groups.iter(), |item| *item.0);
     if groups.is_empty() {
         return;
     }
@@ -171,7 +171,8 @@ fn make_movement_noises(
         })
         .collect();
     let index = SegmentGrid::new(&earshots, 2.0);
-    let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().filter(|f| !f.3.segments.is_empty()).collect();
+    let figures: Vec<_> =
+        in_scene_order(figures.iter(), |item| *item.0).into_iter().filter(|f| !f.3.segments.is_empty()).collect();
     for (_, name, figure, swept) in figures {
         let noise = movement_noise(figure.0.gait, figure.0.armour, &rules.0);
         let mut at: Vec<(Vec2, u8)> = Vec::new();
@@ -226,10 +227,10 @@ fn walk_investigators(
     // A figure a fire lights (the Fire set has burnt this move) is seen as in daylight (issue #17).
     let lit_by_fire = |p: Vec2| sight.as_ref().is_some_and(|s| s.lit_by_fire(p));
     let last_round = clock.rounds_per_move.max(1);
-    let figures: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter(), |item| *item.0);
     // The figures by where they stand, indexed when an investigator first looks about.
     let mut index: Option<SegmentGrid> = None;
-    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    let groups = in_scene_order(groups.iter_mut(), |item| *item.0);
     for (_, mut group, mut roused) in groups {
         let home = vec2(group.0.position);
         let group_name = group.0.name.clone();
@@ -467,7 +468,7 @@ fn hear_noises(
             walking_on: !waypoints.0.is_empty(),
         });
     }
-    let mut groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    let mut groups = in_scene_order(groups.iter_mut(), |item| *item.0);
     let mut alarmed = vec![false; groups.len()];
     let mut wave: Vec<NoiseMade> = {
         let mut cursor = messages.get_cursor();
@@ -669,7 +670,7 @@ fn tick_members(
 ) {
     let settings = &rules.0;
     let rounds_per_move = clock.rounds_per_move;
-    let groups: Vec<_> = groups.iter_mut().sort::<&SceneOrder>().collect();
+    let groups = in_scene_order(groups.iter_mut(), |item| *item.0);
     for (_, mut group, mut roused) in groups {
         let name = group.0.name.clone();
         let full = group.0.full_dressing;

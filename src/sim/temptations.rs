@@ -18,7 +18,9 @@ use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
 use super::magic::{Cursed, evil_eye_on};
 use super::outcome::TemptationEventOutcome;
 use super::sleepers::nearest_along_path;
-use super::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, placed_bundle, point, vec2};
+use super::world::{
+    Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, in_scene_order, placed_bundle, point, vec2,
+};
 use super::{Move, MoveSystems};
 use crate::rules::decisions::{
     DecisionError, DecisionOption, DecisionResult, KnownQualities, LeaveOutcome, OutvoteOutcome, Qualities,
@@ -140,7 +142,8 @@ fn tempt_figures(
     mut dice: ResMut<SimDice>,
     mut log: ResMut<EventLog>,
 ) {
-    let sites: Vec<&scene::TemptationSite> = sites.iter().sort::<&SceneOrder>().map(|(_, s)| &s.0).collect();
+    let sites: Vec<&scene::TemptationSite> =
+        in_scene_order(sites.iter(), |item| *item.0).into_iter().map(|(_, s)| &s.0).collect();
     if sites.is_empty() {
         return;
     }
@@ -152,7 +155,7 @@ fn tempt_figures(
         }
         event
     };
-    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, mut figure, conditions, mut position, mut waypoints, mut swept, mut tempting, cursed) in figures {
         let sheet = &mut figure.0;
         let state = &mut tempting.0;
@@ -338,7 +341,7 @@ fn outvote_orders(
     if !orders.0.iter().any(|o| o.at_move == clock.move_number) {
         return;
     }
-    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for order in orders.0.iter().filter(|o| o.at_move == clock.move_number) {
         let Some(i) = figures.iter().position(|(_, f, _)| f.0.name == order.figure) else {
             // Checked on load: the figure is a figure.
@@ -460,7 +463,7 @@ fn decide_orders(
     if !orders.0.iter().any(|o| o.at_move == clock.move_number) {
         return;
     }
-    let mut figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for order in orders.0.iter().filter(|o| o.at_move == clock.move_number) {
         let Some((_, figure, cursed)) = figures.iter_mut().find(|(_, f, _)| f.0.name == order.decider) else {
             // Checked on load: the decider is a figure.

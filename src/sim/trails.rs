@@ -22,7 +22,7 @@ use super::noise::{NoiseMade, make_house_rule_noise, round_in_move};
 use super::outcome::TrackingEventOutcome;
 use super::world::{
     Conditions, Facing, Figure, Lights, SceneLighting, SceneOrder, Swept, TablePosition, TableSize, Terrain, Walls,
-    Waypoints, lighting_at, point, vec2,
+    Waypoints, in_scene_order, lighting_at, point, vec2,
 };
 use super::{Move, MoveSystems};
 use crate::rules::dice::{DiceSource, Rolls};
@@ -250,11 +250,11 @@ fn record_trails(
         return;
     }
     let now = clock.move_number;
-    for (_, name, swept) in figures.iter().sort::<&SceneOrder>() {
+    for (_, name, swept) in in_scene_order(figures.iter(), |item| *item.0) {
         lay(&mut laid.0, name.as_str(), &swept.segments, now);
     }
     if scene.0.beasts_leave_trails {
-        for (_, herd, beasts) in herds.iter().sort::<&SceneOrder>() {
+        for (_, herd, beasts) in in_scene_order(herds.iter(), |item| *item.0) {
             // One trail a herd, along its centre (docs/tracking.md "In a scene").
             lay_points(&mut laid.0, &herd.0.name, [beasts.centroid()], now);
         }
@@ -608,7 +608,7 @@ fn track(
     // Where every quarry stands now (figures, then herds' centres), before any tracker moves.
     let mut standing: Vec<(String, Vec2)> = figures.iter().map(|f| (f.1.as_str().to_string(), f.4.0)).collect();
     standing.extend(herds.iter().map(|(h, b)| (h.0.name.clone(), b.centroid())));
-    let sorted: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let sorted = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, name, figure, conditions, mut position, mut facing, waypoints, mut swept, tracker, cursed) in sorted {
         let Some(mut tracker) = tracker else { continue };
         // The GM's waypoints come first; an immobile condition holds it.

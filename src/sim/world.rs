@@ -211,6 +211,12 @@ pub fn placed_bundle(order: u32, name: &str, position: Point) -> impl Bundle {
 /// Put a scene into the world: resources, then one entity per scene entity. Anything a
 /// previous scene spawned is removed first.
 pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
+    let geometry =
+        world.contains_resource::<super::sight::UnwatchedRun>().then(|| same_geometry(world, scene)).flatten();
+    let (walls, sight) = match geometry {
+        Some((walls, sight)) => (walls, Some(sight)),
+        None => (Walls::new(scene.walls.clone(), scene.doors.clone()), None),
+    };
     clear_scene(world);
     // Messages a run left unread (a trap's flame, an ignition asked for, the last noises).
     clear_messages::<super::traps::TrapFlame>(world);
@@ -220,7 +226,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     world.insert_resource(SceneLighting(scene.lighting));
     world.insert_resource(Lights(scene.lights.clone(), scene.rules.lighting.clone()));
     world.insert_resource(Terrain(scene.terrain.clone()));
-    world.insert_resource(Walls::new(scene.walls.clone(), scene.doors.clone()));
+    world.insert_resource(walls);
     world.insert_resource(MoveClock {
         move_number: scene.clock.moves_played,
         round: None,
@@ -244,8 +250,26 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     // After the figures: sets the OSR party's pace.
     super::encounters::spawn(world, scene);
     // Last: what the players' side sees from where every figure stands.
-    super::sight::spawn(world, scene);
+    super::sight::spawn(world, scene, sight);
     world.insert_resource(LoadedScene(scene.clone()));
+}
+
+/// The indexed walls and the sight blockers of the scene on the table, when `scene` has the
+/// same table, walls, doors, lights and lighting: a play-test restarting one scene reuses
+/// them rather than indexing them again on every run (neither changes in play).
+fn same_geometry(world: &World, scene: &Scene) -> Option<(Walls, super::sight::SceneSight)> {
+    let old = &world.get_resource::<LoadedScene>()?.0;
+    let same = old.table == scene.table
+        && old.walls == scene.walls
+        && old.doors == scene.doors
+        && old.lights == scene.lights
+        && old.lighting == scene.lighting
+        && old.rules.lighting == scene.rules.lighting
+        && old.rules.sight == scene.rules.sight;
+    if !same {
+        return None;
+    }
+    Some((world.get_resource::<Walls>()?.clone(), world.get_resource::<super::sight::SceneSight>()?.unlit()))
 }
 
 fn clear_messages<M: Message>(world: &mut World) {
@@ -260,6 +284,15 @@ pub fn clear_scene(world: &mut World) {
     for e in entities {
         world.despawn(e);
     }
+}
+
+/// A query's items in scene order (the key `order` reads from each): how systems that roll
+/// dice visit entities. A stable sort of the query's items, as `Query::sort` is, without the
+/// query state `Query::sort` builds on every call.
+pub fn in_scene_order<T>(items: impl Iterator<Item = T>, order: impl Fn(&T) -> SceneOrder) -> Vec<T> {
+    let mut items: Vec<T> = items.collect();
+    items.sort_by_key(|item| order(item));
+    items
 }
 
 /// Entities of one kind in scene order, with a clone of their component.

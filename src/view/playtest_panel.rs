@@ -4,7 +4,7 @@
 //! overlays drawn on the table for the GM, with a legend; a cell's numbers on a click; and the
 //! worst, median and best runs' seeds set for replaying.
 //!
-//! The runs are [`playtest::run_all_cancellable`]'s, the report [`playtest::report`]'s and the
+//! The runs are [`playtest::run_and_tally`]'s, the report [`playtest::Tally::report`]'s and the
 //! JSON [`playtest::to_json`]'s: the engine entry points `tabula playtest` uses, so the numbers
 //! and the file are the CLI's, byte for byte, for the same scene, runs, moves and seed. They run
 //! on a thread of their own (which spreads the runs over the threads asked for) on a snapshot of
@@ -21,7 +21,7 @@ use super::layers::gm_only;
 use super::panels::PanelState;
 use super::{SceneGeneration, to_world};
 use crate::document::Document;
-use crate::heatmap::{CellShares, Layer, Overlays, TrapMark, viridis};
+use crate::heatmap::{CellShares, Layer, OverlayTally, Overlays, TrapMark, viridis};
 use crate::playtest::{self, Report, Share};
 use crate::scene::{Point, Scene};
 use crate::sim::traps::Trap;
@@ -316,9 +316,10 @@ fn play_test(
     let progress = |d: u32| {
         done.fetch_max(d as usize, Ordering::Relaxed);
     };
-    let runs = playtest::run_all_cancellable(&scene, ask.runs, ask.moves, ask.seed, ask.threads, &progress, cancel)?;
-    let report = playtest::report(title, &runs, ask.moves, ask.seed);
-    let overlays = Overlays::from_runs(&scene, &runs);
+    let gathered =
+        playtest::run_and_tally(&scene, ask.runs, ask.moves, ask.seed, ask.threads, &progress, cancel, true)?;
+    let report = gathered.tally.report(title, ask.moves, ask.seed);
+    let overlays = gathered.overlays.unwrap_or_else(|| OverlayTally::new(&scene)).overlays();
     let json = playtest::to_json(&report);
     let text = playtest::to_text(&report);
     Some(Finished { ask, from_move, scene, report, overlays, json, text, secs: started.elapsed().as_secs_f64() })

@@ -31,6 +31,9 @@ pub(super) fn free_held_beasts(
     referee: Referee,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
+    if herds.is_empty() {
+        return;
+    }
     let figures = figures_in_order(&figures);
     // The figures by where they stand, indexed when a stuck beast first looks for a helper.
     let mut standing: Option<SegmentGrid> = None;

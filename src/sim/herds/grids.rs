@@ -11,7 +11,7 @@ use crate::sim::geometry::{SegmentGrid, segments_cross};
 use crate::sim::log::LogEvent;
 use crate::sim::outcome::HerdOutcome;
 use crate::sim::referee::Referee;
-use crate::sim::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, point, vec2};
+use crate::sim::world::{Conditions, Figure, SceneOrder, Swept, TablePosition, Waypoints, in_scene_order, point, vec2};
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -80,7 +80,7 @@ pub(super) fn figures_cross_cattle_grids(
     // The grids by the cells they cross: each step tries only the grids near it, in grid order.
     let lines: Vec<(Vec2, Vec2, f32)> = grids.0.iter().map(|g| (vec2(g.from), vec2(g.to), 0.0)).collect();
     let index = SegmentGrid::new(&lines, 1.0);
-    let figures: Vec<_> = figures.iter_mut().sort::<&SceneOrder>().collect();
+    let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     for (_, name, figure, mut position, mut waypoints, mut swept, mut conditions, cursed) in figures {
         // Each crossing: (inches along the swept path, grid index, where).
         let mut crossings = Vec::new();

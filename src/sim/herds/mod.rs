@@ -14,7 +14,7 @@ mod movement;
 mod obstacles;
 mod zones;
 
-use super::world::{Facing, Figure, SceneOrder, TablePosition, placed_bundle, point, sorted, vec2};
+use super::world::{Facing, Figure, SceneOrder, TablePosition, in_scene_order, placed_bundle, point, sorted, vec2};
 use super::{Move, MoveSystems};
 use crate::rules::herds::{HerdSettings, Horsemanship, normalize_heading};
 use crate::scene::{self, GridHold, GridHoldState, Scene, Skill};
@@ -238,7 +238,7 @@ type FigureQuery<'w, 's> = Query<
 >;
 
 fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
-    let v: Vec<_> = figures.iter().sort::<&SceneOrder>().collect();
+    let v = in_scene_order(figures.iter(), |item| *item.0);
     v.into_iter()
         .map(|(_, name, figure, position, cursed)| {
             let horsemanship = horsemanship(&figure.0.skills);

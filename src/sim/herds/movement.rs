@@ -129,6 +129,9 @@ pub(super) fn move_herds(
     referee: Referee,
 ) {
     let Referee { clock, mut dice, mut log } = referee;
+    if herds.is_empty() {
+        return;
+    }
     let figures = figures_in_order(&figures);
     let settings = &rules.0;
     // Hand-made rings and the front's burning cells, each only at the fright threshold or above.

@@ -165,7 +165,7 @@ fn skill_times(f: &scene::Figure, set_trap: bool) -> u8 {
         .unwrap_or(0)
 }
 
-impl Pass {
+impl Pass<'_> {
     fn victim(&self, m: usize) -> TrapVictim {
         let mover = &self.movers[m];
         let mut v = match profile(&mover.sheet, mover.wounds) {
@@ -374,7 +374,7 @@ impl Pass {
     }
 
     fn set_counter(&mut self, t: usize, kc: KhemriCounter) {
-        self.traps[t].spec.revealed = kc.counter.face_up;
+        self.traps[t].spec.to_mut().revealed = kc.counter.face_up;
         self.traps[t].khemri = Some(kc);
         self.traps[t].changed = true;
     }

@@ -33,6 +33,7 @@ use crate::scene::{self, Scene};
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 pub use khemri::KhemriCounter;
@@ -401,11 +402,14 @@ fn approaches(m: &Mover, area: Area, reach: f32, remembered: bool, first: Option
 
 /// A figure during the pass: where it went this move and what traps did to it.
 #[derive(Debug, Clone)]
-struct Mover {
+struct Mover<'w> {
     entity: Entity,
     order: u32,
     name: String,
-    sheet: scene::Figure,
+    /// The figure's sheet, read from the world (the pass changes only `mounted`).
+    sheet: &'w scene::Figure,
+    /// Whether it rides: the sheet's, until a trap throws it.
+    mounted: bool,
     conditions: Vec<scene::Condition>,
     wounds: Option<i32>,
     segments: Vec<(Vec2, Vec2)>,
@@ -431,7 +435,7 @@ struct Mover {
     cursed: Option<crate::sim::magic::Cursed>,
 }
 
-impl Mover {
+impl Mover<'_> {
     fn point_at(&self, d: f32) -> Vec2 {
         point_along_path(&self.segments, &self.starts, d).unwrap_or(self.position)
     }
@@ -475,7 +479,7 @@ impl Mover {
             adventurer: f.adventurer,
             shield: f.shield,
             load: f.load,
-            mounted: f.mounted,
+            mounted: self.mounted,
         }
     }
 
@@ -499,10 +503,11 @@ impl Mover {
 
 /// A trap during the pass.
 #[derive(Debug, Clone)]
-struct TrapRt {
+struct TrapRt<'w> {
     entity: Entity,
     order: u32,
-    spec: scene::Trap,
+    /// The trap as the world holds it, copied when the pass changes it.
+    spec: Cow<'w, scene::Trap>,
     khemri: Option<KhemriCounter>,
     position: Vec2,
     /// Figures that have rolled to spot it this move (2nd, 3rd, 4th in the area).
@@ -515,7 +520,7 @@ struct TrapRt {
     changed: bool,
 }
 
-impl TrapRt {
+impl TrapRt<'_> {
     fn area(&self) -> Area {
         if let Some((from, to)) = self.door {
             return Area::Cord { from, to };
@@ -560,19 +565,19 @@ struct Candidate {
 }
 
 /// One move's traps: the figures, the traps and everything needed to resolve them.
-struct Pass {
-    movers: Vec<Mover>,
-    traps: Vec<TrapRt>,
-    settings: TrapSettings,
+struct Pass<'w> {
+    movers: Vec<Mover<'w>>,
+    traps: Vec<TrapRt<'w>>,
+    settings: &'w TrapSettings,
     moves_per_day: u32,
     /// `herds.non_rider_falling_dice`: a non-rider thrown from its steed.
     non_rider_falling_dice: crate::rules::herds::NonRiderFallingDice,
     rounds_per_move: u8,
     move_number: u32,
     lighting: Lighting,
-    lights: Lights,
-    terrain: Terrain,
-    walls: Walls,
+    lights: &'w Lights,
+    terrain: &'w Terrain,
+    walls: &'w Walls,
     /// What blocks sight (issue #17): a trap is spotted only in line of sight.
     sight: Option<super::sight::SceneSight>,
     /// The table's width and height: where a trap puts a figure stays on it.
@@ -587,7 +592,7 @@ struct Pass {
     placed: Vec<usize>,
 }
 
-impl Pass {
+impl Pass<'_> {
     /// Cut mover `m`'s move short `d` inches along, optionally putting it somewhere else (a
     /// pit's floor, a far edge): a figure put somewhere is kept among the placed movers, so the
     /// questions of who is near a point find it there.
@@ -851,7 +856,7 @@ impl Pass {
         // "Can only operate for one round": a sprung cord is spent.
         for trap in &mut self.traps {
             if trap.cord_round.is_some() {
-                trap.spec.armed = false;
+                trap.spec.to_mut().armed = false;
                 trap.changed = true;
             }
         }
@@ -878,7 +883,7 @@ impl Pass {
                 .collect();
             let trap = &mut self.traps[t];
             if names != trap.spec.in_range_of {
-                trap.spec.in_range_of = names;
+                trap.spec.to_mut().in_range_of = names;
                 trap.changed = true;
             }
         }
@@ -903,32 +908,46 @@ fn with_rolls(mut event: LogEvent, rolls: impl IntoIterator<Item = Roll>) -> Log
     event
 }
 
-/// The Traps set: build the pass from the world, run it, write it back.
-fn resolve_traps(world: &mut World) {
-    let Some(loaded) = world.get_resource::<LoadedScene>() else { return };
-    let settings = loaded.0.rules.traps.clone();
-    let moves_per_day = loaded.0.rules.moves_per_day;
-    let non_rider_falling_dice = loaded.0.rules.herds.non_rider_falling_dice;
-    let clock = *world.resource::<MoveClock>();
+/// What the trap pass reads of each figure.
+type MoverData = (
+    Entity,
+    &'static SceneOrder,
+    &'static Name,
+    &'static Figure,
+    &'static Conditions,
+    &'static TablePosition,
+    &'static Facing,
+    &'static Waypoints,
+    &'static Swept,
+    Option<&'static Wounds>,
+    Option<&'static crate::sim::magic::Cursed>,
+);
+
+/// What the trap pass reads of each trap.
+type TrapData = (Entity, &'static SceneOrder, &'static Trap, Option<&'static KhemriCounter>, &'static TablePosition);
+
+/// Where the trap pass writes what happened.
+type PassOutput = (MessageWriter<'static, NoiseMade>, ResMut<'static, EventLog>, Res<'static, MoveClock>);
+
+/// The Traps set: build the pass from the world, run it, write it back. The query and system
+/// states are the system's own, built once (a play-test runs this thousands of times).
+fn resolve_traps(
+    world: &mut World,
+    mover_query: &mut QueryState<MoverData>,
+    trap_query: &mut QueryState<TrapData>,
+    output: &mut SystemState<PassOutput>,
+) {
     if let Some(mut flames) = world.get_resource_mut::<Messages<TrapFlame>>() {
         // Last move's flames were read in its Fire set.
         flames.clear();
     }
-    let mut movers: Vec<Mover> = world
-        .query::<(
-            Entity,
-            &SceneOrder,
-            &Name,
-            &Figure,
-            &Conditions,
-            &TablePosition,
-            &Facing,
-            &Waypoints,
-            &Swept,
-            Option<&Wounds>,
-            Option<&crate::sim::magic::Cursed>,
-        )>()
-        .iter(world)
+    // The pass borrows the world's scene, figures and traps; it owns only what it changes.
+    let world_now: &World = world;
+    let Some(loaded) = world_now.get_resource::<LoadedScene>() else { return };
+    let rules = &loaded.0.rules;
+    let clock = *world_now.resource::<MoveClock>();
+    let mut movers: Vec<Mover> = mover_query
+        .iter(world_now)
         .map(|(entity, order, name, figure, conditions, position, facing, waypoints, swept, wounds, cursed)| {
             let mut starts = Vec::with_capacity(swept.segments.len());
             let mut total = 0.0;
@@ -940,7 +959,8 @@ fn resolve_traps(world: &mut World) {
                 entity,
                 order: order.0,
                 name: name.as_str().to_string(),
-                sheet: figure.0.clone(),
+                sheet: &figure.0,
+                mounted: figure.0.mounted,
                 conditions: conditions.0.clone(),
                 wounds: wounds.map(|w| w.0),
                 segments: swept.segments.clone(),
@@ -961,14 +981,13 @@ fn resolve_traps(world: &mut World) {
         })
         .collect();
     movers.sort_by_key(|m| m.order);
-    let walls = world.get_resource::<Walls>().cloned().unwrap_or_default();
-    let mut traps: Vec<TrapRt> = world
-        .query::<(Entity, &SceneOrder, &Trap, Option<&KhemriCounter>, &TablePosition)>()
-        .iter(world)
+    let Some(walls) = world_now.get_resource::<Walls>() else { return };
+    let mut traps: Vec<TrapRt> = trap_query
+        .iter(world_now)
         .map(|(entity, order, trap, counter, position)| TrapRt {
             entity,
             order: order.0,
-            spec: trap.0.clone(),
+            spec: Cow::Borrowed(&trap.0),
             khemri: counter.cloned(),
             position: position.0,
             spotters: 0,
@@ -981,28 +1000,92 @@ fn resolve_traps(world: &mut World) {
     traps.sort_by_key(|t| t.order);
     let trap_index = TrapIndex::new(&Pass::trap_reaches(&traps));
     let mover_index = MoverIndex::new(&movers);
+    let (Some(lights), Some(terrain)) = (world_now.get_resource::<Lights>(), world_now.get_resource::<Terrain>())
+    else {
+        return;
+    };
     let mut pass = Pass {
         movers,
         traps,
-        settings,
-        moves_per_day,
-        non_rider_falling_dice,
+        settings: &rules.traps,
+        moves_per_day: rules.moves_per_day,
+        non_rider_falling_dice: rules.herds.non_rider_falling_dice,
         rounds_per_move: clock.rounds_per_move,
         move_number: clock.move_number,
-        lighting: world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default(),
-        lights: world.get_resource::<Lights>().cloned().unwrap_or_default(),
-        terrain: world.get_resource::<Terrain>().cloned().unwrap_or_default(),
+        lighting: world_now.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default(),
+        lights,
+        terrain,
         walls,
-        sight: world.get_resource::<super::sight::SceneSight>().cloned(),
-        table: world.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
-        dice: world.resource::<SimDice>().clone(),
+        sight: world_now.get_resource::<super::sight::SceneSight>().cloned(),
+        table: world_now.get_resource::<TableSize>().map_or(Vec2::splat(f32::MAX), |t| t.0),
+        dice: world_now.resource::<SimDice>().clone(),
         out: Vec::new(),
         trap_index,
         mover_index,
         placed: Vec::new(),
     };
     pass.run();
-    write_back(world, pass);
+    let changes = Changes::of(pass);
+    write_back(world, changes, output);
+}
+
+/// What a trap pass changed, owned: written back once the pass's borrows of the world end.
+struct Changes {
+    dice: SimDice,
+    movers: Vec<MoverChange>,
+    traps: Vec<(Entity, scene::Trap, Option<KhemriCounter>)>,
+    out: Vec<Output>,
+}
+
+/// A figure the pass changed: where it ends, and what it is left with.
+struct MoverChange {
+    entity: Entity,
+    position: Vec2,
+    waypoints: VecDeque<Vec2>,
+    segments: Vec<(Vec2, Vec2)>,
+    conditions: Vec<scene::Condition>,
+    wounds: Option<i32>,
+    unhorsed: bool,
+}
+
+impl Changes {
+    fn of(pass: Pass) -> Self {
+        let movers = pass
+            .movers
+            .into_iter()
+            .filter(|m| m.changed)
+            .map(|m| {
+                let position = m.final_position();
+                let mut waypoints = m.waypoints.clone();
+                let mut segments = m.segments.clone();
+                if m.cap < m.total - ON_EDGE {
+                    // Put back the waypoints reached beyond where the figure stopped.
+                    let i = (0..m.segments.len())
+                        .find(|&i| m.cap < m.starts[i] + m.segments[i].0.distance(m.segments[i].1))
+                        .unwrap_or(m.segments.len().saturating_sub(1));
+                    for j in (i..m.popped.min(m.segments.len())).rev() {
+                        waypoints.push_front(m.segments[j].1);
+                    }
+                    segments.truncate(i + 1);
+                    if let Some(last) = segments.last_mut() {
+                        last.1 = m.point_at(m.cap);
+                    }
+                }
+                MoverChange {
+                    entity: m.entity,
+                    position,
+                    waypoints,
+                    segments,
+                    conditions: m.conditions,
+                    wounds: m.wounds,
+                    unhorsed: m.unhorsed,
+                }
+            })
+            .collect();
+        let traps =
+            pass.traps.into_iter().filter(|t| t.changed).map(|t| (t.entity, t.spec.into_owned(), t.khemri)).collect();
+        Self { dice: pass.dice, movers, traps, out: pass.out }
+    }
 }
 
 /// The line of the door a lifter is set on (`kind lifter door`, an entry of the scene's doors).
@@ -1011,37 +1094,18 @@ fn door_line(trap: &scene::Trap, doors: &[scene::Door]) -> Option<(Vec2, Vec2)> 
     doors.iter().find(|d| d.name == *name).map(|d| (vec2(d.from), vec2(d.to)))
 }
 
-fn write_back(world: &mut World, pass: Pass) {
+fn write_back(world: &mut World, pass: Changes, state: &mut SystemState<PassOutput>) {
     world.insert_resource(pass.dice);
     for m in pass.movers {
-        if !m.changed {
-            continue;
-        }
-        let final_position = m.final_position();
-        let mut waypoints = m.waypoints.clone();
-        let mut segments = m.segments.clone();
-        if m.cap < m.total - ON_EDGE {
-            // Put back the waypoints reached beyond where the figure stopped.
-            let i = (0..m.segments.len())
-                .find(|&i| m.cap < m.starts[i] + m.segments[i].0.distance(m.segments[i].1))
-                .unwrap_or(m.segments.len().saturating_sub(1));
-            for j in (i..m.popped.min(m.segments.len())).rev() {
-                waypoints.push_front(m.segments[j].1);
-            }
-            segments.truncate(i + 1);
-            if let Some(last) = segments.last_mut() {
-                last.1 = m.point_at(m.cap);
-            }
-        }
         let mut entity = world.entity_mut(m.entity);
         if let Some(mut p) = entity.get_mut::<TablePosition>() {
-            p.0 = final_position;
+            p.0 = m.position;
         }
         if let Some(mut w) = entity.get_mut::<Waypoints>() {
-            w.0 = waypoints;
+            w.0 = m.waypoints;
         }
         if let Some(mut s) = entity.get_mut::<Swept>() {
-            s.segments = segments;
+            s.segments = m.segments;
         }
         if let Some(mut c) = entity.get_mut::<Conditions>() {
             c.0 = m.conditions;
@@ -1055,19 +1119,15 @@ fn write_back(world: &mut World, pass: Pass) {
             figure.0.mounted = false;
         }
     }
-    for t in pass.traps {
-        if !t.changed {
-            continue;
-        }
-        let mut entity = world.entity_mut(t.entity);
+    for (e, spec, khemri) in pass.traps {
+        let mut entity = world.entity_mut(e);
         if let Some(mut trap) = entity.get_mut::<Trap>() {
-            trap.0 = t.spec;
+            trap.0 = spec;
         }
-        if let (Some(counter), Some(mut c)) = (t.khemri, entity.get_mut::<KhemriCounter>()) {
+        if let (Some(counter), Some(mut c)) = (khemri, entity.get_mut::<KhemriCounter>()) {
             *c = counter;
         }
     }
-    let mut state: SystemState<(MessageWriter<NoiseMade>, ResMut<EventLog>, Res<MoveClock>)> = SystemState::new(world);
     let mut flames = Vec::new();
     // The resources were all inserted with the scene, so the parameters are always valid.
     if let Ok((mut writer, mut log, clock)) = state.get_mut(world) {
@@ -1162,9 +1222,11 @@ mod tests {
     }
 
     /// A figure for the pass: standing at `position`, having swept `segments` at `speed`.
-    fn mover(i: usize, position: Vec2, segments: Vec<(Vec2, Vec2)>, speed: f32) -> Mover {
-        let sheet: scene::Figure =
-            ron::from_str(&format!("(name: \"f{i}\", position: ({}, {}))", position.x, position.y)).unwrap();
+    fn mover(i: usize, position: Vec2, segments: Vec<(Vec2, Vec2)>, speed: f32) -> Mover<'static> {
+        // Leaked: a test's few sheets, borrowed as the pass borrows the world's.
+        let sheet: &'static scene::Figure = Box::leak(Box::new(
+            ron::from_str(&format!("(name: \"f{i}\", position: ({}, {}))", position.x, position.y)).unwrap(),
+        ));
         let mut starts = Vec::new();
         let mut total = 0.0;
         for &(a, b) in &segments {
@@ -1176,6 +1238,7 @@ mod tests {
             order: i as u32,
             name: sheet.name.clone(),
             sheet,
+            mounted: sheet.mounted,
             conditions: Vec::new(),
             wounds: None,
             segments,

@@ -61,7 +61,7 @@ fn injury_name(kind: rules::InjuryKind) -> String {
     kind.id().replace('_', " ")
 }
 
-impl Pass {
+impl Pass<'_> {
     /// The figure's agility: its own `agility`, or 000 "Agility"'s defaults.
     fn agility(&self, m: usize) -> rules::Agility {
         let f = &self.movers[m].sheet;
@@ -160,7 +160,7 @@ impl Pass {
             .house_rule("traps.morval.spot_checks");
         self.event(event);
         if result.spotted {
-            self.traps[t].spec.revealed = true;
+            self.traps[t].spec.to_mut().revealed = true;
             self.traps[t].changed = true;
         }
     }
@@ -203,8 +203,8 @@ impl Pass {
                     self.pit_victim(c.mover, c.trap, c.time, c.distance, pit, true);
                 } else if self.live_for(c.mover, c.trap) {
                     let trap = &mut self.traps[c.trap];
-                    trap.spec.revealed = true;
-                    if let TrapKind::Pit { open, .. } = &mut trap.spec.kind {
+                    trap.spec.to_mut().revealed = true;
+                    if let TrapKind::Pit { open, .. } = &mut trap.spec.to_mut().kind {
                         *open = true;
                     }
                     trap.changed = true;
@@ -249,7 +249,7 @@ impl Pass {
                     return;
                 }
                 self.traps[t].cord_round = Some(round);
-                self.traps[t].spec.revealed = true;
+                self.traps[t].spec.to_mut().revealed = true;
                 self.traps[t].changed = true;
             }
         }
@@ -257,7 +257,7 @@ impl Pass {
         let agility = self.agility(m);
         let mover = &self.movers[m];
         // T8: under a rider the cord catches the steed, with its own agility (house rule).
-        let mounted = mover.sheet.mounted;
+        let mounted = mover.mounted;
         let victim = TripCordVictim {
             agility: if mounted { self.settings.table.steed_agility } else { agility.value },
             speed_inches: mover.speed,
@@ -272,7 +272,7 @@ impl Pass {
         }
         let mut result = trip_cord_result(roll, &victim, &self.settings.morval, &mut self.dice);
         if matches!(result.outcome, rules::TripCordOutcome::BreakCord | rules::TripCordOutcome::BreakCordCursing) {
-            self.traps[t].spec.armed = false;
+            self.traps[t].spec.to_mut().armed = false;
             self.traps[t].changed = true;
         }
         if mounted {
@@ -367,7 +367,7 @@ impl Pass {
     /// The figure is off its steed: no longer `mounted` (its condition is added by the caller).
     fn unhorse(&mut self, m: usize) {
         let mover = &mut self.movers[m];
-        mover.sheet.mounted = false;
+        mover.mounted = false;
         mover.unhorsed = true;
         mover.changed = true;
     }
@@ -503,10 +503,10 @@ impl Pass {
         let trap = &mut self.traps[t];
         trap.changed = true;
         if noticed {
-            trap.spec.revealed = true;
+            trap.spec.to_mut().revealed = true;
         }
         if !trap.spec.reusable {
-            trap.spec.armed = false;
+            trap.spec.to_mut().armed = false;
         }
         let name = trap.spec.name.clone();
         if let Some(noise) = noise {
@@ -531,7 +531,7 @@ impl Pass {
     /// (000 "Trip cords": "fall off strike -3") and stays at the edge, unhorsed.
     fn pit_victim(&mut self, m: usize, t: usize, time: f32, d: f32, pit: Pit, open: bool) {
         let agility = self.agility(m);
-        let mounted = self.movers[m].sheet.mounted;
+        let mounted = self.movers[m].mounted;
         let value = if mounted { self.settings.table.steed_agility } else { agility.value };
         // The fall's strike is the pit's throw, not the victim's: no evil eye on it.
         let (entry, outcome, fall_strike) = if open && !self.settings.table.open_pit_entry_roll {
@@ -660,8 +660,8 @@ impl Pass {
         if !gives_way {
             return;
         }
-        self.traps[t].spec.revealed = true;
-        self.traps[t].spec.armed = false;
+        self.traps[t].spec.to_mut().revealed = true;
+        self.traps[t].spec.to_mut().armed = false;
         self.traps[t].changed = true;
         for o in on_it {
             let mover = &self.movers[o];
@@ -714,8 +714,8 @@ impl Pass {
         self.event(event);
         if result.outcome.sprung() {
             let trap = &mut self.traps[t];
-            trap.spec.revealed = true;
-            trap.spec.armed = trap.spec.reusable;
+            trap.spec.to_mut().revealed = true;
+            trap.spec.to_mut().armed = trap.spec.reusable;
             trap.changed = true;
         }
         if result.outcome.caught() {
@@ -789,7 +789,7 @@ impl Pass {
             .field("strike_note", "Morval combat tables are not in the sources: reported")
             .field("recharged_after_moves", result.recharged_after_moves);
         self.event(event);
-        if let TrapKind::Leydonic { discharged_at_move, .. } = &mut self.traps[t].spec.kind {
+        if let TrapKind::Leydonic { discharged_at_move, .. } = &mut self.traps[t].spec.to_mut().kind {
             *discharged_at_move = Some(self.move_number);
         }
         self.traps[t].changed = true;
