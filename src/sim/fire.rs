@@ -263,6 +263,16 @@ pub struct FireFront {
     painted: Option<Arc<PaintedGrid>>,
     /// Whether to keep `painted` (an unwatched run).
     keep_paint: bool,
+    /// The last run's grid of the same painting, to be cleared and used again.
+    spare: Option<FireGrid>,
+}
+
+/// What an unwatched run's front keeps for the next restart: the grid as painted, the last
+/// run's grid, and the summaries' label buffer.
+struct KeptPaint {
+    painted: Arc<PaintedGrid>,
+    grid: Option<FireGrid>,
+    labels: Vec<usize>,
 }
 
 /// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
@@ -367,8 +377,8 @@ impl FireFront {
     }
 
     /// The front of `scene`. With `keep_paint` (a run no one watches), the grid painted from
-    /// its terrain is kept, and `painted`, a grid kept before, is used if it paints the same.
-    fn from_scene(scene: &Scene, keep_paint: bool, painted: Option<Arc<PaintedGrid>>) -> Self {
+    /// its terrain is kept, and `kept`, what the last run kept, is used if it paints the same.
+    fn from_scene(scene: &Scene, keep_paint: bool, kept: Option<KeptPaint>) -> Self {
         let mut front = FireFront {
             settings: scene.rules.fire.clone(),
             rounds_per_move: scene.rules.rounds_per_move,
@@ -379,7 +389,11 @@ impl FireFront {
             time: scene.clock.moves_played as f32 * f32::from(scene.rules.rounds_per_move),
             ..default()
         };
-        front.painted = painted.filter(|p| keep_paint && p.paints(&front));
+        if let Some(kept) = kept.filter(|k| keep_paint && k.painted.paints(&front)) {
+            front.painted = Some(kept.painted);
+            front.spare = kept.grid;
+            front.labels = kept.labels;
+        }
         front.keep_paint = keep_paint;
         front.assign_fuels();
         if !scene.fires.is_empty() || !scene.ignitions.is_empty() || scene.fire_state.is_some() {
@@ -428,7 +442,15 @@ impl FireFront {
                 for (region, &cells) in self.regions.iter_mut().zip(&painted.cells) {
                     region.cells = cells;
                 }
-                painted.grid.clone()
+                // The last run's grid, its fire put out, is the painted one: clearing costs the
+                // cells that burnt, copying the painted grid costs the table.
+                match self.spare.take() {
+                    Some(mut spare) => {
+                        spare.clear_fire();
+                        spare
+                    }
+                    None => painted.grid.clone(),
+                }
             }
             None => match self.paint_grid() {
                 Ok(grid) => grid,
@@ -527,6 +549,12 @@ impl FireFront {
             }));
         }
         Ok(grid)
+    }
+
+    /// What the next restart of an unwatched run may use again.
+    fn into_kept(self) -> Option<KeptPaint> {
+        let painted = self.painted?;
+        Some(KeptPaint { painted, grid: self.grid.or(self.spare), labels: self.labels })
     }
 
     /// Count newly reached and newly spent cells per fuel; returns (newly reached, newly spent)
@@ -914,8 +942,8 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     }
     // A run no one watches keeps the painted grid of the last restart (see `PaintedGrid`).
     let keep_paint = world.contains_resource::<super::sight::UnwatchedRun>();
-    let painted = world.get_resource::<FireFront>().and_then(|front| front.painted.clone());
-    world.insert_resource(FireFront::from_scene(scene, keep_paint, painted));
+    let kept = if keep_paint { world.remove_resource::<FireFront>().and_then(FireFront::into_kept) } else { None };
+    world.insert_resource(FireFront::from_scene(scene, keep_paint, kept));
 }
 
 /// Write the fires and the ignitions so far back into a scene.

@@ -401,6 +401,22 @@ impl FireGrid {
         }
     }
 
+    /// Put out every fire: the grid as it was painted, with nothing lit (what [`Self::paint`]
+    /// leaves), at the cost of the cells a fire reached: a grid no fire reached is cleared at
+    /// once. For reusing one grid across runs of one table.
+    pub fn clear_fire(&mut self) {
+        if !(self.settle_order.is_empty() && self.heap.is_empty() && self.patches.list.is_empty()) {
+            self.arrival.fill(f32::INFINITY);
+            self.settled.fill(false);
+            self.settle_order.clear();
+            self.heap.clear();
+            self.patches.clear();
+        }
+        self.exact_batch.clear();
+        self.exact_scratch.clear();
+        self.settled_until = f32::NEG_INFINITY;
+    }
+
     /// Work out now what [`Self::contacts`] would work out on its first call after a paint, so
     /// that copies of this grid share it.
     pub fn prepare_contacts(&self) {
