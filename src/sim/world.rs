@@ -218,6 +218,9 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
         None => (Walls::new(scene.walls.clone(), scene.doors.clone()), None),
     };
     clear_scene(world);
+    // The world's record of removed components is cleared by `App::update`, which a headless
+    // run never calls: a play-test restarting thousands of times would keep every despawn.
+    world.clear_trackers();
     // Messages a run left unread (a trap's flame, an ignition asked for, the last noises).
     clear_messages::<super::traps::TrapFlame>(world);
     clear_messages::<super::fire::IgniteRequest>(world);

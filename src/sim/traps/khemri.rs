@@ -168,11 +168,11 @@ fn skill_times(f: &scene::Figure, set_trap: bool) -> u8 {
 impl Pass<'_> {
     fn victim(&self, m: usize) -> TrapVictim {
         let mover = &self.movers[m];
-        let mut v = match profile(&mover.sheet, mover.wounds) {
+        let mut v = match profile(mover.sheet, mover.wounds) {
             Some(p) => TrapVictim::from_profile(p),
             None => TrapVictim::with_initiative(self.settings.table.default_initiative),
         };
-        v.spot_disarm = skill_times(&mover.sheet, false);
+        v.spot_disarm = skill_times(mover.sheet, false);
         // 001 "Lay an evil eye Curse": −1 on its Initiative tests and skill rolls, a bystander's too.
         v.evil_eye = mover.cursed.is_some();
         v
@@ -413,7 +413,7 @@ impl Pass<'_> {
     /// the log names who set it (`set_by`).
     pub(super) fn set_trap(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
-        let times = skill_times(&self.movers[m].sheet, true);
+        let times = skill_times(self.movers[m].sheet, true);
         let Some(mut kc) = self.traps[t].khemri.clone() else { return };
         let known_dud = kc.counter.face_up && kc.counter.trap == KhemriTrap::Dud;
         if times == 0 || !kc.in_play || !(known_dud || kc.counter.status == TrapStatus::Disarmed) {

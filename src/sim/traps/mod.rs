@@ -772,7 +772,7 @@ impl Pass<'_> {
                     if self.sight.as_ref().is_some_and(|s| s.lit_by_fire(trap.position)) {
                         f32::INFINITY
                     } else {
-                        sight_at(self.lighting, &self.lights, trap.position)
+                        sight_at(self.lighting, self.lights, trap.position)
                     }
                 });
                 let reach = reach.min(seen);
@@ -1157,7 +1157,7 @@ fn write_back(world: &mut World, pass: Changes, state: &mut SystemState<PassOutp
 
 /// The lighting at a trap, for spotting (001 "Lighting", lifted by lights in range).
 fn lighting_at_trap(pass: &Pass, t: usize) -> Lighting {
-    lighting_at(pass.lighting, &pass.lights, pass.traps[t].position)
+    lighting_at(pass.lighting, pass.lights, pass.traps[t].position)
 }
 
 #[cfg(test)]
