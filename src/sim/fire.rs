@@ -239,6 +239,9 @@ pub struct FireFront {
     grid_error: Option<String>,
     /// The scene's `ignitions`, replayed when the grid is built (saves carry `fire_state`).
     history: Vec<FireIgnition>,
+    /// Every ignition of the grid since the scene was loaded, in order: with the painted grid,
+    /// all the fire front's inputs.
+    caught: Vec<FireIgnition>,
     /// The saved fire the grid starts from, until the grid is built.
     saved_state: Option<scene::fire_state::FireState>,
     /// Time (rounds on the scene clock) the grid is settled to.
@@ -293,6 +296,19 @@ impl PaintedGrid {
 }
 
 impl FireFront {
+    /// Every ignition of the grid since the scene was loaded (its recorded `ignitions` are not
+    /// repeated), in order, each at the time it caught.
+    pub fn caught(&self) -> &[FireIgnition] {
+        &self.caught
+    }
+
+    /// Lights the grid at `at` (001 "Fire Spreading") and records it in [`Self::caught`].
+    fn ignite(&mut self, at: Vec2, radius: f32, time: f32, source: &str) -> Option<fire_front::Ignition> {
+        let lit = self.grid.as_mut()?.ignite(at.x, at.y, radius, time)?;
+        self.caught.push(FireIgnition { time: lit.time, position: (at.x, at.y), radius, source: source.to_owned() });
+        Some(lit)
+    }
+
     /// Fires burning at the end of the last round.
     pub fn fires(&self) -> &[FireSummary] {
         &self.fires
@@ -1398,7 +1414,7 @@ impl Ignitions<'_> {
             let at = vec2(fire.position);
             match fire.igniter.clone() {
                 None => {
-                    let lit = self.front.grid.as_mut().and_then(|g| g.ignite(at.x, at.y, fire.diameter / 2.0, start));
+                    let lit = self.front.ignite(at, fire.diameter / 2.0, start, name.as_str());
                     let region = lit.and_then(|l| self.front.regions.get(l.fuel as usize - 1)).map(|r| r.name.clone());
                     let mut event = LogEvent::new("fire", "fire_lit", name.as_str())
                         .field("position", fire.position)
@@ -1486,10 +1502,8 @@ impl Ignitions<'_> {
                 .field("wet", wet)
                 .field("rounds_held", rounds_held),
         );
-        if outcome == IgnitionOutcome::Ignited
-            && let Some(grid) = self.front.grid.as_mut()
-        {
-            grid.ignite(at.x, at.y, IGNITED_RADIUS, self.time);
+        if outcome == IgnitionOutcome::Ignited {
+            self.front.ignite(at, IGNITED_RADIUS, self.time, source);
         }
         Some(outcome)
     }
@@ -1550,10 +1564,8 @@ impl Ignitions<'_> {
             );
             // "1+ ignited (up to 0.5")": the touched material catches 0.5" across, centred on the
             // touched cell (that material only).
-            if result.outcome == IgnitionOutcome::Ignited
-                && let Some(grid) = self.front.grid.as_mut()
-            {
-                grid.ignite(at.0, at.1, IGNITED_RADIUS, time);
+            if result.outcome == IgnitionOutcome::Ignited {
+                self.front.ignite(Vec2::new(at.0, at.1), IGNITED_RADIUS, time, &source);
             }
         }
     }
@@ -1764,5 +1776,105 @@ mod tests {
                 assert_eq!(owner, expected, "case {case}: cell {i} at {centre:?}");
             }
         }
+    }
+
+    /// Issue 15: on every example scene, the exact front and the grid front it replaces agree
+    /// cell for cell within the grid front's bound (src/sim/fire_front.rs). Each scene burns
+    /// twice: as its own fires and fire traps lit it in a 40-move run (contacts with other
+    /// materials included), and from a point inside every burnable region at once. Patches
+    /// that are not convex take the grid front in both, so agree exactly.
+    #[test]
+    fn exact_and_grid_fronts_agree_on_the_example_scenes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("scenes/").map(|e| e.expect("entry").path()).collect();
+        paths.retain(|p| p.extension().is_some_and(|e| e == "ron"));
+        paths.sort();
+        let moves = 40;
+        let (mut runs_burnt, mut regions_lit, mut compared, mut differing) = (0, 0, 0, 0);
+        for path in &paths {
+            let scene = crate::scene::load_scene(path).expect("an example scene loads");
+            let mut unlit = scene.clone();
+            unlit.fires.clear();
+            unlit.ignitions.clear();
+            unlit.fire_state = None;
+            let painted = FireFront::from_scene(&unlit, false, None).paint_grid().expect("the scene paints");
+            let until = (scene.clock.moves_played + moves) as f32 * f32::from(scene.rules.rounds_per_move);
+            // The first of a few seeds whose run lights a fire (a fire trap is not always sprung).
+            let played = (1..=6).find_map(|seed| {
+                let mut sim = crate::sim::Simulation::unwatched(&scene, seed);
+                sim.step_moves(moves);
+                let caught = sim.world().resource::<FireFront>().caught().to_vec();
+                (!caught.is_empty()).then_some(caught)
+            });
+            // Every burnable region, from the middle one of its cells (row by row) at time 0.
+            let mut cells_of: BTreeMap<u8, Vec<Cell>> = BTreeMap::new();
+            for y in 0..painted.height_cells() {
+                for x in 0..painted.width_cells() {
+                    if let Some(fuel) = painted.fuel_at(Cell { x, y }) {
+                        cells_of.entry(fuel.index).or_default().push(Cell { x, y });
+                    }
+                }
+            }
+            let everywhere: Vec<FireIgnition> = cells_of
+                .values()
+                .filter_map(|cells| painted.cell_centre(cells[cells.len() / 2]))
+                .map(|position| FireIgnition { time: 0.0, position, radius: 0.25, source: "test".into() })
+                .collect();
+            runs_burnt += usize::from(played.is_some());
+            regions_lit += everywhere.len();
+            for ignitions in played.iter().chain([&everywhere]) {
+                let (cells, differ) = compare_fronts(&painted, ignitions, until, &path.display().to_string());
+                compared += cells;
+                differing += differ;
+            }
+        }
+        assert!(runs_burnt >= 1 && regions_lit >= 10, "{runs_burnt} runs burnt, {regions_lit} regions lit");
+        assert!(compared > 100_000, "{compared} cells compared");
+        // The fronts differ somewhere, so the exact one did run.
+        assert!(differing > 1000, "{differing} of {compared} cells differ");
+    }
+
+    /// Burns `painted` from `ignitions` until `until` by the exact and by the grid front and
+    /// checks every cell against the grid front's bound: (cells reached by both, of them
+    /// reached at different times).
+    fn compare_fronts(painted: &FireGrid, ignitions: &[FireIgnition], until: f32, name: &str) -> (usize, usize) {
+        // 1 / cos(Δ/2) for the 32-neighbour stencil's widest gap, Δ = 18.43°.
+        let stencil_bound = 1.0 / (18.434_95f32 / 2.0).to_radians().cos();
+        let burn = |solver| {
+            let mut grid = painted.clone();
+            grid.set_front_solver(solver);
+            for ignition in ignitions {
+                grid.advance_to(ignition.time);
+                grid.ignite(ignition.position.0, ignition.position.1, ignition.radius, ignition.time);
+            }
+            grid.advance_to(until);
+            grid
+        };
+        let (exact, reference) = (burn(fire_front::FrontSolver::Exact), burn(fire_front::FrontSolver::Grid));
+        let size = painted.cell_size_in();
+        let (mut compared, mut differing) = (0, 0);
+        for y in 0..painted.height_cells() {
+            for x in 0..painted.width_cells() {
+                let cell = Cell { x, y };
+                let Some(fuel) = painted.fuel_at(cell) else { continue };
+                // The grid front spreads from the ignition's cell centre, up to half a cell's
+                // diagonal off the point, and is slower by at most its stencil bound plus a few
+                // cells where a region's edge bends its paths.
+                let early = 0.7072 * size / fuel.spread_rate_in + 1e-3;
+                let late = |a: f32| a * stencil_bound + 4.0 * size / fuel.spread_rate_in;
+                match (exact.arrival(cell), reference.arrival(cell)) {
+                    (Some(a), Some(b)) => {
+                        assert!(b >= a - early && b <= late(a), "{name} {cell:?}: exact {a}, grid {b}");
+                        compared += 1;
+                        differing += usize::from(a != b);
+                    }
+                    // Reached by one front only by the end: near the other's edge.
+                    (Some(a), None) => assert!(late(a) >= until, "{name} {cell:?}: exact {a}, grid not by {until}"),
+                    (None, Some(b)) => assert!(b + early >= until, "{name} {cell:?}: grid {b}, exact not by {until}"),
+                    (None, None) => {}
+                }
+            }
+        }
+        (compared, differing)
     }
 }
