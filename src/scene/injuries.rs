@@ -205,7 +205,7 @@ fn quoted(name: &str) -> String {
 pub(crate) fn check_scene(scene: &Scene, c: &mut Checker<'_>) {
     check_tables(&scene.location_tables, c);
     check_treatments(scene, c);
-    for f in &scene.figures {
+    for f in scene.figures.iter().filter(|f| !f.conditions.is_empty()) {
         let entity = format!("figure {}", quoted(&f.name));
         for cond in &f.conditions {
             check_condition(c, &entity, "", cond);
@@ -213,7 +213,7 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker<'_>) {
     }
     for g in &scene.sleepers {
         let entity = format!("sleeping group {}", quoted(&g.name));
-        for (i, m) in g.members.iter().enumerate() {
+        for (i, m) in g.members.iter().enumerate().filter(|(_, m)| !m.0.conditions.is_empty()) {
             let who = format!("members[{i}] {}: ", quoted(&m.0.name));
             for cond in &m.0.conditions {
                 check_condition(c, &entity, &who, cond);
@@ -359,6 +359,9 @@ fn check_treatments(scene: &Scene, c: &mut Checker<'_>) {
             "scene",
             format!("treatments: {} entries, more than the {MAX_ENTITIES_PER_KIND} allowed", scene.treatments.len()),
         );
+        return;
+    }
+    if scene.treatments.is_empty() {
         return;
     }
     let figures: HashSet<&str> = scene.figures.iter().map(|f| f.name.as_str()).collect();

@@ -235,10 +235,15 @@ impl<'a> Checker<'a> {
     }
 
     pub(crate) fn name(&mut self, kind: &str, name: &'a str) -> String {
-        let entity = format!("{kind} \"{}\"", name.chars().take(MAX_NAME_CHARS).collect::<String>());
+        // A name of at most MAX_NAME_CHARS bytes has at most as many characters: not cut.
+        let entity = if name.len() <= MAX_NAME_CHARS {
+            format!("{kind} \"{name}\"")
+        } else {
+            format!("{kind} \"{}\"", name.chars().take(MAX_NAME_CHARS).collect::<String>())
+        };
         if name.trim().is_empty() {
             self.problem(&format!("{kind} (unnamed)"), "name: must not be empty".into());
-        } else if name.chars().count() > MAX_NAME_CHARS {
+        } else if name.len() > MAX_NAME_CHARS && name.chars().count() > MAX_NAME_CHARS {
             self.problem(&entity, format!("name: longer than {MAX_NAME_CHARS} characters"));
         } else if !self.names.insert(name) {
             self.problem(&entity, "name: another entity already has this name".into());
@@ -278,8 +283,13 @@ impl<'a> Checker<'a> {
         if points.len() < min {
             self.problem(entity, format!("{field}: needs at least {min} points, has {}", points.len()));
         }
-        for &p in points {
-            self.on_table(entity, &format!("{field} point"), p);
+        // The label is only needed for a problem: most lists have none.
+        let (width, height) = (self.table.width, self.table.height);
+        if points.iter().any(|p| !(p.0 >= 0.0 && p.1 >= 0.0 && p.0 <= width && p.1 <= height)) {
+            let label = format!("{field} point");
+            for &p in points {
+                self.on_table(entity, &label, p);
+            }
         }
     }
 
@@ -336,7 +346,9 @@ impl<'a> Checker<'a> {
 
 /// Everything wrong with a parsed scene; empty when it is valid.
 pub fn validate(scene: &Scene) -> Vec<Problem> {
-    let mut c = Checker { table: scene.table, problems: Vec::new(), names: HashSet::new() };
+    // Most names are figures': sized once instead of grown.
+    let names = HashSet::with_capacity(scene.figures.len() + scene.traps.len() + scene.terrain.len());
+    let mut c = Checker { table: scene.table, problems: Vec::new(), names };
     if scene.version != FORMAT_VERSION {
         c.problem(
             "scene",
@@ -613,6 +625,9 @@ fn check_objectives<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
             "objectives",
             format!("{polygon_points} polygon points in all, more than the {MAX_OBJECTIVE_POINTS} allowed"),
         );
+    }
+    if scene.objectives.is_empty() {
+        return;
     }
     let sides: HashSet<&str> = scene.figures.iter().map(|f| f.side.as_str()).collect();
     for o in &scene.objectives {
