@@ -265,14 +265,22 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether `p` is a finite point on the table: what [`Self::on_table`] accepts silently.
+    fn is_on_table(&self, p: Point) -> bool {
+        let Table { width, height } = self.table;
+        p.0.is_finite() && p.1.is_finite() && p.0 >= 0.0 && p.1 >= 0.0 && p.0 <= width && p.1 <= height
+    }
+
     pub(crate) fn on_table(&mut self, entity: &str, field: &str, p: Point) {
+        if self.is_on_table(p) {
+            return;
+        }
         if !self.finite(entity, field, p.0) || !self.finite(entity, field, p.1) {
             return;
         }
+        // Finite, so off the table.
         let Table { width, height } = self.table;
-        if p.0 < 0.0 || p.1 < 0.0 || p.0 > width || p.1 > height {
-            self.problem(entity, format!("{field} {} is off the {width}x{height} table", fmt_point(p)));
-        }
+        self.problem(entity, format!("{field} {} is off the {width}x{height} table", fmt_point(p)));
     }
 
     pub(crate) fn points(&mut self, entity: &str, field: &str, points: &[Point], min: usize) {
@@ -284,8 +292,7 @@ impl<'a> Checker<'a> {
             self.problem(entity, format!("{field}: needs at least {min} points, has {}", points.len()));
         }
         // The label is only needed for a problem: most lists have none.
-        let (width, height) = (self.table.width, self.table.height);
-        if points.iter().any(|p| !(p.0 >= 0.0 && p.1 >= 0.0 && p.0 <= width && p.1 <= height)) {
+        if !points.iter().all(|&p| self.is_on_table(p)) {
             let label = format!("{field} point");
             for &p in points {
                 self.on_table(entity, &label, p);

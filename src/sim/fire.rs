@@ -1838,8 +1838,7 @@ mod tests {
     /// checks every cell against the grid front's bound: (cells reached by both, of them
     /// reached at different times).
     fn compare_fronts(painted: &FireGrid, ignitions: &[FireIgnition], until: f32, name: &str) -> (usize, usize) {
-        // 1 / cos(Δ/2) for the 32-neighbour stencil's widest gap, Δ = 18.43°.
-        let stencil_bound = 1.0 / (18.434_95f32 / 2.0).to_radians().cos();
+        let stencil_bound = fire_front::stencil_slowdown();
         let burn = |solver| {
             let mut grid = painted.clone();
             grid.set_front_solver(solver);
