@@ -309,9 +309,6 @@ pub struct FireGrid {
     solver: FrontSolver,
     /// Patches of one material as lit so far, and which of them have an exact front.
     patches: exact::Patches,
-    /// Reused buffers of the exact front's settling.
-    exact_batch: Vec<(f32, u32)>,
-    exact_scratch: Vec<(f32, u32)>,
     /// Per cell: whether it touches (edge or corner) a burnable cell of another material, the
     /// only cells [`Self::contacts`] need look at; worked out when first asked after a paint.
     borders: std::sync::OnceLock<Vec<bool>>,
@@ -346,8 +343,6 @@ impl FireGrid {
             flood_generation: 0,
             solver: FrontSolver::Exact,
             patches: exact::Patches::new(count),
-            exact_batch: Vec::new(),
-            exact_scratch: Vec::new(),
             borders: std::sync::OnceLock::new(),
         })
     }
@@ -420,8 +415,6 @@ impl FireGrid {
             self.heap.clear();
             self.patches.clear();
         }
-        self.exact_batch.clear();
-        self.exact_scratch.clear();
         self.settled_until = f32::NEG_INFINITY;
     }
 

@@ -25,6 +25,19 @@ pub(super) const MAX_EXACT_IGNITIONS: usize = 32;
 /// `check` accepts) takes the grid front after a few, not after 32 passes over a million cells.
 const EXACT_WORK_CELLS: usize = 8 << 20;
 
+/// The exact front's sort buffers: they hold nothing between calls, so every grid of a thread
+/// shares one set instead of each growing (and each copy of a grid regrowing) its own.
+#[derive(Default)]
+struct SortBuffers {
+    batch: Vec<u64>,
+    scratch: Vec<u64>,
+    counts: Vec<u32>,
+}
+
+thread_local! {
+    static SORT_BUFFERS: std::cell::RefCell<SortBuffers> = std::cell::RefCell::default();
+}
+
 /// No patch known for this cell yet.
 pub(super) const UNCLASSIFIED: u32 = u32::MAX;
 
@@ -61,6 +74,8 @@ pub(super) enum PatchFront {
         /// Each ignition, with the time up to which its rings have been walked.
         ignitions: Vec<(ExactFront, f32)>,
         unsettled: usize,
+        /// No cell of the patch arrives later than this, once lit (arrivals only come sooner).
+        latest: f32,
     },
     /// The grid's Dijkstra front.
     Grid,
@@ -109,9 +124,9 @@ impl FireGrid {
         let mut rows: Vec<(u32, u32, u32)> = vec![(u32::MAX, 0, 0); self.height as usize];
         let mut uniform = true;
         let mut untouched = true;
+        let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
         let same = |grid: &Self, index: usize| {
-            let fuel = grid.fuel[index];
-            fuel != 0 && grid.material_of[fuel as usize] == material && grid.patches.of_cell[index] == UNCLASSIFIED
+            in_material[grid.fuel[index] as usize] && grid.patches.of_cell[index] == UNCLASSIFIED
         };
         let mut seeds = vec![origin];
         while let Some(seed) = seeds.pop() {
@@ -127,11 +142,13 @@ impl FireGrid {
             while hi + 1 < width && same(self, row + hi + 1) {
                 hi += 1;
             }
-            for index in row + lo..=row + hi {
-                self.patches.of_cell[index] = id;
-                uniform &= self.rate[index].to_bits() == rate.to_bits();
-                untouched &= !self.settled[index] && self.arrival[index] == f32::INFINITY;
-            }
+            let run = row + lo..=row + hi;
+            self.patches.of_cell[run.clone()].fill(id);
+            // Folds, not `all`: whole-run passes the compiler can vectorise.
+            uniform &=
+                self.rate[run.clone()].iter().fold(true, |same_rate, r| same_rate & (r.to_bits() == rate.to_bits()));
+            untouched &= self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
+                && self.arrival[run].iter().fold(true, |none, &a| none & (a == f32::INFINITY));
             let entry = &mut rows[y];
             *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
             // One seed for each run of the patch's cells touching this run above and below.
@@ -140,11 +157,14 @@ impl FireGrid {
                     continue;
                 }
                 let base = next_row * width;
+                let cells = base + lo..=base + hi;
                 let mut in_run = false;
-                for x in lo..=hi {
-                    let fits = same(self, base + x);
+                for (offset, (&fuel, &patch)) in
+                    self.fuel[cells.clone()].iter().zip(&self.patches.of_cell[cells]).enumerate()
+                {
+                    let fits = in_material[fuel as usize] && patch == UNCLASSIFIED;
                     if fits && !in_run {
-                        seeds.push(base + x);
+                        seeds.push(base + lo + offset);
                     }
                     in_run = fits;
                 }
@@ -159,8 +179,9 @@ impl FireGrid {
         let front = if exact {
             let rows: Vec<(u32, u32)> = rows.iter().map(|&(lo, hi, _)| (lo, hi)).collect();
             let cells = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum::<usize>();
-            let settled = if untouched { 0 } else { self.count_settled(first_row, &rows) };
-            PatchFront::Exact { rate, first_row, rows, ignitions: Vec::new(), unsettled: cells - settled }
+            let (settled, latest) =
+                if untouched { (0, f32::NEG_INFINITY) } else { self.settled_and_latest(first_row, &rows) };
+            PatchFront::Exact { rate, first_row, rows, ignitions: Vec::new(), unsettled: cells - settled, latest }
         } else {
             PatchFront::Grid
         };
@@ -168,25 +189,25 @@ impl FireGrid {
         id as usize
     }
 
-    fn count_settled(&self, first_row: u32, rows: &[(u32, u32)]) -> usize {
+    /// How many cells of a patch are settled, and its latest finite arrival.
+    fn settled_and_latest(&self, first_row: u32, rows: &[(u32, u32)]) -> (usize, f32) {
         let width = self.width as usize;
-        rows.iter()
-            .enumerate()
-            .map(|(k, &(lo, hi))| {
-                let start = (first_row as usize + k) * width;
-                self.settled[start + lo as usize..=start + hi as usize].iter().filter(|&&s| s).count()
-            })
-            .sum()
+        rows.iter().enumerate().fold((0, f32::NEG_INFINITY), |(settled, latest), (k, &(lo, hi))| {
+            let cells = (first_row as usize + k) * width + lo as usize..=(first_row as usize + k) * width + hi as usize;
+            let row_latest =
+                self.arrival[cells.clone()].iter().filter(|a| a.is_finite()).fold(latest, |m, &a| m.max(a));
+            (settled + self.settled[cells].iter().filter(|&&s| s).count(), row_latest)
+        })
     }
 
     /// Lights exact patch `patch` from `front`: every unsettled cell whose straight-line arrival
     /// is earlier takes it. Returns the cells brought forward; past [`MAX_EXACT_IGNITIONS`] the
     /// patch hands over to the grid front.
     pub(super) fn ignite_exact(&mut self, patch: usize, origin: usize, front: ExactFront) -> usize {
-        let PatchFront::Exact { rate, first_row, rows, ignitions, .. } = &mut self.patches.list[patch] else {
+        let PatchFront::Exact { rate, first_row, rows, ignitions, latest, .. } = &mut self.patches.list[patch] else {
             return 0;
         };
-        let (rate, first_row) = (*rate, *first_row);
+        let (rate, first_row, mut last_arrival) = (*rate, *first_row, *latest);
         ignitions.push((front, f32::NEG_INFINITY));
         let rows = std::mem::take(rows);
         let cells: usize = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum();
@@ -211,6 +232,12 @@ impl FireGrid {
                     seeded += 1;
                 }
             }
+            // Distance along a row is convex, so its cells arrive no later than its ends.
+            for x in [lo, hi] {
+                let dx = (x as f32 + 0.5) * self.cell_size - front.x;
+                let end = front.time + ((dx * dx + dy * dy).sqrt() - front.radius).max(0.0) * slowness;
+                last_arrival = last_arrival.max(end);
+            }
         }
         if hand_over {
             // The grid front carries on from the arrivals written so far.
@@ -223,8 +250,9 @@ impl FireGrid {
                 }
             }
             self.patches.list[patch] = PatchFront::Grid;
-        } else if let PatchFront::Exact { rows: kept, .. } = &mut self.patches.list[patch] {
+        } else if let PatchFront::Exact { rows: kept, latest, .. } = &mut self.patches.list[patch] {
             *kept = rows;
+            *latest = last_arrival;
         }
         seeded
     }
@@ -243,10 +271,35 @@ impl FireGrid {
         let width = self.width as usize;
         let cell = self.cell_size;
         let slack = RING_SLACK_CELLS * cell;
-        let mut batch = std::mem::take(&mut self.exact_batch);
+        // Bounds on what settles now, for sizing and bucketing (the walk counts each bucket as
+        // it goes): arrivals are never before the settled time nor before an ignition, and never
+        // after a patch's latest.
+        let (mut expected, mut from, mut to) = (0usize, f32::INFINITY, f32::NEG_INFINITY);
+        for patch in &self.patches.list {
+            let PatchFront::Exact { rate, ignitions, unsettled, latest, .. } = patch else { continue };
+            let mut ring_cells = 0.0f32;
+            for (front, swept) in ignitions {
+                if until < front.time || until <= *swept || *unsettled == 0 {
+                    continue;
+                }
+                let inner = (front.radius + (*swept - front.time) * *rate - slack).max(0.0);
+                let outer = front.radius + (until - front.time) * *rate + slack;
+                ring_cells += std::f32::consts::PI * (outer * outer - inner * inner) / (cell * cell);
+                from = from.min(front.time);
+                to = to.max(latest.min(until));
+            }
+            expected += (ring_cells as usize).min(*unsettled);
+        }
+        let buckets = Buckets::spread(expected, (from.max(self.settled_until), to));
+        // Taken, not borrowed: nothing here can find them in use.
+        let SortBuffers { mut batch, mut scratch, mut counts } = SORT_BUFFERS.take();
+        counts.clear();
+        counts.resize(buckets.map_or(1, |b| b.len()) + 1, 0);
+        let bucket = buckets.unwrap_or(Buckets::ONE);
         batch.clear();
+        batch.reserve(expected);
         for patch in self.patches.list.iter_mut() {
-            let PatchFront::Exact { rate, first_row, rows, ignitions, unsettled } = patch else { continue };
+            let PatchFront::Exact { rate, first_row, rows, ignitions, unsettled, .. } = patch else { continue };
             if *unsettled == 0 {
                 continue;
             }
@@ -290,10 +343,12 @@ impl FireGrid {
                             continue;
                         }
                         let index = row_start + x;
-                        if !self.settled[index] && self.arrival[index] <= until {
+                        let arrival = self.arrival[index];
+                        if !self.settled[index] && arrival <= until {
                             self.settled[index] = true;
                             *unsettled -= 1;
-                            batch.push((self.arrival[index], index as u32));
+                            batch.push(settle_key(arrival, index as u32));
+                            counts[bucket.of(arrival) + 1] += 1;
                         }
                         x += 1;
                     }
@@ -301,34 +356,37 @@ impl FireGrid {
             }
         }
         if !batch.is_empty() {
-            sort_by_arrival(&mut batch, &mut self.exact_scratch);
-            self.merge_settled(first_new, &batch);
+            match buckets {
+                Some(buckets) => place(&mut batch, buckets, &mut counts, &mut scratch),
+                None => sort_by_arrival(&mut batch, &mut scratch, &mut counts),
+            }
+            if first_new == self.settle_order.len() {
+                // No grid cells settled in this window: the batch is the settle order's tail.
+                self.settle_order.extend(batch.iter().map(|&key| key as u32));
+            } else {
+                self.merge_settled(first_new, &batch);
+            }
         }
-        self.exact_batch = batch;
+        SORT_BUFFERS.set(SortBuffers { batch, scratch, counts });
     }
 
     /// Merges `batch` (sorted) into the settle order's tail from `first_new` (sorted too: the
     /// heap's), by arrival then cell, as the heap alone would have settled them.
-    fn merge_settled(&mut self, first_new: usize, batch: &[(f32, u32)]) {
-        if first_new == self.settle_order.len() {
-            self.settle_order.extend(batch.iter().map(|&(_, c)| c));
-            return;
-        }
+    fn merge_settled(&mut self, first_new: usize, batch: &[u64]) {
         let grid: Vec<u32> = self.settle_order.split_off(first_new);
         let arrival = &self.arrival;
         let (mut g, mut b) = (0, 0);
         while g < grid.len() && b < batch.len() {
-            let from_grid = (arrival[grid[g] as usize], grid[g]);
-            if from_grid.0.total_cmp(&batch[b].0).then(from_grid.1.cmp(&batch[b].1)).is_le() {
+            if settle_key(arrival[grid[g] as usize], grid[g]) <= batch[b] {
                 self.settle_order.push(grid[g]);
                 g += 1;
             } else {
-                self.settle_order.push(batch[b].1);
+                self.settle_order.push(batch[b] as u32);
                 b += 1;
             }
         }
         self.settle_order.extend_from_slice(&grid[g..]);
-        self.settle_order.extend(batch[b..].iter().map(|&(_, c)| c));
+        self.settle_order.extend(batch[b..].iter().map(|&key| key as u32));
     }
 
     /// The ignitions of exact patches not yet burnt through, for a save.
@@ -385,66 +443,110 @@ fn boundary_is_hull(points: &[(i64, i64)]) -> bool {
     })
 }
 
-/// Sorts settled cells by arrival, then cell: a stable radix sort (11 bits a pass) of the
-/// cells by index, skipped when they are in index order already (one ignition's rings are),
-/// then of their times quantised to 22 bits over the batch's span (two passes), then an
-/// insertion pass that orders the few cells whose times fell in one quantum.
-fn sort_by_arrival(batch: &mut Vec<(f32, u32)>, scratch: &mut Vec<(f32, u32)>) {
-    let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-    let (first, last) =
-        batch.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &(t, _)| (lo.min(t), hi.max(t)));
-    let span = last - first;
-    if batch.len() < 256 || !(span > 0.0 && span.is_finite()) {
-        batch.sort_unstable_by(order);
-        return;
-    }
-    if !batch.is_sorted_by_key(|&(_, cell)| cell) {
-        radix_passes(batch, scratch, |&(_, cell)| cell);
-    }
-    // Monotone in time, so only cells of one quantum can be out of order after it.
-    let scale = ((1u32 << 22) - 1) as f32 / span;
-    radix_passes(batch, scratch, |&(time, _)| (((time - first) * scale) as u32).min((1 << 22) - 1));
-    for i in 1..batch.len() {
-        let mut j = i;
-        while j > 0 && order(&batch[j - 1], &batch[j]).is_gt() {
-            batch.swap(j - 1, j);
-            j -= 1;
+/// A cell's place in the settle order, by arrival then cell (as the heap breaks ties), as one
+/// integer: the arrival's bits mapped so that integer order is `f32::total_cmp`'s, above the
+/// cell.
+fn settle_key(arrival: f32, cell: u32) -> u64 {
+    let bits = arrival.to_bits();
+    let ordered = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
+    u64::from(ordered) << 32 | u64::from(cell)
+}
+
+/// The arrival a [`settle_key`] holds.
+fn key_arrival(key: u64) -> f32 {
+    let ordered = (key >> 32) as u32;
+    f32::from_bits(if ordered >> 31 == 1 { ordered & !(1 << 31) } else { !ordered })
+}
+
+/// Most buckets of one sort (16 MiB of counts).
+const MAX_BUCKETS: usize = 1 << 22;
+
+/// Arrivals quantised to buckets, monotone in time: a key's bucket is never before that of an
+/// earlier arrival, so only keys of one bucket can be out of order once placed by bucket.
+#[derive(Clone, Copy, Debug)]
+struct Buckets {
+    earliest: f32,
+    scale: f32,
+    last: usize,
+}
+
+impl Buckets {
+    /// Every arrival in one bucket.
+    const ONE: Self = Self { earliest: 0.0, scale: 0.0, last: 0 };
+
+    /// About one bucket for every four of `cells` arrivals spread over `bounds` (arrivals
+    /// outside them take the first or last bucket); `None` for a few cells or no finite span.
+    fn spread(cells: usize, (earliest, latest): (f32, f32)) -> Option<Self> {
+        let span = latest - earliest;
+        if cells < 64 || !(span > 0.0 && span.is_finite()) {
+            return None;
         }
+        let buckets = (cells / 4).next_power_of_two().min(MAX_BUCKETS);
+        Some(Self { earliest, scale: (buckets - 1) as f32 / span, last: buckets - 1 })
+    }
+
+    fn len(&self) -> usize {
+        self.last + 1
+    }
+
+    fn of(&self, arrival: f32) -> usize {
+        // `as` saturates: before `earliest` (or NaN) is bucket 0.
+        (((arrival - self.earliest) * self.scale) as usize).min(self.last)
     }
 }
 
-/// Stable LSD radix sort of `items` by a 32-bit key, 11 bits a pass; passes where every key
-/// has the same digit are skipped.
-fn radix_passes(items: &mut Vec<(f32, u32)>, scratch: &mut Vec<(f32, u32)>, key: impl Fn(&(f32, u32)) -> u32) {
-    const BITS: u32 = 11;
-    const BUCKETS: usize = 1 << BITS;
-    let (low, high) = items.iter().fold((u32::MAX, 0u32), |(lo, hi), item| (lo.min(key(item)), hi.max(key(item))));
-    let differing = low ^ high;
-    let mut shift = 0;
-    while shift < 32 {
-        if (differing >> shift) & (BUCKETS as u32 - 1) != 0 {
-            let digit = |item: &(f32, u32)| ((key(item) >> shift) as usize) & (BUCKETS - 1);
-            let mut counts = [0usize; BUCKETS];
-            for item in items.iter() {
-                counts[digit(item)] += 1;
-            }
-            let mut next = [0usize; BUCKETS];
-            let mut total = 0;
-            for (slot, count) in next.iter_mut().zip(counts) {
-                *slot = total;
-                total += count;
-            }
-            scratch.clear();
-            scratch.resize(items.len(), (0.0, 0));
-            for item in items.iter() {
-                let d = digit(item);
-                scratch[next[d]] = *item;
-                next[d] += 1;
-            }
-            std::mem::swap(items, scratch);
-        }
-        shift += BITS;
+/// Sorts settle keys: a counting sort on quantised arrival ([`Buckets`] over the keys' span;
+/// one pass to count, one to [`place`]).
+fn sort_by_arrival(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+    let bounds = keys.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &key| {
+        (lo.min(key_arrival(key)), hi.max(key_arrival(key)))
+    });
+    let Some(buckets) = Buckets::spread(keys.len(), bounds) else {
+        keys.sort_unstable();
+        return;
+    };
+    counts.clear();
+    counts.resize(buckets.len() + 1, 0);
+    for &key in keys.iter() {
+        counts[buckets.of(key_arrival(key)) + 1] += 1;
     }
+    place(keys, buckets, counts, scratch);
+}
+
+/// Sorts `keys` given `counts[b + 1]`, the number of keys in each bucket `b`: places them by
+/// bucket, then sorts each bucket of more than one key in place. Ties in time (an ignition
+/// disc, the cells at one distance about a symmetric point) share a bucket and end by cell.
+fn place(keys: &mut Vec<u64>, buckets: Buckets, counts: &mut [u32], scratch: &mut Vec<u64>) {
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    // counts[b]: where bucket b starts; after placing, where it ends.
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    for &key in keys.iter() {
+        let slot = &mut counts[buckets.of(key_arrival(key))];
+        scratch[*slot as usize] = key;
+        *slot += 1;
+    }
+    let mut from = 0;
+    for &end in &counts[..buckets.len()] {
+        let run = &mut scratch[from..end as usize];
+        from = end as usize;
+        if run.len() > 32 {
+            run.sort_unstable();
+        } else {
+            for i in 1..run.len() {
+                let key = run[i];
+                let mut j = i;
+                while j > 0 && run[j - 1] > key {
+                    run[j] = run[j - 1];
+                    j -= 1;
+                }
+                run[j] = key;
+            }
+        }
+    }
+    std::mem::swap(keys, scratch);
 }
 
 #[cfg(test)]
@@ -492,7 +594,7 @@ mod tests {
     }
 
     #[test]
-    fn radix_sort_orders_by_time_then_cell() {
+    fn counting_sort_orders_by_time_then_cell() {
         let mut state = 12345u64;
         let mut next = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -500,16 +602,27 @@ mod tests {
         };
         // Cells in index order (one ignition's rings), then shuffled (several ignitions), with
         // ties in time, a negative time and a zero.
-        let ordered: Vec<(f32, u32)> = (0..5000).map(|i| ((next() % 700) as f32 * 0.01, i)).collect();
-        let mut shuffled: Vec<(f32, u32)> =
-            (0..5000).map(|_| ((next() % 300) as f32 * 0.37 - 1.0, (next() % 3_000_000) as u32)).collect();
-        shuffled.push((-0.0, 7));
-        shuffled.push((0.0, 3));
-        for mut batch in [ordered, shuffled] {
-            let mut expected = batch.clone();
-            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            sort_by_arrival(&mut batch, &mut Vec::new());
-            assert_eq!(batch, expected);
+        // A tie group bigger than a bucket's insertion sort.
+        let mut arrival: Vec<f32> = (0..20_000).map(|_| (next() % 300) as f32 * 0.37 - 1.0).collect();
+        arrival[7] = -0.0;
+        arrival[3] = 0.0;
+        arrival[100..400].fill(2.5);
+        let ordered: Vec<u32> = (0..5000).collect();
+        let mut shuffled: Vec<u32> = (0..20_000).collect();
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, next() as usize % (i + 1));
+        }
+        shuffled.truncate(9000);
+        for cells in [ordered, shuffled, vec![5, 1, 9]] {
+            let mut expected = cells.clone();
+            expected.sort_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
+            let mut keys: Vec<u64> = cells.iter().map(|&c| settle_key(arrival[c as usize], c)).collect();
+            sort_by_arrival(&mut keys, &mut Vec::new(), &mut Vec::new());
+            let sorted: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+            assert_eq!(sorted, expected);
+        }
+        for time in [-3.5f32, -0.0, 0.0, 1e-30, 2.25, f32::INFINITY] {
+            assert_eq!(key_arrival(settle_key(time, 9)).to_bits(), time.to_bits());
         }
     }
 }
