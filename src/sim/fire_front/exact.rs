@@ -532,18 +532,8 @@ fn place(keys: &mut Vec<u64>, buckets: Buckets, counts: &mut [u32], scratch: &mu
     for &end in &counts[..buckets.len()] {
         let run = &mut scratch[from..end as usize];
         from = end as usize;
-        if run.len() > 32 {
+        if !run.is_sorted() {
             run.sort_unstable();
-        } else {
-            for i in 1..run.len() {
-                let key = run[i];
-                let mut j = i;
-                while j > 0 && run[j - 1] > key {
-                    run[j] = run[j - 1];
-                    j -= 1;
-                }
-                run[j] = key;
-            }
         }
     }
     std::mem::swap(keys, scratch);
@@ -624,5 +614,33 @@ mod tests {
         for time in [-3.5f32, -0.0, 0.0, 1e-30, 2.25, f32::INFINITY] {
             assert_eq!(key_arrival(settle_key(time, 9)).to_bits(), time.to_bits());
         }
+    }
+
+    #[test]
+    fn buckets_from_loose_or_wrong_bounds_still_sort() {
+        // The walk buckets by bounds worked out before it: too wide, too narrow, or missing
+        // keys at either end, the order must come out the same.
+        let mut state = 99u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 40) as u32
+        };
+        let keys: Vec<u64> = (0..3000).map(|cell| settle_key((next() % 5000) as f32 * 0.01, cell)).collect();
+        let mut expected = keys.clone();
+        expected.sort_unstable();
+        for bounds in [(0.0, 50.0), (-100.0, 1e6), (10.0, 20.0), (49.0, 49.5), (-5.0, 0.001)] {
+            let buckets = Buckets::spread(keys.len(), bounds).expect("a finite span");
+            let mut counts = vec![0u32; buckets.len() + 1];
+            for &key in &keys {
+                counts[buckets.of(key_arrival(key)) + 1] += 1;
+            }
+            let mut sorted = keys.clone();
+            place(&mut sorted, buckets, &mut counts, &mut Vec::new());
+            assert_eq!(sorted, expected, "{bounds:?}");
+        }
+        assert!(Buckets::spread(63, (0.0, 1.0)).is_none());
+        assert!(Buckets::spread(1000, (1.0, 1.0)).is_none());
+        assert!(Buckets::spread(1000, (0.0, f32::INFINITY)).is_none());
+        assert_eq!(Buckets::spread(4000, (0.0, 1.0)).map(|b| b.len()), Some(1024));
     }
 }
