@@ -144,7 +144,7 @@ impl FireGrid {
             }
             let run = row + lo..=row + hi;
             self.patches.of_cell[run.clone()].fill(id);
-            // Folds, not `all`: whole-run passes the compiler can vectorise.
+            // Folds, not `all`: one branch-free pass over the run each.
             uniform &=
                 self.rate[run.clone()].iter().fold(true, |same_rate, r| same_rate & (r.to_bits() == rate.to_bits()));
             untouched &= self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
