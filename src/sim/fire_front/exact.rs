@@ -193,7 +193,8 @@ impl FireGrid {
     fn settled_and_latest(&self, first_row: u32, rows: &[(u32, u32)]) -> (usize, f32) {
         let width = self.width as usize;
         rows.iter().enumerate().fold((0, f32::NEG_INFINITY), |(settled, latest), (k, &(lo, hi))| {
-            let cells = (first_row as usize + k) * width + lo as usize..=(first_row as usize + k) * width + hi as usize;
+            let start = (first_row as usize + k) * width;
+            let cells = start + lo as usize..=start + hi as usize;
             let row_latest =
                 self.arrival[cells.clone()].iter().filter(|a| a.is_finite()).fold(latest, |m, &a| m.max(a));
             (settled + self.settled[cells].iter().filter(|&&s| s).count(), row_latest)
@@ -218,14 +219,16 @@ impl FireGrid {
         for (k, &(lo, hi)) in rows.iter().enumerate() {
             let y = first_row as usize + k;
             let dy = (y as f32 + 0.5) * self.cell_size - front.y;
+            let delay_at = |x: usize| {
+                let dx = (x as f32 + 0.5) * self.cell_size - front.x;
+                ((dx * dx + dy * dy).sqrt() - front.radius).max(0.0) * slowness
+            };
             for x in lo as usize..=hi as usize {
                 let index = y * width + x;
                 if self.settled[index] {
                     continue;
                 }
-                let dx = (x as f32 + 0.5) * self.cell_size - front.x;
-                let delay =
-                    if index == origin { 0.0 } else { ((dx * dx + dy * dy).sqrt() - front.radius).max(0.0) * slowness };
+                let delay = if index == origin { 0.0 } else { delay_at(x) };
                 let candidate = front.time + delay;
                 if candidate < self.arrival[index] {
                     self.arrival[index] = candidate;
@@ -234,9 +237,7 @@ impl FireGrid {
             }
             // Distance along a row is convex, so its cells arrive no later than its ends.
             for x in [lo, hi] {
-                let dx = (x as f32 + 0.5) * self.cell_size - front.x;
-                let end = front.time + ((dx * dx + dy * dy).sqrt() - front.radius).max(0.0) * slowness;
-                last_arrival = last_arrival.max(end);
+                last_arrival = last_arrival.max(front.time + delay_at(x as usize));
             }
         }
         if hand_over {
@@ -514,7 +515,7 @@ fn sort_by_arrival(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, counts: &mut Vec
 }
 
 /// Sorts `keys` given `counts[b + 1]`, the number of keys in each bucket `b`: places them by
-/// bucket, then sorts each bucket of more than one key in place. Ties in time (an ignition
+/// bucket, then sorts in place each bucket that is out of order. Ties in time (an ignition
 /// disc, the cells at one distance about a symmetric point) share a bucket and end by cell.
 fn place(keys: &mut Vec<u64>, buckets: Buckets, counts: &mut [u32], scratch: &mut Vec<u64>) {
     for k in 1..counts.len() {
@@ -592,7 +593,7 @@ mod tests {
         };
         // Cells in index order (one ignition's rings), then shuffled (several ignitions), with
         // ties in time, a negative time and a zero.
-        // A tie group bigger than a bucket's insertion sort.
+        // A tie group of 300, far more than a bucket holds.
         let mut arrival: Vec<f32> = (0..20_000).map(|_| (next() % 300) as f32 * 0.37 - 1.0).collect();
         arrival[7] = -0.0;
         arrival[3] = 0.0;
