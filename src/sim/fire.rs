@@ -259,8 +259,8 @@ pub struct FireFront {
     /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
     /// Saves fall between moves, so this is never saved.
     rolled_in_move: (u32, BTreeSet<String>),
-    /// A label per grid cell for [`Self::summarise`], all `usize::MAX` between calls.
-    labels: Vec<usize>,
+    /// [`Self::summarise`]'s bit per grid cell, kept between rounds.
+    marks: Vec<u64>,
     /// The terrain as painted before any fire, kept only in a run no one watches (a play-test
     /// restarts one scene many times and paints the same grid each time otherwise).
     painted: Option<Arc<PaintedGrid>>,
@@ -271,11 +271,11 @@ pub struct FireFront {
 }
 
 /// What an unwatched run's front keeps for the next restart: the grid as painted, the last
-/// run's grid, and the summaries' label buffer.
+/// run's grid, and the summaries' bit set.
 struct KeptPaint {
     painted: Arc<PaintedGrid>,
     grid: Option<FireGrid>,
-    labels: Vec<usize>,
+    marks: Vec<u64>,
 }
 
 /// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
@@ -408,7 +408,7 @@ impl FireFront {
         if let Some(kept) = kept.filter(|k| keep_paint && k.painted.paints(&front)) {
             front.painted = Some(kept.painted);
             front.spare = kept.grid;
-            front.labels = kept.labels;
+            front.marks = kept.marks;
         }
         front.keep_paint = keep_paint;
         front.assign_fuels();
@@ -570,7 +570,7 @@ impl FireFront {
     /// What the next restart of an unwatched run may use again.
     fn into_kept(self) -> Option<KeptPaint> {
         let painted = self.painted?;
-        Some(KeptPaint { painted, grid: self.grid.or(self.spare), labels: self.labels })
+        Some(KeptPaint { painted, grid: self.grid.or(self.spare), marks: self.marks })
     }
 
     /// Count newly reached and newly spent cells per fuel; returns (newly reached, newly spent)
@@ -599,109 +599,108 @@ impl FireFront {
     }
 
     /// Connected burning patches at `now`, in the order of their first cell (row by row). Costs
-    /// the burning cells, not the table: the labels are a buffer kept between rounds and only
-    /// the burning cells' labels are set and cleared again.
+    /// the burning cells and a bit per cell of the rows they span, not the table: the bit set
+    /// is a buffer kept between rounds, all clear between calls.
     fn summarise(&mut self, now: f32) -> Vec<FireSummary> {
-        let mut label = std::mem::take(&mut self.labels);
-        let fires = self.summarise_with(now, &mut label);
-        self.labels = label;
+        let mut marks = std::mem::take(&mut self.marks);
+        let fires = self.summarise_with(now, &mut marks);
+        self.marks = marks;
         fires
     }
 
-    fn summarise_with(&self, now: f32, label: &mut Vec<usize>) -> Vec<FireSummary> {
+    fn summarise_with(&self, now: f32, marks: &mut Vec<u64>) -> Vec<FireSummary> {
         let Some(grid) = &self.grid else { return Vec::new() };
-        let mut burning = grid.burning_cells(now);
-        // Cells are distinct, so an unstable sort is as deterministic.
-        burning.sort_unstable_by_key(|c| (c.y, c.x));
         let width = grid.width_cells() as usize;
-        let key = |c: Cell| c.y as usize * width + c.x as usize;
-        // Per cell: NOT_BURNING, UNLABELLED, or the index of its fire.
-        const NOT_BURNING: usize = usize::MAX;
-        const UNLABELLED: usize = usize::MAX - 1;
-        let cells = width * grid.height_cells() as usize;
-        if label.len() != cells {
-            label.clear();
-            label.resize(cells, NOT_BURNING);
+        let height = grid.height_cells() as usize;
+        let words = (width * height).div_ceil(64);
+        if marks.len() != words {
+            marks.clear();
+            marks.resize(words, 0);
         }
-        for &c in &burning {
-            label[key(c)] = UNLABELLED;
+        // A bit per cell, row by row: burning and not yet in a fire. Read word by word it gives
+        // the cells in row order, so fires are found in the order of their first cell, and each
+        // flood clears the bits it takes: all are clear again at the end.
+        let (mut first_word, mut last_word) = (usize::MAX, 0);
+        for index in grid.burning_indices(now) {
+            marks[index / 64] |= 1 << (index % 64);
+            first_word = first_word.min(index / 64);
+            last_word = last_word.max(index / 64);
         }
-        let size = grid.cell_size_in();
         let mut fires = Vec::new();
-        for &start in &burning {
-            if label[key(start)] != UNLABELLED {
-                continue;
-            }
-            let id = fires.len();
-            label[key(start)] = id;
-            let mut stack = vec![start];
-            let (mut count, mut sum) = (0usize, Vec2::ZERO);
-            let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
-            // Burning cells of each region in this fire.
-            let mut in_fire = vec![0usize; self.regions.len()];
-            while let Some(c) = stack.pop() {
-                count += 1;
-                sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
-                min = min.min(UVec2::new(c.x, c.y));
-                max = max.max(UVec2::new(c.x, c.y));
-                if let Some(f) = grid.fuel_at(c) {
-                    in_fire[f.index as usize - 1] += 1;
-                }
-                for dy in -1i64..=1 {
-                    for dx in -1i64..=1 {
-                        let (nx, ny) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
-                        // Off the grid: not a neighbour (a row's end does not touch the next row).
-                        if nx < 0 || ny < 0 || nx >= width as i64 || ny >= i64::from(grid.height_cells()) {
-                            continue;
-                        }
-                        let n = Cell { x: nx as u32, y: ny as u32 };
-                        if label[key(n)] == UNLABELLED {
-                            label[key(n)] = id;
-                            stack.push(n);
+        let mut stack = Vec::new();
+        for word in first_word..=last_word.min(words.saturating_sub(1)) {
+            while marks[word] != 0 {
+                let start = word * 64 + marks[word].trailing_zeros() as usize;
+                marks[word] &= marks[word] - 1;
+                let start = Cell { x: (start % width) as u32, y: (start / width) as u32 };
+                stack.push(start);
+                let (mut count, mut sum) = (0usize, Vec2::ZERO);
+                let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
+                // Burning cells of each region in this fire.
+                let mut in_fire = vec![0usize; self.regions.len()];
+                let size = grid.cell_size_in();
+                while let Some(c) = stack.pop() {
+                    count += 1;
+                    sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
+                    min = min.min(UVec2::new(c.x, c.y));
+                    max = max.max(UVec2::new(c.x, c.y));
+                    let (x, y) = (c.x as usize, c.y as usize);
+                    let fuel = grid.fuel_index_of(y * width + x);
+                    if let Some(cells) = in_fire.get_mut(usize::from(fuel).wrapping_sub(1)) {
+                        *cells += 1;
+                    }
+                    // Off the grid: not a neighbour (a row's end does not touch the next row).
+                    for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
+                        for nx in x.saturating_sub(1)..=(x + 1).min(width - 1) {
+                            let n = ny * width + nx;
+                            let bit = 1u64 << (n % 64);
+                            if marks[n / 64] & bit != 0 {
+                                marks[n / 64] &= !bit;
+                                stack.push(Cell { x: nx as u32, y: ny as u32 });
+                            }
                         }
                     }
                 }
+                fires.push(self.summary_of(count, sum, (min, max), &in_fire));
             }
-            let area = count as f32 * size * size;
-            let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
-            let span = ((max - min).max_element() + 1) as f32 * size;
-            // A building frightens by the part of it burning (001 "Small Burning building FV2,
-            // House burning FV3, Large building burning FV 4"), only regions marked `building`.
-            let building = self
-                .regions
-                .iter()
-                .zip(&in_fire)
-                .filter(|(r, cells)| **cells > 0 && r.building)
-                .map(|(_, &cells)| burning_building_by_area(cells as f32 * size * size, &self.settings))
-                .max_by_key(|b| b.fright_value());
-            let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
-            let names: Vec<String> = self
-                .regions
-                .iter()
-                .zip(&in_fire)
-                .filter(|(_, cells)| **cells > 0)
-                .map(|(r, _)| r.name.clone())
-                .collect();
-            let centre = sum / count.max(1) as f32;
-            fires.push(FireSummary {
-                name: names.first().cloned().unwrap_or_default(),
-                regions: names,
-                area_in2: area,
-                diameter_in: diameter,
-                span_in: span,
-                centre: (centre.x, centre.y),
-                min: (min.x as f32 * size, min.y as f32 * size),
-                max: ((max.x + 1) as f32 * size, (max.y + 1) as f32 * size),
-                fire_strike: burning_fire_strike(diameter, &self.settings),
-                fire_strike_vs_persons: person_fire_strike(diameter, building, &self.settings),
-                fright_value: fright,
-                building,
-            });
-        }
-        for &c in &burning {
-            label[key(c)] = NOT_BURNING;
         }
         fires
+    }
+
+    /// One burning patch's summary from its cells: how many, the sum of their centres, their
+    /// bounds in cells and how many of each region's.
+    fn summary_of(&self, count: usize, sum: Vec2, (min, max): (UVec2, UVec2), in_fire: &[usize]) -> FireSummary {
+        let size = self.grid.as_ref().map_or(1.0, |g| g.cell_size_in());
+        let area = count as f32 * size * size;
+        let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
+        let span = ((max - min).max_element() + 1) as f32 * size;
+        // A building frightens by the part of it burning (001 "Small Burning building FV2,
+        // House burning FV3, Large building burning FV 4"), only regions marked `building`.
+        let building = self
+            .regions
+            .iter()
+            .zip(in_fire)
+            .filter(|(r, cells)| **cells > 0 && r.building)
+            .map(|(_, &cells)| burning_building_by_area(cells as f32 * size * size, &self.settings))
+            .max_by_key(|b| b.fright_value());
+        let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
+        let names: Vec<String> =
+            self.regions.iter().zip(in_fire).filter(|(_, cells)| **cells > 0).map(|(r, _)| r.name.clone()).collect();
+        let centre = sum / count.max(1) as f32;
+        FireSummary {
+            name: names.first().cloned().unwrap_or_default(),
+            regions: names,
+            area_in2: area,
+            diameter_in: diameter,
+            span_in: span,
+            centre: (centre.x, centre.y),
+            min: (min.x as f32 * size, min.y as f32 * size),
+            max: ((max.x + 1) as f32 * size, (max.y + 1) as f32 * size),
+            fire_strike: burning_fire_strike(diameter, &self.settings),
+            fire_strike_vs_persons: person_fire_strike(diameter, building, &self.settings),
+            fright_value: fright,
+            building,
+        }
     }
 
     /// The burning building a figure in `cell` is caught in at `time`: its region's, when that

@@ -190,7 +190,8 @@ pub struct Ignition {
 pub struct Contact {
     /// The material burning in `from_cell`.
     pub from_fuel: u8,
-    /// The burning cell that has touched `to_cell` longest.
+    /// The burning cell that has touched `to_cell` longest (of those that caught first, the
+    /// lowest, row by row).
     pub from_cell: Cell,
     /// The cell of another material it touches, not yet caught.
     pub to_cell: Cell,
@@ -309,9 +310,17 @@ pub struct FireGrid {
     solver: FrontSolver,
     /// Patches of one material as lit so far, and which of them have an exact front.
     patches: exact::Patches,
-    /// Per cell: whether it touches (edge or corner) a burnable cell of another material, the
-    /// only cells [`Self::contacts`] need look at; worked out when first asked after a paint.
-    borders: std::sync::OnceLock<Vec<bool>>,
+    /// The cells touching (edge or corner) a burnable cell of another material, the only cells
+    /// [`Self::contacts`] need look at; worked out when first asked after a paint.
+    borders: std::sync::OnceLock<Borders>,
+}
+
+/// The cells touching a burnable cell of another material, as flags and as a list in row
+/// order.
+#[derive(Clone, Debug, Default)]
+struct Borders {
+    of_cell: Vec<bool>,
+    cells: Vec<u32>,
 }
 
 impl FireGrid {
@@ -383,6 +392,11 @@ impl FireGrid {
         self.index_of(cell).map(|index| self.centre_of_index(index))
     }
 
+    /// The fuel index of the cell at `index` (`y × width + x`), 0 where nothing burns.
+    pub fn fuel_index_of(&self, index: usize) -> u8 {
+        self.fuel.get(index).copied().unwrap_or(0)
+    }
+
     /// The material in a cell; `None` where nothing burns.
     pub fn fuel_at(&self, cell: Cell) -> Option<Fuel> {
         let index = self.index_of(cell)?;
@@ -424,23 +438,41 @@ impl FireGrid {
         self.borders();
     }
 
-    /// [`Self::borders`], worked out now if it was not.
-    fn borders(&self) -> &[bool] {
+    /// [`Self::borders`], worked out now if it was not: row by row, each cell's material
+    /// against its eight neighbours'.
+    fn borders(&self) -> &Borders {
         self.borders.get_or_init(|| {
-            let width = self.width as usize;
-            (0..self.fuel.len())
-                .map(|index| {
-                    let fuel = self.fuel[index];
-                    let (x, y) = ((index % width) as i32, (index / width) as i32);
-                    fuel != 0
-                        && self.unit_stencil.iter().any(|edge| {
-                            self.neighbour(x, y, edge.dx, edge.dy).is_some_and(|to| {
-                                let other = self.fuel[to];
-                                other != 0 && !self.same_material(other, fuel)
-                            })
-                        })
-                })
-                .collect()
+            let (width, height) = (self.width as usize, self.height as usize);
+            let material: Vec<u8> =
+                self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect();
+            let mut borders = Borders { of_cell: vec![false; material.len()], cells: Vec::new() };
+            // One material (or none) has no borders: the common whole-table case costs one pass.
+            let first = material.iter().copied().find(|&m| m != 0).unwrap_or(0);
+            if material.iter().all(|&m| m == 0 || m == first) {
+                return borders;
+            }
+            let other = |here: u8, there: u8| there != 0 && there != here;
+            for y in 0..height {
+                let rows = [y.checked_sub(1), Some(y), (y + 1 < height).then_some(y + 1)];
+                let row = &material[y * width..(y + 1) * width];
+                for (x, &here) in row.iter().enumerate() {
+                    if here == 0 {
+                        continue;
+                    }
+                    let columns = x.saturating_sub(1)..=(x + 1).min(width - 1);
+                    let touches = rows.iter().flatten().any(|&ny| {
+                        material[ny * width + columns.start()..=ny * width + columns.end()]
+                            .iter()
+                            .any(|&m| other(here, m))
+                    });
+                    if touches {
+                        let index = y * width + x;
+                        borders.of_cell[index] = true;
+                        borders.cells.push(index as u32);
+                    }
+                }
+            }
+            borders
         })
     }
 
@@ -669,7 +701,22 @@ impl FireGrid {
         let mut found: BTreeMap<(usize, u8), Contact> = BTreeMap::new();
         let width = self.width as usize;
         let borders = self.borders();
-        for from in self.burning_indices(time).filter(|&i| borders[i]) {
+        // The burning border cells: from the border cells or from the cells that may burn,
+        // whichever are fewer (the earliest catching, then the lowest, wins a tie below, so
+        // the order they come in does not matter).
+        let window = self.burning_window(time);
+        let from_border: Box<dyn Iterator<Item = usize>> = if borders.cells.len() < window.len() {
+            Box::new(
+                borders
+                    .cells
+                    .iter()
+                    .map(|&i| i as usize)
+                    .filter(move |&i| self.state_of_index(i, time) == CellState::Burning),
+            )
+        } else {
+            Box::new(self.burning_indices(time).filter(|&i| borders.of_cell[i]))
+        };
+        for from in from_border {
             let from_fuel = self.fuel[from];
             let (x, y) = ((from % width) as i32, (from / width) as i32);
             for edge in &self.unit_stencil {
@@ -693,7 +740,8 @@ impl FireGrid {
                 found
                     .entry((to, from_fuel))
                     .and_modify(|contact| {
-                        if since < contact.since_time {
+                        let earlier = (since, from_cell.y, from_cell.x);
+                        if earlier < (contact.since_time, contact.from_cell.y, contact.from_cell.x) {
                             contact.since_time = since;
                             contact.from_cell = from_cell;
                         }
@@ -931,16 +979,23 @@ impl FireGrid {
         }
     }
 
-    fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
-        // Only cells that arrived within the longest burn-out before `time` can still burn;
-        // the extra round absorbs rounding, the filter decides exactly.
-        let earliest = time - self.max_burn_rounds - 1.0;
-        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= earliest);
-        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
-        self.settle_order[lo..hi.max(lo)]
+    /// The cells burning at `time`, as indices row by row from the lower left (`y × width + x`),
+    /// in the order they caught.
+    pub fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
+        self.burning_window(time)
             .iter()
             .map(|&c| c as usize)
             .filter(move |&index| self.state_of_index(index, time) == CellState::Burning)
+    }
+
+    /// The settled cells that may be burning at `time`: only cells that arrived within the
+    /// longest burn-out before it can still burn (the extra round absorbs rounding; callers
+    /// test each cell exactly).
+    fn burning_window(&self, time: f32) -> &[u32] {
+        let earliest = time - self.max_burn_rounds - 1.0;
+        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= earliest);
+        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
+        &self.settle_order[lo..hi.max(lo)]
     }
 
     fn index_of(&self, cell: Cell) -> Option<usize> {
@@ -1320,6 +1375,80 @@ mod tests {
         g.set_material(1, 0);
         assert!(g.same_material(1, 2));
         assert!(!g.same_material(0, 0));
+    }
+
+    #[test]
+    fn contacts_agree_with_every_cell_checked() {
+        // Stripes and blobs of three fuels and rock, so some rounds have fewer border cells than
+        // cells that may burn and others more: both ways of finding the burning border cells.
+        let mut g = grid(4.0, 3.0);
+        g.paint(|x, y| match ((x * 0.6 + y * 0.2) as u32 + ((x - 2.0).hypot(y - 1.5) < 0.7) as u32) % 4 {
+            0 => Some(fuel(1, 0.7, 2.0)),
+            1 => Some(fuel(2, 0.4, 3.0)),
+            2 => None,
+            _ => Some(fuel(3, 0.5, 2.0)),
+        })
+        .expect("valid fuel");
+        let borders = g.borders().clone();
+        let (width, height) = (g.width_cells() as i32, g.height_cells() as i32);
+        let index = |x: i32, y: i32| (0..width).contains(&x) && (0..height).contains(&y);
+        let expected_borders: Vec<u32> = (0..width * height)
+            .filter(|&i| {
+                let (x, y, f) = (i % width, i / width, g.fuel[i as usize]);
+                f != 0
+                    && (-1..=1).any(|dy| {
+                        (-1..=1).any(|dx| {
+                            index(x + dx, y + dy) && {
+                                let other = g.fuel[((y + dy) * width + x + dx) as usize];
+                                other != 0 && other != f
+                            }
+                        })
+                    })
+            })
+            .map(|i| i as u32)
+            .collect();
+        assert_eq!(borders.cells, expected_borders);
+        assert!(borders.of_cell.iter().enumerate().all(|(i, &b)| b == expected_borders.contains(&(i as u32))));
+        let lit = [(3, 3), (20, 15), (38, 27), (12, 25), (30, 5)]
+            .into_iter()
+            .filter(|&(x, y)| g.ignite_cell(Cell { x, y }, 0.0).is_some())
+            .count();
+        assert!(lit >= 3, "{lit} lit");
+        let mut both_ways = [false; 2];
+        for step in 1..40 {
+            let time = step as f32 * 0.25;
+            g.advance_to(time);
+            both_ways[usize::from(borders.cells.len() < g.burning_window(time).len())] = true;
+            // Every burning cell against each neighbour, the definition written out.
+            let mut expected: BTreeMap<(usize, u8), Contact> = BTreeMap::new();
+            for from in (0..(width * height) as usize).filter(|&i| g.state_of_index(i, time) == CellState::Burning) {
+                let (x, y) = ((from % width as usize) as i32, (from / width as usize) as i32);
+                for edge in &g.unit_stencil {
+                    let Some(to) = g.neighbour(x, y, edge.dx, edge.dy) else { continue };
+                    let (from_fuel, to_fuel) = (g.fuel[from], g.fuel[to]);
+                    let open =
+                        edge.crossed.iter().all(|&(ox, oy)| g.neighbour(x, y, ox, oy).is_some_and(|c| g.fuel[c] != 0));
+                    if to_fuel == 0 || to_fuel == from_fuel || g.state_of_index(to, time) != CellState::Unburnt || !open
+                    {
+                        continue;
+                    }
+                    let contact = Contact {
+                        from_fuel,
+                        from_cell: g.cell_of(from),
+                        to_cell: g.cell_of(to),
+                        to_fuel,
+                        since_time: g.arrival[from],
+                    };
+                    let key = |c: &Contact| (c.since_time, c.from_cell.y, c.from_cell.x);
+                    let entry = expected.entry((to, from_fuel)).or_insert(contact);
+                    if key(&contact) < key(entry) {
+                        *entry = contact;
+                    }
+                }
+            }
+            assert_eq!(g.contacts(time), expected.into_values().collect::<Vec<_>>(), "at {time}");
+        }
+        assert_eq!(both_ways, [true, true], "both ways were tried");
     }
 
     #[test]
