@@ -28,7 +28,6 @@ pub mod textbook;
 
 pub use exact::ExactFront;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
 /// Most cells a grid may hold (4096 × 4096); each costs about 27 bytes.
@@ -252,33 +251,26 @@ struct StencilEdge {
     crossed: Vec<(i32, i32)>,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct HeapEntry {
-    time: f32,
-    cell: u32,
-}
+/// A cell on its way, as one integer ordered by time, then by cell ([`exact::settle_key`]):
+/// reversed, as `BinaryHeap` is a max-heap and the earliest must come out first. The cell
+/// breaks ties so the order never depends on how the heap was filled, and one integer compare
+/// is all a sift costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct HeapEntry(std::cmp::Reverse<u64>);
 
-impl Ord for HeapEntry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap and the earliest time must come out first. The cell
-        // breaks ties so the order never depends on how the heap was filled.
-        other.time.total_cmp(&self.time).then_with(|| other.cell.cmp(&self.cell))
+impl HeapEntry {
+    fn new(time: f32, cell: u32) -> Self {
+        Self(std::cmp::Reverse(exact::settle_key(time, cell)))
+    }
+
+    fn time(self) -> f32 {
+        exact::key_arrival(self.0.0)
+    }
+
+    fn cell(self) -> u32 {
+        self.0.0 as u32
     }
 }
-
-impl PartialOrd for HeapEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for HeapEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for HeapEntry {}
 
 /// The table as fuel cells, and the fire's arrival time in each.
 #[derive(Clone, Debug)]
@@ -313,6 +305,10 @@ pub struct FireGrid {
     /// The cells touching (edge or corner) a burnable cell of another material, the only cells
     /// [`Self::contacts`] need look at; worked out when first asked after a paint.
     borders: std::sync::OnceLock<Borders>,
+    /// Per cell: whether every cell the stencil can reach or cross from it is on the table and
+    /// of its material, so [`Self::relax`] steps without checking; worked out when first asked
+    /// after a paint.
+    interior: std::sync::OnceLock<Vec<bool>>,
 }
 
 /// The cells touching a burnable cell of another material, as flags and as a list in row
@@ -353,6 +349,7 @@ impl FireGrid {
             solver: FrontSolver::Exact,
             patches: exact::Patches::new(count),
             borders: std::sync::OnceLock::new(),
+            interior: std::sync::OnceLock::new(),
         })
     }
 
@@ -415,6 +412,7 @@ impl FireGrid {
         if fuel != 0 && material != 0 {
             self.material_of[fuel as usize] = material;
             self.borders = std::sync::OnceLock::new();
+            self.interior = std::sync::OnceLock::new();
         }
     }
 
@@ -436,6 +434,43 @@ impl FireGrid {
     /// that copies of this grid share it.
     pub fn prepare_contacts(&self) {
         self.borders();
+        self.interior();
+    }
+
+    /// [`Self::interior`], worked out now if it was not: runs of one material along each row
+    /// long enough for the stencil's reach either side, then the same down each column.
+    fn interior(&self) -> &[bool] {
+        self.interior.get_or_init(|| {
+            let (width, height) = (self.width as usize, self.height as usize);
+            let reach =
+                self.stencil.iter().map(|e| e.dx.unsigned_abs().max(e.dy.unsigned_abs())).max().unwrap_or(0) as usize;
+            let material: Vec<u8> =
+                self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect();
+            let mut across = vec![false; material.len()];
+            for y in 0..height {
+                let row = &material[y * width..(y + 1) * width];
+                let mut start = 0;
+                while start < width {
+                    let end = start + row[start..].iter().take_while(|&&m| m == row[start]).count();
+                    if row[start] != 0 && end - start > 2 * reach {
+                        across[y * width + start + reach..y * width + end - reach].fill(true);
+                    }
+                    start = end;
+                }
+            }
+            (0..material.len())
+                .map(|index| {
+                    let y = index / width;
+                    across[index]
+                        && y >= reach
+                        && y + reach < height
+                        && (y - reach..=y + reach).all(|ny| {
+                            across[ny * width + index % width]
+                                && material[ny * width + index % width] == material[index]
+                        })
+                })
+                .collect()
+        })
     }
 
     /// [`Self::borders`], worked out now if it was not: row by row, each cell's material
@@ -525,16 +560,16 @@ impl FireGrid {
         }
         let first_new = self.settle_order.len();
         while let Some(&top) = self.heap.peek() {
-            if top.time > time {
+            if top.time() > time {
                 break;
             }
             self.heap.pop();
-            let index = top.cell as usize;
-            if self.settled[index] || top.time > self.arrival[index] {
+            let index = top.cell() as usize;
+            if self.settled[index] || top.time() > self.arrival[index] {
                 continue; // a stale entry: this cell was reached sooner
             }
             self.settled[index] = true;
-            self.settle_order.push(top.cell);
+            self.settle_order.push(top.cell());
             self.relax(index);
         }
         self.advance_exact(time, first_new);
@@ -595,7 +630,7 @@ impl FireGrid {
                 self.settled[index as usize] = true;
                 self.settle_order.push(index);
             } else {
-                pending.push(HeapEntry { time, cell: index });
+                pending.push(HeapEntry::new(time, index));
             }
         }
         // The grid front alone takes every pending cell to the heap instead.
@@ -611,7 +646,7 @@ impl FireGrid {
             self.add_exact_front(patch, *front, settled_until);
         }
         for entry in pending {
-            if self.patches.exact_rate(entry.cell as usize).is_none() {
+            if self.patches.exact_rate(entry.cell() as usize).is_none() {
                 self.heap.push(entry);
             }
         }
@@ -829,6 +864,7 @@ impl FireGrid {
         self.heap.clear();
         self.patches.clear();
         self.borders = std::sync::OnceLock::new();
+        self.interior = std::sync::OnceLock::new();
         self.settled_until = f32::NEG_INFINITY;
         let mut result = Ok(());
         for index in 0..self.fuel.len() {
@@ -896,7 +932,7 @@ impl FireGrid {
             let candidate = start + delay;
             if !self.settled[index] && candidate < self.arrival[index] {
                 self.arrival[index] = candidate;
-                self.heap.push(HeapEntry { time: candidate, cell: index as u32 });
+                self.heap.push(HeapEntry::new(candidate, index as u32));
                 cells_seeded += 1;
             }
             let (x, y) = ((index % width) as i32, (index / width) as i32);
@@ -928,8 +964,15 @@ impl FireGrid {
         let time = self.arrival[index];
         let slowness = 1.0 / self.rate[index];
         let half_cell = 0.5 * self.cell_size;
+        let interior = self.interior()[index];
         for edge in self.stencil.iter() {
-            let Some(next) = self.step(x, y, edge, fuel) else { continue };
+            // Inside one material every step is open (what `step` would find, unchecked).
+            let next = if interior {
+                (index as isize + edge.dy as isize * width as isize + edge.dx as isize) as usize
+            } else {
+                let Some(next) = self.step(x, y, edge, fuel) else { continue };
+                next
+            };
             if self.settled[next] {
                 continue;
             }
@@ -937,7 +980,7 @@ impl FireGrid {
             let candidate = time + edge.length_cells * half_cell * (slowness + 1.0 / self.rate[next]);
             if candidate < self.arrival[next] {
                 self.arrival[next] = candidate;
-                self.heap.push(HeapEntry { time: candidate, cell: next as u32 });
+                self.heap.push(HeapEntry::new(candidate, next as u32));
             }
         }
     }
@@ -1449,6 +1492,51 @@ mod tests {
             assert_eq!(g.contacts(time), expected.into_values().collect::<Vec<_>>(), "at {time}");
         }
         assert_eq!(both_ways, [true, true], "both ways were tried");
+    }
+
+    #[test]
+    fn interior_cells_step_as_the_checked_stencil_would() {
+        // Two materials (one of two fuels), rock and the table's edge: interior means every cell
+        // within the stencil's reach is on the table and of the cell's material.
+        let mut g = grid(5.0, 4.0);
+        g.paint(|x, y| match ((x * 0.4 + y * 0.2) as u32 + ((x - 2.5).hypot(y - 2.0) < 0.6) as u32) % 3 {
+            0 => Some(fuel(1, 0.5, 3.0)),
+            1 => Some(fuel(2, 0.5, 3.0)),
+            _ => Some(if x < 2.0 { fuel(3, 0.3, 2.0) } else { fuel(4, 0.3, 2.0) }),
+        })
+        .expect("valid fuel");
+        g.paint_rect((1.0, 1.0), (1.3, 3.5), None).expect("valid fuel");
+        g.set_material(4, 3);
+        g.set_front_solver(FrontSolver::Grid);
+        let (width, height) = (g.width_cells() as i32, g.height_cells() as i32);
+        let material = |x: i32, y: i32| g.material_of[g.fuel[(y * width + x) as usize] as usize];
+        let expected: Vec<bool> = (0..width * height)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
+                g.fuel[i as usize] != 0
+                    && (-3..=3).all(|dy| {
+                        (-3..=3).all(|dx| {
+                            (0..width).contains(&(x + dx))
+                                && (0..height).contains(&(y + dy))
+                                && material(x + dx, y + dy) == material(x, y)
+                        })
+                    })
+            })
+            .collect();
+        assert_eq!(g.interior(), expected.as_slice());
+        assert!(expected.iter().any(|&i| i) && expected.iter().any(|&i| !i));
+        // The same burn with every step checked: the same arrivals, bit for bit, and order.
+        let mut checked = g.clone();
+        checked.interior = std::sync::OnceLock::from(vec![false; expected.len()]);
+        for front in [&mut g, &mut checked] {
+            for cell in [Cell { x: 5, y: 5 }, Cell { x: 40, y: 30 }, Cell { x: 25, y: 12 }] {
+                front.ignite_cell(cell, 0.0);
+            }
+            front.advance_to(f32::INFINITY);
+        }
+        assert!(g.arrival.iter().zip(&checked.arrival).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(g.settle_order, checked.settle_order);
+        assert!(g.settle_order.len() > 1000);
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl FireGrid {
                 let start = (first_row as usize + k) * width;
                 for index in start + lo as usize..=start + hi as usize {
                     if !self.settled[index] && self.arrival[index].is_finite() {
-                        self.heap.push(HeapEntry { time: self.arrival[index], cell: index as u32 });
+                        self.heap.push(HeapEntry::new(self.arrival[index], index as u32));
                     }
                 }
             }
@@ -447,14 +447,14 @@ fn boundary_is_hull(points: &[(i64, i64)]) -> bool {
 /// A cell's place in the settle order, by arrival then cell (as the heap breaks ties), as one
 /// integer: the arrival's bits mapped so that integer order is `f32::total_cmp`'s, above the
 /// cell.
-fn settle_key(arrival: f32, cell: u32) -> u64 {
+pub(super) fn settle_key(arrival: f32, cell: u32) -> u64 {
     let bits = arrival.to_bits();
     let ordered = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
     u64::from(ordered) << 32 | u64::from(cell)
 }
 
 /// The arrival a [`settle_key`] holds.
-fn key_arrival(key: u64) -> f32 {
+pub(super) fn key_arrival(key: u64) -> f32 {
     let ordered = (key >> 32) as u32;
     f32::from_bits(if ordered >> 31 == 1 { ordered & !(1 << 31) } else { !ordered })
 }
