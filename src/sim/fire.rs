@@ -1528,7 +1528,11 @@ impl Ignitions<'_> {
                 })
                 .or_insert(contact);
         }
-        for ((from, to), contact) in fronts {
+        // Each pair's burning patch, flooded once for all the pairs after it until a cell
+        // catches (an exact front settles what catches at once, which can join a patch).
+        let from_cells: Vec<Cell> = fronts.values().map(|c| c.from_cell).collect();
+        let (mut patches, mut patches_from) = (Vec::new(), None);
+        for (k, ((from, to), contact)) in fronts.into_iter().enumerate() {
             let Some(grid) = self.front.grid.as_ref() else { return };
             // The touched cell may have caught from another pair's roll this round.
             if grid.state_at(contact.to_cell, time) != CellState::Unburnt
@@ -1536,7 +1540,11 @@ impl Ignitions<'_> {
             {
                 continue;
             }
-            let diameter = grid.burning_region(contact.from_cell, time).map_or(0.0, |r| r.diameter_in);
+            let first = *patches_from.get_or_insert_with(|| {
+                patches = grid.burning_regions_of(&from_cells[k..], time);
+                k
+            });
+            let diameter = patches.get(k - first).copied().flatten().map_or(0.0, |r| r.diameter_in);
             let fire_strike = burning_fire_strike(diameter, self.settings);
             let rounds = (time - contact.since_time + 1e-3).floor().max(0.0) as u32;
             let (from_region, to_region) =
@@ -1565,6 +1573,7 @@ impl Ignitions<'_> {
             // touched cell (that material only).
             if result.outcome == IgnitionOutcome::Ignited {
                 self.front.ignite(Vec2::new(at.0, at.1), IGNITED_RADIUS, time, &source);
+                patches_from = None;
             }
         }
     }

@@ -286,6 +286,9 @@ pub struct FireGrid {
     settled: Vec<bool>,
     /// Settled cells in settling order, hence by non-decreasing arrival.
     settle_order: Vec<u32>,
+    /// Per entry of `settle_order`: its arrival and when it burns out, in order, so asking
+    /// what burns at a time reads one run of memory, not three arrays at scattered cells.
+    settle_times: Vec<(f32, f32)>,
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
@@ -338,6 +341,7 @@ impl FireGrid {
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
             settle_order: Vec::new(),
+            settle_times: Vec::new(),
             heap: BinaryHeap::new(),
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
@@ -424,6 +428,7 @@ impl FireGrid {
             self.arrival.fill(f32::INFINITY);
             self.settled.fill(false);
             self.settle_order.clear();
+            self.settle_times.clear();
             self.heap.clear();
             self.patches.clear();
         }
@@ -574,6 +579,18 @@ impl FireGrid {
         }
         self.advance_exact(time, first_new);
         self.settled_until = self.settled_until.max(time);
+        self.sync_settle_times(first_new);
+    }
+
+    /// Brings `settle_times` up to `settle_order` from entry `from` (the entries before it are
+    /// unchanged).
+    fn sync_settle_times(&mut self, from: usize) {
+        self.settle_times.truncate(from);
+        let (arrival, burn) = (&self.arrival, &self.burn_rounds);
+        self.settle_times.extend(self.settle_order[self.settle_times.len()..].iter().map(|&c| {
+            let at = arrival[c as usize];
+            (at, at + burn[c as usize])
+        }));
     }
 
     /// Every cell the fire has reached or is on its way to (a finite arrival time, settled or
@@ -655,6 +672,7 @@ impl FireGrid {
         self.settle_order
             .sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
         self.settled_until = settled_until;
+        self.sync_settle_times(0);
         Ok(())
     }
 
@@ -709,7 +727,7 @@ impl FireGrid {
 
     /// Area of `fuel` reached by `time` (burning or spent), in square inches.
     pub fn burnt_area_in2(&self, fuel: u8, time: f32) -> f32 {
-        let reached = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
+        let reached = self.settled_by(time);
         let cells = self.settle_order[..reached].iter().filter(|&&c| self.fuel[c as usize] == fuel).count();
         cells as f32 * self.cell_size * self.cell_size
     }
@@ -723,8 +741,7 @@ impl FireGrid {
     /// Cells reached with `after < arrival <= until`, by arrival, for event reporting
     /// (call `advance_to(until)` first).
     pub fn newly_burnt_between(&self, after: f32, until: f32) -> impl Iterator<Item = (Cell, f32)> + '_ {
-        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= after);
-        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= until);
+        let (lo, hi) = (self.settled_by(after), self.settled_by(until));
         self.settle_order[lo..hi.max(lo)].iter().map(move |&c| (self.cell_of(c as usize), self.arrival[c as usize]))
     }
 
@@ -794,9 +811,64 @@ impl FireGrid {
         if self.state_of_index(start, time) != CellState::Burning {
             return None;
         }
-        let mut seen = vec![false; self.arrival.len()];
-        seen[start] = true;
-        Some(self.flood_burning(start, time, |i| !std::mem::replace(&mut seen[i], true)))
+        self.burning_regions_of(&[cell], time).pop().flatten()
+    }
+
+    /// [`Self::burning_region`] of each of `cells`, each patch flooded once however many of the
+    /// cells lie in it. The burning cells are marked first, a bit each, and each flood clears
+    /// the bits it takes: the work is the burning cells, not the table.
+    pub fn burning_regions_of(&self, cells: &[Cell], time: f32) -> Vec<Option<FireRegion>> {
+        let mut regions: Vec<Option<FireRegion>> = vec![None; cells.len()];
+        let starts: Vec<Option<usize>> = cells.iter().map(|&c| self.index_of(c)).collect();
+        if starts.iter().flatten().all(|&i| self.state_of_index(i, time) != CellState::Burning) {
+            return regions;
+        }
+        let (width, height) = (self.width as usize, self.height as usize);
+        let mut burning = vec![0u64; self.arrival.len().div_ceil(64)];
+        for index in self.burning_indices(time) {
+            burning[index / 64] |= 1 << (index % 64);
+        }
+        let marked = |bits: &[u64], index: usize| bits[index / 64] >> (index % 64) & 1 != 0;
+        let was_burning: Vec<bool> = starts.iter().map(|s| s.is_some_and(|i| marked(&burning, i))).collect();
+        let mut stack = Vec::new();
+        for k in 0..cells.len() {
+            let Some(start) = starts[k].filter(|&i| regions[k].is_none() && marked(&burning, i)) else { continue };
+            burning[start / 64] &= !(1 << (start % 64));
+            stack.push(start);
+            let mut count = 0;
+            let (mut min_x, mut max_x, mut min_y, mut max_y) = (usize::MAX, 0, usize::MAX, 0);
+            while let Some(index) = stack.pop() {
+                count += 1;
+                let (x, y) = (index % width, index / width);
+                (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
+                for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
+                    for nx in x.saturating_sub(1)..=(x + 1).min(width - 1) {
+                        let next = ny * width + nx;
+                        if marked(&burning, next) {
+                            burning[next / 64] &= !(1 << (next % 64));
+                            stack.push(next);
+                        }
+                    }
+                }
+            }
+            let area_in2 = count as f32 * self.cell_size * self.cell_size;
+            let span_cells = (max_x - min_x).max(max_y - min_y) + 1;
+            let region = FireRegion {
+                cells: count,
+                area_in2,
+                diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
+                span_in: span_cells as f32 * self.cell_size,
+            };
+            // A later cell that was burning and that this flood took is in this patch (one an
+            // earlier flood took already has its answer).
+            for later in k..cells.len() {
+                if regions[later].is_none() && was_burning[later] && starts[later].is_some_and(|i| !marked(&burning, i))
+                {
+                    regions[later] = Some(region);
+                }
+            }
+        }
+        regions
     }
 
     /// Every connected patch of burning cells at `time`, labelled once, so looking up the
@@ -861,6 +933,7 @@ impl FireGrid {
         self.arrival.fill(f32::INFINITY);
         self.settled.fill(false);
         self.settle_order.clear();
+        self.settle_times.clear();
         self.heap.clear();
         self.patches.clear();
         self.borders = std::sync::OnceLock::new();
@@ -1025,20 +1098,27 @@ impl FireGrid {
     /// The cells burning at `time`, as indices row by row from the lower left (`y × width + x`),
     /// in the order they caught.
     pub fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
-        self.burning_window(time)
+        let window = self.burning_window(time);
+        // What `state_of_index` decides for a settled cell, from the times kept in order.
+        self.settle_order[window.clone()]
             .iter()
-            .map(|&c| c as usize)
-            .filter(move |&index| self.state_of_index(index, time) == CellState::Burning)
+            .zip(&self.settle_times[window])
+            .filter(move |&(_, &(arrival, burnt_out))| arrival <= time && time < burnt_out)
+            .map(|(&c, _)| c as usize)
     }
 
-    /// The settled cells that may be burning at `time`: only cells that arrived within the
-    /// longest burn-out before it can still burn (the extra round absorbs rounding; callers
-    /// test each cell exactly).
-    fn burning_window(&self, time: f32) -> &[u32] {
+    /// How many settled cells arrived by `time` (the settle order is by arrival).
+    fn settled_by(&self, time: f32) -> usize {
+        self.settle_times.partition_point(|&(arrival, _)| arrival <= time)
+    }
+
+    /// The entries of the settle order that may be burning at `time`: only cells that arrived
+    /// within the longest burn-out before it can still burn (the extra round absorbs rounding;
+    /// callers test each cell exactly).
+    fn burning_window(&self, time: f32) -> std::ops::Range<usize> {
         let earliest = time - self.max_burn_rounds - 1.0;
-        let lo = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= earliest);
-        let hi = self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time);
-        &self.settle_order[lo..hi.max(lo)]
+        let (lo, hi) = (self.settled_by(earliest), self.settled_by(time));
+        lo..hi.max(lo)
     }
 
     fn index_of(&self, cell: Cell) -> Option<usize> {
@@ -1608,6 +1688,18 @@ mod tests {
             assert_eq!(labelled.region_of(cell).cloned(), g.burning_region(cell, 2.0), "{cell:?}");
         }
         assert!(labelled.region_of(Cell { x: 1000, y: 0 }).is_none());
+        // Many cells at once, the same patch more than once, cells not burning and off the grid
+        // among them: each answer is the labelled one.
+        let asked: Vec<Cell> = all_cells(&g)
+            .step_by(7)
+            .chain([Cell { x: 20, y: 20 }, Cell { x: 1000, y: 0 }, Cell { x: 80, y: 70 }, Cell { x: 20, y: 21 }])
+            .collect();
+        let answers = g.burning_regions_of(&asked, 2.0);
+        assert_eq!(answers.len(), asked.len());
+        for (cell, answer) in asked.iter().zip(&answers) {
+            assert_eq!(labelled.region_of(*cell).cloned(), *answer, "{cell:?}");
+        }
+        assert!(answers.iter().flatten().count() > 20);
     }
 
     #[test]
