@@ -286,9 +286,9 @@ pub struct FireGrid {
     settled: Vec<bool>,
     /// Settled cells in settling order, hence by non-decreasing arrival.
     settle_order: Vec<u32>,
-    /// Per entry of `settle_order`: its arrival and when it burns out, in order, so asking
-    /// what burns at a time reads one run of memory, not three arrays at scattered cells.
-    settle_times: Vec<(f32, f32)>,
+    /// Per entry of `settle_order`: when it burns out, so asking what burns at a time reads
+    /// one run of memory, not three arrays at scattered cells.
+    settle_burnt_out: Vec<f32>,
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
@@ -341,7 +341,7 @@ impl FireGrid {
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
             settle_order: Vec::new(),
-            settle_times: Vec::new(),
+            settle_burnt_out: Vec::new(),
             heap: BinaryHeap::new(),
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
@@ -428,7 +428,7 @@ impl FireGrid {
             self.arrival.fill(f32::INFINITY);
             self.settled.fill(false);
             self.settle_order.clear();
-            self.settle_times.clear();
+            self.settle_burnt_out.clear();
             self.heap.clear();
             self.patches.clear();
         }
@@ -579,18 +579,16 @@ impl FireGrid {
         }
         self.advance_exact(time, first_new);
         self.settled_until = self.settled_until.max(time);
-        self.sync_settle_times(first_new);
+        self.sync_burnt_out(first_new);
     }
 
-    /// Brings `settle_times` up to `settle_order` from entry `from` (the entries before it are
-    /// unchanged).
-    fn sync_settle_times(&mut self, from: usize) {
-        self.settle_times.truncate(from);
+    /// Brings `settle_burnt_out` up to `settle_order` from entry `from` (the entries before it
+    /// are unchanged).
+    fn sync_burnt_out(&mut self, from: usize) {
+        self.settle_burnt_out.truncate(from);
         let (arrival, burn) = (&self.arrival, &self.burn_rounds);
-        self.settle_times.extend(self.settle_order[self.settle_times.len()..].iter().map(|&c| {
-            let at = arrival[c as usize];
-            (at, at + burn[c as usize])
-        }));
+        let new = &self.settle_order[self.settle_burnt_out.len()..];
+        self.settle_burnt_out.extend(new.iter().map(|&c| arrival[c as usize] + burn[c as usize]));
     }
 
     /// Every cell the fire has reached or is on its way to (a finite arrival time, settled or
@@ -672,7 +670,7 @@ impl FireGrid {
         self.settle_order
             .sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
         self.settled_until = settled_until;
-        self.sync_settle_times(0);
+        self.sync_burnt_out(0);
         Ok(())
     }
 
@@ -933,7 +931,7 @@ impl FireGrid {
         self.arrival.fill(f32::INFINITY);
         self.settled.fill(false);
         self.settle_order.clear();
-        self.settle_times.clear();
+        self.settle_burnt_out.clear();
         self.heap.clear();
         self.patches.clear();
         self.borders = std::sync::OnceLock::new();
@@ -1099,17 +1097,18 @@ impl FireGrid {
     /// in the order they caught.
     pub fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
         let window = self.burning_window(time);
-        // What `state_of_index` decides for a settled cell, from the times kept in order.
+        // What `state_of_index` decides for a settled cell: every cell of the window arrived by
+        // `time` (the settle order is by arrival), so it burns until it burns out.
         self.settle_order[window.clone()]
             .iter()
-            .zip(&self.settle_times[window])
-            .filter(move |&(_, &(arrival, burnt_out))| arrival <= time && time < burnt_out)
+            .zip(&self.settle_burnt_out[window])
+            .filter(move |&(_, &burnt_out)| time < burnt_out)
             .map(|(&c, _)| c as usize)
     }
 
     /// How many settled cells arrived by `time` (the settle order is by arrival).
     fn settled_by(&self, time: f32) -> usize {
-        self.settle_times.partition_point(|&(arrival, _)| arrival <= time)
+        self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time)
     }
 
     /// The entries of the settle order that may be burning at `time`: only cells that arrived
