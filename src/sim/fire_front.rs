@@ -286,9 +286,6 @@ pub struct FireGrid {
     settled: Vec<bool>,
     /// Settled cells in settling order, hence by non-decreasing arrival.
     settle_order: Vec<u32>,
-    /// Per entry of `settle_order`: when it burns out, so asking what burns at a time reads
-    /// one run of memory, not three arrays at scattered cells.
-    settle_burnt_out: Vec<f32>,
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
@@ -341,7 +338,6 @@ impl FireGrid {
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
             settle_order: Vec::new(),
-            settle_burnt_out: Vec::new(),
             heap: BinaryHeap::new(),
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
@@ -428,7 +424,6 @@ impl FireGrid {
             self.arrival.fill(f32::INFINITY);
             self.settled.fill(false);
             self.settle_order.clear();
-            self.settle_burnt_out.clear();
             self.heap.clear();
             self.patches.clear();
         }
@@ -579,16 +574,6 @@ impl FireGrid {
         }
         self.advance_exact(time, first_new);
         self.settled_until = self.settled_until.max(time);
-        self.sync_burnt_out(first_new);
-    }
-
-    /// Brings `settle_burnt_out` up to `settle_order` from entry `from` (the entries before it
-    /// are unchanged).
-    fn sync_burnt_out(&mut self, from: usize) {
-        self.settle_burnt_out.truncate(from);
-        let (arrival, burn) = (&self.arrival, &self.burn_rounds);
-        let new = &self.settle_order[self.settle_burnt_out.len()..];
-        self.settle_burnt_out.extend(new.iter().map(|&c| arrival[c as usize] + burn[c as usize]));
     }
 
     /// Every cell the fire has reached or is on its way to (a finite arrival time, settled or
@@ -670,7 +655,6 @@ impl FireGrid {
         self.settle_order
             .sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
         self.settled_until = settled_until;
-        self.sync_burnt_out(0);
         Ok(())
     }
 
@@ -931,7 +915,6 @@ impl FireGrid {
         self.arrival.fill(f32::INFINITY);
         self.settled.fill(false);
         self.settle_order.clear();
-        self.settle_burnt_out.clear();
         self.heap.clear();
         self.patches.clear();
         self.borders = std::sync::OnceLock::new();
@@ -1096,14 +1079,10 @@ impl FireGrid {
     /// The cells burning at `time`, as indices row by row from the lower left (`y × width + x`),
     /// in the order they caught.
     pub fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
-        let window = self.burning_window(time);
-        // What `state_of_index` decides for a settled cell: every cell of the window arrived by
-        // `time` (the settle order is by arrival), so it burns until it burns out.
-        self.settle_order[window.clone()]
+        self.settle_order[self.burning_window(time)]
             .iter()
-            .zip(&self.settle_burnt_out[window])
-            .filter(move |&(_, &burnt_out)| time < burnt_out)
-            .map(|(&c, _)| c as usize)
+            .map(|&c| c as usize)
+            .filter(move |&index| self.state_of_index(index, time) == CellState::Burning)
     }
 
     /// How many settled cells arrived by `time` (the settle order is by arrival).
