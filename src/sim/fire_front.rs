@@ -858,19 +858,20 @@ impl FireGrid {
     pub fn burning_regions(&self, time: f32) -> BurningRegions {
         const UNLABELLED: u32 = u32::MAX - 1;
         let mut label = vec![BurningRegions::NONE; self.arrival.len()];
-        for (i, l) in label.iter_mut().enumerate() {
-            if self.state_of_index(i, time) == CellState::Burning {
-                *l = UNLABELLED;
-            }
+        // Only the cells that may be burning are looked at, not the table.
+        let (mut first, mut last) = (usize::MAX, 0);
+        for index in self.burning_indices(time) {
+            label[index] = UNLABELLED;
+            (first, last) = (first.min(index), last.max(index));
         }
         let mut regions = Vec::new();
-        for start in 0..label.len() {
+        for start in first..=last.min(label.len().saturating_sub(1)) {
             if label[start] != UNLABELLED {
                 continue;
             }
             let id = regions.len() as u32;
             label[start] = id;
-            regions.push(self.flood_burning(start, time, |i| {
+            regions.push(self.flood_burning(start, |i| {
                 let fresh = label[i] == UNLABELLED;
                 if fresh {
                     label[i] = id;
@@ -882,8 +883,8 @@ impl FireGrid {
     }
 
     /// Flood the burning cells connected to `start` (already claimed), claiming each new one
-    /// with `claim` (false when it was claimed before), and measure the patch.
-    fn flood_burning(&self, start: usize, time: f32, mut claim: impl FnMut(usize) -> bool) -> FireRegion {
+    /// with `claim` (false when it was claimed before or is not burning), and measure the patch.
+    fn flood_burning(&self, start: usize, mut claim: impl FnMut(usize) -> bool) -> FireRegion {
         let width = self.width as usize;
         let mut stack = vec![start];
         let mut cells = 0;
@@ -895,7 +896,7 @@ impl FireGrid {
             for dy in -1..=1 {
                 for dx in -1..=1 {
                     let Some(next) = self.neighbour(x, y, dx, dy) else { continue };
-                    if self.state_of_index(next, time) == CellState::Burning && claim(next) {
+                    if claim(next) {
                         stack.push(next);
                     }
                 }
