@@ -444,8 +444,7 @@ impl FireGrid {
             let (width, height) = (self.width as usize, self.height as usize);
             let reach =
                 self.stencil.iter().map(|e| e.dx.unsigned_abs().max(e.dy.unsigned_abs())).max().unwrap_or(0) as usize;
-            let material: Vec<u8> =
-                self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect();
+            let material = self.cell_materials();
             let mut across = vec![false; material.len()];
             for y in 0..height {
                 let row = &material[y * width..(y + 1) * width];
@@ -478,8 +477,7 @@ impl FireGrid {
     fn borders(&self) -> &Borders {
         self.borders.get_or_init(|| {
             let (width, height) = (self.width as usize, self.height as usize);
-            let material: Vec<u8> =
-                self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect();
+            let material = self.cell_materials();
             let mut borders = Borders { of_cell: vec![false; material.len()], cells: Vec::new() };
             // One material (or none) has no borders: the common whole-table case costs one pass.
             let first = material.iter().copied().find(|&m| m != 0).unwrap_or(0);
@@ -509,6 +507,11 @@ impl FireGrid {
             }
             borders
         })
+    }
+
+    /// Each cell's material, row by row (0 where nothing burns).
+    fn cell_materials(&self) -> Vec<u8> {
+        self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect()
     }
 
     /// Whether two fuel indices (both burnable) are one material.
@@ -805,42 +808,22 @@ impl FireGrid {
         if starts.iter().flatten().all(|&i| self.state_of_index(i, time) != CellState::Burning) {
             return regions;
         }
-        let (width, height) = (self.width as usize, self.height as usize);
         let mut burning = vec![0u64; self.arrival.len().div_ceil(64)];
         for index in self.burning_indices(time) {
             burning[index / 64] |= 1 << (index % 64);
         }
         let marked = |bits: &[u64], index: usize| bits[index / 64] >> (index % 64) & 1 != 0;
         let was_burning: Vec<bool> = starts.iter().map(|s| s.is_some_and(|i| marked(&burning, i))).collect();
-        let mut stack = Vec::new();
         for k in 0..cells.len() {
             let Some(start) = starts[k].filter(|&i| regions[k].is_none() && marked(&burning, i)) else { continue };
             burning[start / 64] &= !(1 << (start % 64));
-            stack.push(start);
-            let mut count = 0;
-            let (mut min_x, mut max_x, mut min_y, mut max_y) = (usize::MAX, 0, usize::MAX, 0);
-            while let Some(index) = stack.pop() {
-                count += 1;
-                let (x, y) = (index % width, index / width);
-                (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
-                for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
-                    for nx in x.saturating_sub(1)..=(x + 1).min(width - 1) {
-                        let next = ny * width + nx;
-                        if marked(&burning, next) {
-                            burning[next / 64] &= !(1 << (next % 64));
-                            stack.push(next);
-                        }
-                    }
-                }
-            }
-            let area_in2 = count as f32 * self.cell_size * self.cell_size;
-            let span_cells = (max_x - min_x).max(max_y - min_y) + 1;
-            let region = FireRegion {
-                cells: count,
-                area_in2,
-                diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
-                span_in: span_cells as f32 * self.cell_size,
-            };
+            // Claiming a cell clears its bit: only burning cells not yet taken are claimed.
+            let region = self.flood_burning(start, |i| {
+                let bit = 1 << (i % 64);
+                let fresh = burning[i / 64] & bit != 0;
+                burning[i / 64] &= !bit;
+                fresh
+            });
             // A later cell that was burning and that this flood took is in this patch (one an
             // earlier flood took already has its answer).
             for later in k..cells.len() {
