@@ -40,8 +40,11 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
+
+mod workers;
+pub use workers::MAX_KEPT_THREADS;
+use workers::run_runs;
 
 /// Most runs one play-test makes.
 pub const MAX_RUNS: u32 = 1_000_000;
@@ -413,9 +416,10 @@ pub struct Gathered {
 
 /// A play-test as the CLI and the GM view make it: [`run_all`]'s runs, each counted into a
 /// [`Tally`] (and an [`OverlayTally`] with `overlays`) in seed order as it is made, so memory
-/// does not grow with the runs. Given up when `cancel` is set: no run is begun after that, the
-/// runs under way finish, and the result is none unless every run was made. The flag is only
-/// read between runs, so the runs made are [`run_all`]'s, run for run.
+/// does not grow with the runs. Given up when `cancel` is set: no run is begun once that is
+/// seen (as each run is made, and at least every 20 ms), the runs under way finish, and the
+/// result is none unless every run was made. The flag is only read between runs, so the runs
+/// made are [`run_all`]'s, run for run.
 #[allow(clippy::too_many_arguments)]
 pub fn run_and_tally(
     scene: &Scene,
@@ -435,88 +439,6 @@ pub fn run_and_tally(
         }
     });
     (made == runs).then_some(gathered)
-}
-
-/// Runs made ahead of the oldest run not yet handed on, at most, per thread: bounds the
-/// summaries waiting for their turn.
-const RUNS_AHEAD_PER_THREAD: usize = 16;
-
-/// Summaries waiting to be handed on in seed order.
-struct InSeedOrder<'a> {
-    /// The next run to hand on.
-    next: usize,
-    waiting: BTreeMap<usize, RunSummary>,
-    hand_on: &'a mut (dyn FnMut(RunSummary) + Send),
-}
-
-/// Make the runs (all of them, unless `cancel` is set), handing each summary to `hand_on` in
-/// seed order; how many were handed on.
-#[allow(clippy::too_many_arguments)]
-fn run_runs(
-    scene: &Scene,
-    runs: u32,
-    moves: u32,
-    seed: u64,
-    threads: usize,
-    progress: &(dyn Fn(u32) + Sync),
-    cancel: &AtomicBool,
-    hand_on: &mut (dyn FnMut(RunSummary) + Send),
-) -> u32 {
-    let threads = threads.max(1);
-    let ahead = RUNS_AHEAD_PER_THREAD * threads;
-    let order = Mutex::new(InSeedOrder { next: 0, waiting: BTreeMap::new(), hand_on });
-    let handed = std::sync::Condvar::new();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                // One simulation a thread, restarted for each run: its schedules are built once.
-                let mut sim: Option<Simulation> = None;
-                loop {
-                    if cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= runs as usize {
-                        break;
-                    }
-                    // Wait while this run is too far ahead of the oldest one not handed on
-                    // (that one is being made by another thread, so the wait ends).
-                    if let Ok(mut o) = order.lock() {
-                        while i >= o.next + ahead {
-                            o = match handed.wait(o) {
-                                Ok(o) => o,
-                                Err(_) => return,
-                            };
-                        }
-                    }
-                    let run_seed = seed.wrapping_add(i as u64);
-                    let sim = match &mut sim {
-                        Some(s) => {
-                            s.restart(scene, run_seed);
-                            s
-                        }
-                        None => sim.insert(Simulation::unwatched(scene, run_seed)),
-                    };
-                    let summary = play_and_summarize(sim, scene, run_seed, moves);
-                    if let Ok(mut o) = order.lock() {
-                        o.waiting.insert(i, summary);
-                        loop {
-                            let n = o.next;
-                            let Some(run) = o.waiting.remove(&n) else { break };
-                            (o.hand_on)(run);
-                            o.next += 1;
-                        }
-                    }
-                    handed.notify_all();
-                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(d as u32);
-                }
-            });
-        }
-    });
-    order.into_inner().map_or(0, |o| o.next as u32)
 }
 
 /// Area the fire reached (burning or spent) per material, from the fire's `region_burning`
@@ -1254,6 +1176,7 @@ pub fn to_csv(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn wilson_interval_known_values() {
