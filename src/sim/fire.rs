@@ -259,8 +259,8 @@ pub struct FireFront {
     /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
     /// Saves fall between moves, so this is never saved.
     rolled_in_move: (u32, BTreeSet<String>),
-    /// [`Self::summarise`]'s bit per grid cell, kept between rounds.
-    marks: Vec<u64>,
+    /// [`Self::summarise`]'s bits per grid cell, kept between rounds.
+    marks: SummaryMarks,
     /// The terrain as painted before any fire, kept only in a run no one watches (a play-test
     /// restarts one scene many times and paints the same grid each time otherwise).
     painted: Option<Arc<PaintedGrid>>,
@@ -275,7 +275,37 @@ pub struct FireFront {
 struct KeptPaint {
     painted: Arc<PaintedGrid>,
     grid: Option<FireGrid>,
-    marks: Vec<u64>,
+    marks: SummaryMarks,
+}
+
+/// [`FireFront::summarise`]'s bits, a bit per grid cell each, all clear between calls.
+#[derive(Debug, Clone, Default)]
+struct SummaryMarks {
+    /// Burning and not yet in a fire.
+    burning: Vec<u64>,
+    /// Asked about (where a person stands), for [`AskedPatches`].
+    asked: Vec<u64>,
+}
+
+/// Which of the summarised fires holds each cell asked about, so that persons caught in fire
+/// are told its size without flooding it again. Only for the grid as summarised: made and used
+/// within one round.
+#[derive(Debug, Default)]
+struct AskedPatches {
+    /// (cell index, fire index or `NOT_BURNING`), by cell index.
+    cells: Vec<(u32, u32)>,
+}
+
+impl AskedPatches {
+    const NOT_BURNING: u32 = u32::MAX;
+
+    /// `Some(fire)` for a cell asked about (`None` in it when it was not burning); `None` for
+    /// one not asked about.
+    fn fire_of(&self, index: usize) -> Option<Option<usize>> {
+        let k = self.cells.binary_search_by_key(&index, |&(c, _)| c as usize).ok()?;
+        let fire = self.cells[k].1;
+        Some((fire != Self::NOT_BURNING).then_some(fire as usize))
+    }
 }
 
 /// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
@@ -504,7 +534,7 @@ impl FireFront {
         self.grid = Some(grid);
         let now = self.time;
         self.count_new_cells(now);
-        self.fires = self.summarise(now);
+        self.fires = self.summarise(now, &[]).0;
         self.generation += 1;
     }
 
@@ -601,22 +631,32 @@ impl FireFront {
     /// Connected burning patches at `now`, in the order of their first cell (row by row). Costs
     /// the burning cells and a bit per cell of the rows they span, not the table: the bit set
     /// is a buffer kept between rounds, all clear between calls.
-    fn summarise(&mut self, now: f32) -> Vec<FireSummary> {
+    /// The fires burning at `now`, and which of them holds each cell of `asked` (cell indices).
+    fn summarise(&mut self, now: f32, asked: &[usize]) -> (Vec<FireSummary>, AskedPatches) {
         let mut marks = std::mem::take(&mut self.marks);
-        let fires = self.summarise_with(now, &mut marks);
+        let summarised = self.summarise_with(now, &mut marks, asked);
         self.marks = marks;
-        fires
+        summarised
     }
 
-    fn summarise_with(&self, now: f32, marks: &mut Vec<u64>) -> Vec<FireSummary> {
-        let Some(grid) = &self.grid else { return Vec::new() };
+    fn summarise_with(&self, now: f32, all: &mut SummaryMarks, asked: &[usize]) -> (Vec<FireSummary>, AskedPatches) {
+        let Some(grid) = &self.grid else { return (Vec::new(), AskedPatches::default()) };
         let width = grid.width_cells() as usize;
         let height = grid.height_cells() as usize;
         let words = (width * height).div_ceil(64);
-        if marks.len() != words {
-            marks.clear();
-            marks.resize(words, 0);
+        for bits in [&mut all.burning, &mut all.asked] {
+            if bits.len() != words {
+                bits.clear();
+                bits.resize(words, 0);
+            }
         }
+        let (marks, asked_bits) = (&mut all.burning, &mut all.asked);
+        let asked: Vec<usize> = asked.iter().copied().filter(|&i| i < width * height).collect();
+        for &index in &asked {
+            asked_bits[index / 64] |= 1 << (index % 64);
+        }
+        // The asked cells each fire took, as its flood claims them.
+        let mut found: Vec<(u32, u32)> = Vec::new();
         // A bit per cell, row by row: burning and not yet in a fire. Read word by word it gives
         // the cells in row order, so fires are found in the order of their first cell, and each
         // flood clears the bits it takes: all are clear again at the end.
@@ -645,7 +685,11 @@ impl FireFront {
                     min = min.min(UVec2::new(c.x, c.y));
                     max = max.max(UVec2::new(c.x, c.y));
                     let (x, y) = (c.x as usize, c.y as usize);
-                    let fuel = grid.fuel_index_of(y * width + x);
+                    let index = y * width + x;
+                    if asked_bits[index / 64] >> (index % 64) & 1 != 0 {
+                        found.push((index as u32, fires.len() as u32));
+                    }
+                    let fuel = grid.fuel_index_of(index);
                     if let Some(cells) = in_fire.get_mut(usize::from(fuel).wrapping_sub(1)) {
                         *cells += 1;
                     }
@@ -664,7 +708,19 @@ impl FireFront {
                 fires.push(self.summary_of(count, sum, (min, max), &in_fire));
             }
         }
-        fires
+        for &index in &asked {
+            asked_bits[index / 64] = 0;
+        }
+        found.sort_unstable();
+        let mut cells: Vec<(u32, u32)> = asked.iter().map(|&i| (i as u32, AskedPatches::NOT_BURNING)).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        for cell in &mut cells {
+            if let Ok(k) = found.binary_search_by_key(&cell.0, |&(c, _)| c) {
+                cell.1 = found[k].1;
+            }
+        }
+        (fires, AskedPatches { cells })
     }
 
     /// One burning patch's summary from its cells: how many, the sum of their centres, their
@@ -1060,17 +1116,25 @@ fn fire_round(
     // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
     ignitions.contact_ignitions();
 
-    // 3. The front advances to the end of the round.
-    let (changes, fires_before) = advance_front(front, times.end);
+    // 3. The front advances to the end of the round. The fires are summarised there, and
+    // asked which of them holds each cell where a person stands (nobody moves in a round's
+    // fire), so that step 4 need not flood them again.
+    let asked: Vec<usize> = match front.grid.as_ref() {
+        Some(grid) => (figure_positions.iter().map(|(_, p)| *p).chain(sleeper_positions(&groups)))
+            .filter_map(|p| grid.cell_at(p.x, p.y).and_then(|c| grid.cell_index(c)))
+            .collect(),
+        None => Vec::new(),
+    };
+    let (changes, fires_before, at_end) = advance_front(front, times.end, &asked);
 
     // 4. Figures caught by fire.
     let mut rolled = std::mem::take(&mut front.rolled_in_move);
     if rolled.0 != clock.move_number {
         rolled = (clock.move_number, BTreeSet::new());
     }
-    figures_in_fire(front, &mut figures, times, &settings, &mut rolled.1, &mut dice, &mut log, &clock);
     let caught = Caught { settings: &settings, rolled: &mut rolled.1, dice: &mut dice, log: &mut log, clock: &clock };
-    sleepers_in_fire(front, &mut groups, times.end, &sleepers.0, caught);
+    let caught = figures_in_fire(front, &mut figures, times, &at_end, caught);
+    sleepers_in_fire(front, &mut groups, times.end, (&sleepers.0, &at_end), caught);
     front.rolled_in_move = rolled;
 
     // 5. What caught, what burnt out, and each fire.
@@ -1115,57 +1179,90 @@ fn igniter_frights(fires: &[FireRow]) -> Vec<IgniterFright> {
 
 /// Step 3: the front advances to `end`, the round's end. Returns the cells newly burning and
 /// newly spent in each region, and how many fires burnt before.
-fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize) {
+fn advance_front(front: &mut FireFront, end: f32, asked: &[usize]) -> (Vec<(usize, usize)>, usize, AskedPatches) {
     if let Some(grid) = front.grid.as_mut() {
         grid.advance_to(end);
     }
     front.time = end;
     let changes = front.count_new_cells(end);
     let fires_before = front.fires.len();
-    front.fires = front.summarise(end);
-    (changes, fires_before)
+    let (fires, at_end) = front.summarise(end, asked);
+    front.fires = fires;
+    (changes, fires_before, at_end)
 }
 
-/// Step 4: figures caught by fire. The burning patches at the round's start and end are each
-/// labelled once, when first needed: a crowd in one big fire must not flood it per figure.
-/// `rolled`: who has rolled already this move (skipped under `person_rolls: per_move`).
-fn figures_in_fire(
+/// Where each sleeping group's members lie (an investigator where it stands), as step 4 finds
+/// them.
+fn sleeper_positions<'a>(groups: &'a Query<(&SceneOrder, &mut SleepingGroup)>) -> impl Iterator<Item = Vec2> + 'a {
+    groups.iter().flat_map(|(_, group)| {
+        let home = vec2(group.0.position);
+        group.0.members.iter().map(move |member| match member.0.state {
+            SleeperState::Investigating { at, .. } => vec2(at),
+            _ => home,
+        })
+    })
+}
+
+/// The diameter of the burning patch holding `cell` at `time`: the summarised fire's when the
+/// cell was asked about at the end of the round, else the patch flooded now.
+fn patch_diameter(front: &FireFront, at_end: &AskedPatches, cell: fire_front::Cell, time: f32) -> f32 {
+    let Some(grid) = front.grid.as_ref() else { return 0.0 };
+    let summarised = grid.cell_index(cell).filter(|_| time == front.time).and_then(|i| at_end.fire_of(i));
+    match summarised {
+        Some(fire) => fire.and_then(|f| front.fires.get(f)).map_or(0.0, |f| f.diameter_in),
+        None => grid.burning_region(cell, time).map_or(0.0, |r| r.diameter_in),
+    }
+}
+
+/// Step 4: figures caught by fire. Who is caught, where and when, is found first (no dice are
+/// rolled for it), so the patches burning at the round's start are flooded once for all the
+/// figures caught crossing them; those at its end were summarised in step 3 (`at_end`). A crowd
+/// in one big fire must not flood it per figure. `caught.rolled`: who has rolled already this
+/// move (skipped under `person_rolls: per_move`).
+fn figures_in_fire<'a>(
     front: &FireFront,
     figures: &mut FigureQuery,
     times: RoundTimes,
-    settings: &FireSettings,
-    rolled: &mut BTreeSet<String>,
-    dice: &mut SimDice,
-    log: &mut EventLog,
-    clock: &MoveClock,
-) {
+    at_end: &AskedPatches,
+    caught: Caught<'a>,
+) -> Caught<'a> {
     let RoundTimes { in_move: round_in_move, start, end, .. } = times;
-    let mut patches: [Option<fire_front::BurningRegions>; 2] = [None, None];
+    let Caught { settings, rolled, dice, log, clock } = caught;
     let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
-    for (_, name, figure, position, swept, mut conditions, cursed) in figures {
-        if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
-            || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
-        {
-            continue;
-        }
-        let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
-        let caught = crossed
-            .map(|p| (p, start, "path_crossed_fire"))
-            .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")));
+    let caught_at: Vec<Option<(Vec2, f32, &str)>> = figures
+        .iter()
+        .map(|(_, name, _, position, swept, conditions, _)| {
+            if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
+                || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
+            {
+                return None;
+            }
+            let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
+            crossed
+                .map(|p| (p, start, "path_crossed_fire"))
+                .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")))
+        })
+        .collect();
+    let cell_of = |at: Vec2| front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
+    // The patches at the start, flooded once for every figure caught crossing one.
+    let crossing: Vec<fire_front::Cell> =
+        caught_at.iter().flatten().filter(|c| c.1 != end).filter_map(|c| cell_of(c.0)).collect();
+    let mut crossed_patches = match front.grid.as_ref() {
+        Some(grid) if !crossing.is_empty() => grid.burning_regions_of(&crossing, start),
+        _ => Vec::new(),
+    }
+    .into_iter();
+    for ((_, name, figure, _, _, mut conditions, cursed), caught) in figures.into_iter().zip(caught_at) {
         let Some((at, when, how)) = caught else { continue };
         rolled.insert(name.to_string());
         // The fire's size where it caught them, and the building burning there: FV + 3 (001
         // "Fire Strike -3 = Fright Value of fire").
-        let cell = front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
-        let diameter = front
-            .grid
-            .as_ref()
-            .zip(cell)
-            .and_then(|(g, cell)| {
-                let labelled = patches[usize::from(when == end)].get_or_insert_with(|| g.burning_regions(when));
-                labelled.region_of(cell).map(|r| r.diameter_in)
-            })
-            .unwrap_or(0.0);
+        let cell = cell_of(at);
+        let diameter = match cell {
+            Some(_) if when != end => crossed_patches.next().flatten().map_or(0.0, |r| r.diameter_in),
+            Some(cell) => patch_diameter(front, at_end, cell, when),
+            None => 0.0,
+        };
         let building = cell.and_then(|c| front.building_at(c, when));
         let caught = PersonCaught {
             name: name.as_str(),
@@ -1178,6 +1275,7 @@ fn figures_in_fire(
         let event = person_in_fire(caught, &mut conditions.0, settings, &mut *dice).field("how", how);
         log.push(clock, event);
     }
+    Caught { settings, rolled, dice, log, clock }
 }
 
 /// A person caught by fire, as step 4 found them.
@@ -1241,12 +1339,11 @@ fn sleepers_in_fire(
     front: &FireFront,
     groups: &mut Query<(&SceneOrder, &mut SleepingGroup)>,
     end: f32,
-    sleepers: &SleepersSettings,
+    (sleepers, at_end): (&SleepersSettings, &AskedPatches),
     caught: Caught,
 ) {
     let Caught { settings, rolled, dice, log, clock } = caught;
     let Some(grid) = front.grid.as_ref() else { return };
-    let mut patches: Option<fire_front::BurningRegions> = None;
     let groups = in_scene_order(groups.iter_mut(), |item| *item.0);
     for (_, mut group) in groups {
         let home = vec2(group.0.position);
@@ -1266,11 +1363,7 @@ fn sleepers_in_fire(
             }
             rolled.insert(key);
             let cell = grid.cell_at(at.x, at.y);
-            let diameter = cell
-                .and_then(|c| {
-                    patches.get_or_insert_with(|| grid.burning_regions(end)).region_of(c).map(|r| r.diameter_in)
-                })
-                .unwrap_or(0.0);
+            let diameter = cell.map_or(0.0, |c| patch_diameter(front, at_end, c, end));
             let building = cell.and_then(|c| front.building_at(c, end));
             let armour = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
             // A sleeping group's member is not a figure: the evil eye is a figure's (`Cursed`).
@@ -1709,6 +1802,52 @@ mod tests {
             Material::Water,
         ] {
             assert_eq!(fuel_of_material(material), None, "{material:?}");
+        }
+    }
+
+    /// The summaries tell which fire holds each cell asked about, as a flood of that cell's
+    /// patch measures it, and say so of no cell not asked about; they leave their bits clear.
+    #[test]
+    fn summaries_place_the_cells_asked_about_in_their_fires() {
+        let scene = crate::sim::testing::scene_from_str(
+            "(version: 1, table: (width: 12, height: 6),
+              terrain: [
+                (name: \"a\", material: brushwood, shape: Rect(min: (0, 0), max: (6, 6))),
+                (name: \"b\", material: hay, shape: Rect(min: (6, 0), max: (12, 6))),
+                (name: \"road\", material: paved, shape: Rect(min: (5.8, 0), max: (6.2, 6))),
+              ],
+              fires: [(name: \"f\", position: (2, 2)), (name: \"g\", position: (9, 3))])",
+        );
+        let mut front = FireFront::from_scene(&scene, false, None);
+        let grid = front.grid.as_mut().expect("built for a scene with a fire");
+        assert!(grid.ignite(2.0, 2.0, 0.5, 0.0).is_some() && grid.ignite(9.0, 3.0, 0.5, 0.0).is_some());
+        grid.advance_to(1.5);
+        front.time = 1.5;
+        let grid = front.grid.as_ref().expect("grid");
+        let cells = (grid.width_cells() * grid.height_cells()) as usize;
+        // Every third cell, some twice, and some off the grid.
+        let asked: Vec<usize> = (0..cells).step_by(3).chain([0, 3, cells, cells + 7]).collect();
+        for _ in 0..2 {
+            let (fires, at) = front.summarise(1.5, &asked);
+            assert_eq!(fires.len(), 2, "two fires, the road between them");
+            let grid = front.grid.as_ref().expect("grid");
+            let mut burning_asked = 0;
+            for index in 0..cells {
+                let cell =
+                    fire_front::Cell { x: index as u32 % grid.width_cells(), y: index as u32 / grid.width_cells() };
+                let patch = grid.burning_region(cell, 1.5);
+                match at.fire_of(index) {
+                    None => assert!(index % 3 != 0, "cell {index} was asked about"),
+                    Some(None) => assert_eq!(patch, None, "cell {index}"),
+                    Some(Some(f)) => {
+                        let patch = patch.expect("a burning cell");
+                        assert_eq!((fires[f].diameter_in, fires[f].area_in2), (patch.diameter_in, patch.area_in2));
+                        burning_asked += 1;
+                    }
+                }
+            }
+            assert!(burning_asked > 50, "{burning_asked}");
+            assert!(front.marks.burning.iter().chain(&front.marks.asked).all(|&w| w == 0), "the bits are clear");
         }
     }
 

@@ -214,33 +214,6 @@ pub struct FireRegion {
     pub span_in: f32,
 }
 
-/// The burning patches at one time, each cell labelled with its patch.
-#[derive(Debug, Clone)]
-pub struct BurningRegions {
-    label: Vec<u32>,
-    regions: Vec<FireRegion>,
-    width: u32,
-    height: u32,
-}
-
-impl BurningRegions {
-    const NONE: u32 = u32::MAX;
-
-    /// The patch holding `cell`, if it is burning.
-    pub fn region_of(&self, cell: Cell) -> Option<&FireRegion> {
-        if cell.x >= self.width || cell.y >= self.height {
-            return None;
-        }
-        let l = self.label[cell.y as usize * self.width as usize + cell.x as usize];
-        if l == Self::NONE { None } else { self.regions.get(l as usize) }
-    }
-
-    /// Every patch, in the order of its first cell (row by row from the bottom).
-    pub fn regions(&self) -> &[FireRegion] {
-        &self.regions
-    }
-}
-
 #[derive(Clone, Debug)]
 struct StencilEdge {
     dx: i32,
@@ -382,6 +355,11 @@ impl FireGrid {
     /// The cell holding a point, if it is on the table.
     pub fn cell_at(&self, x_in: f32, y_in: f32) -> Option<Cell> {
         self.index_at(x_in, y_in).map(|index| self.cell_of(index))
+    }
+
+    /// A cell's index, row by row from the bottom; `None` off the grid.
+    pub fn cell_index(&self, cell: Cell) -> Option<usize> {
+        self.index_of(cell)
     }
 
     /// The centre of a cell, in inches.
@@ -790,7 +768,7 @@ impl FireGrid {
     }
 
     /// The connected (8-neighbour) patch of burning cells holding `cell`, any fuels; `None` if
-    /// `cell` is not burning at `time`. For many lookups at one time, use [`Self::burning_regions`].
+    /// `cell` is not burning at `time`. For many lookups at one time, use [`Self::burning_regions_of`].
     pub fn burning_region(&self, cell: Cell, time: f32) -> Option<FireRegion> {
         let start = self.index_of(cell)?;
         if self.state_of_index(start, time) != CellState::Burning {
@@ -834,35 +812,6 @@ impl FireGrid {
             }
         }
         regions
-    }
-
-    /// Every connected patch of burning cells at `time`, labelled once, so looking up the
-    /// patch of any cell costs nothing (fire.rs asks for each figure standing in fire).
-    pub fn burning_regions(&self, time: f32) -> BurningRegions {
-        const UNLABELLED: u32 = u32::MAX - 1;
-        let mut label = vec![BurningRegions::NONE; self.arrival.len()];
-        // Only the cells that may be burning are looked at, not the table.
-        let (mut first, mut last) = (usize::MAX, 0);
-        for index in self.burning_indices(time) {
-            label[index] = UNLABELLED;
-            (first, last) = (first.min(index), last.max(index));
-        }
-        let mut regions = Vec::new();
-        for start in first..=last.min(label.len().saturating_sub(1)) {
-            if label[start] != UNLABELLED {
-                continue;
-            }
-            let id = regions.len() as u32;
-            label[start] = id;
-            regions.push(self.flood_burning(start, |i| {
-                let fresh = label[i] == UNLABELLED;
-                if fresh {
-                    label[i] = id;
-                }
-                fresh
-            }));
-        }
-        BurningRegions { label, regions, width: self.width, height: self.height }
     }
 
     /// Flood the burning cells connected to `start` (already claimed), claiming each new one
@@ -1638,20 +1587,55 @@ mod tests {
         assert!((g.burnt_area_in2(1, 5.0) - reached as f32 * 0.01).abs() < 1e-4);
     }
 
+    /// The 8-neighbour patch of burning cells holding `cell`, by a plain breadth-first flood
+    /// over `state_at`: what the patch lookups must agree with.
+    fn patch_by_plain_flood(g: &FireGrid, cell: Cell, time: f32) -> Option<FireRegion> {
+        let burning = |c: Cell| g.state_at(c, time) == CellState::Burning;
+        if cell.x >= g.width_cells() || cell.y >= g.height_cells() || !burning(cell) {
+            return None;
+        }
+        let mut seen = std::collections::HashSet::from([cell]);
+        let mut queue = std::collections::VecDeque::from([cell]);
+        let (mut lo, mut hi) = ((cell.x, cell.y), (cell.x, cell.y));
+        while let Some(c) = queue.pop_front() {
+            (lo, hi) = ((lo.0.min(c.x), lo.1.min(c.y)), (hi.0.max(c.x), hi.1.max(c.y)));
+            for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+                let (x, y) = (c.x as i64 + dx, c.y as i64 + dy);
+                if x < 0 || y < 0 || x >= i64::from(g.width_cells()) || y >= i64::from(g.height_cells()) {
+                    continue;
+                }
+                let n = Cell { x: x as u32, y: y as u32 };
+                if burning(n) && seen.insert(n) {
+                    queue.push_back(n);
+                }
+            }
+        }
+        let size = g.cell_size_in();
+        let area_in2 = seen.len() as f32 * size * size;
+        Some(FireRegion {
+            cells: seen.len(),
+            area_in2,
+            diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
+            span_in: ((hi.0 - lo.0).max(hi.1 - lo.1) + 1) as f32 * size,
+        })
+    }
+
     #[test]
-    fn labelled_regions_match_one_flood_per_cell() {
+    fn patch_lookups_match_a_plain_flood_per_cell() {
         let mut g = uniform(10.0, 10.0, 1.0, 1000.0);
         assert!(g.ignite_cell(Cell { x: 20, y: 20 }, 0.0).is_some());
         assert!(g.ignite_cell(Cell { x: 80, y: 70 }, 1.0).is_some());
         g.advance_to(2.0);
-        let labelled = g.burning_regions(2.0);
-        assert_eq!(labelled.regions().len(), 2, "two separate fires");
+        let mut patches = std::collections::BTreeSet::new();
         for cell in all_cells(&g) {
-            assert_eq!(labelled.region_of(cell).cloned(), g.burning_region(cell, 2.0), "{cell:?}");
+            let plain = patch_by_plain_flood(&g, cell, 2.0);
+            assert_eq!(g.burning_region(cell, 2.0), plain, "{cell:?}");
+            patches.extend(plain.map(|r| (r.cells, r.span_in.to_bits())));
         }
-        assert!(labelled.region_of(Cell { x: 1000, y: 0 }).is_none());
+        assert_eq!(patches.len(), 2, "two separate fires");
+        assert_eq!(g.burning_region(Cell { x: 1000, y: 0 }, 2.0), None);
         // Many cells at once, the same patch more than once, cells not burning and off the grid
-        // among them: each answer is the labelled one.
+        // among them: each answer is the plain flood's.
         let asked: Vec<Cell> = all_cells(&g)
             .step_by(7)
             .chain([Cell { x: 20, y: 20 }, Cell { x: 1000, y: 0 }, Cell { x: 80, y: 70 }, Cell { x: 20, y: 21 }])
@@ -1659,7 +1643,7 @@ mod tests {
         let answers = g.burning_regions_of(&asked, 2.0);
         assert_eq!(answers.len(), asked.len());
         for (cell, answer) in asked.iter().zip(&answers) {
-            assert_eq!(labelled.region_of(*cell).cloned(), *answer, "{cell:?}");
+            assert_eq!(patch_by_plain_flood(&g, *cell, 2.0), *answer, "{cell:?}");
         }
         assert!(answers.iter().flatten().count() > 20);
     }
