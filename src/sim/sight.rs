@@ -516,8 +516,12 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
         fire.fill_cells(&grid, &mut lit_cells);
         let mut scratch = vec![0u64; words];
         for v in &viewers {
-            fill_polygon(&grid, &v.own, &mut seen);
-            if let Some(los) = &v.line_of_sight {
+            // A crowd on an open table sees what the first of it saw: a polygon whose rows are
+            // seen already adds nothing, and is not filled.
+            if !rows_seen(&grid, &v.own, &seen, None) {
+                fill_polygon(&grid, &v.own, &mut seen);
+            }
+            if let Some(los) = v.line_of_sight.as_ref().filter(|los| !rows_seen(&grid, los, &seen, Some(&lit_cells))) {
                 scratch.fill(0);
                 fill_polygon(&grid, los, &mut scratch);
                 for ((s, l), x) in seen.iter_mut().zip(&lit_cells).zip(&scratch) {
@@ -527,6 +531,46 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
         }
     }
     PartySight { grid, viewers, lit, seen, fire }
+}
+
+/// Whether every cell in the rows `polygon` spans is set in `seen`, or every cell set in `lit`
+/// there: filling it (and, with `lit`, keeping only the lit cells) would set nothing new.
+fn rows_seen(grid: &FogGrid, polygon: &VisibilityPolygon, seen: &[u64], lit: Option<&[u64]>) -> bool {
+    let Some((first, last)) = polygon_rows(grid, polygon) else { return true };
+    let columns = grid.columns as usize;
+    let (from, to) = (first * columns, (last + 1) * columns);
+    if to > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) {
+        return false;
+    }
+    let mut i = from;
+    while i < to {
+        let (word, at) = (i / 64, i % 64);
+        let n = (64 - at).min(to - i);
+        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << at };
+        let wanted = lit.map_or(mask, |l| l[word] & mask);
+        if seen[word] & wanted != wanted {
+            return false;
+        }
+        i += n;
+    }
+    true
+}
+
+/// The rows whose centre line `polygon` spans, first and last; `None` for none (or fewer than
+/// three corners).
+fn polygon_rows(grid: &FogGrid, polygon: &VisibilityPolygon) -> Option<(usize, usize)> {
+    let v = &polygon.vertices;
+    if v.len() < 3 {
+        return None;
+    }
+    let cell = f64::from(grid.cell);
+    let (min_y, max_y) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+    let first = (min_y / cell - 0.5).ceil().max(0.0);
+    let last = (max_y / cell - 0.5).floor().min(f64::from(grid.rows) - 1.0);
+    if last.is_nan() || last < first {
+        return None;
+    }
+    Some((first as usize, last as usize))
 }
 
 /// Set the bits `from..to`.
@@ -545,17 +589,11 @@ fn set_span(bits: &mut [u64], from: usize, to: usize) {
 /// each edge counts for the rows whose centre line it spans, half-open, so a corner counts once.
 pub fn fill_polygon(grid: &FogGrid, polygon: &VisibilityPolygon, bits: &mut [u64]) {
     let v = &polygon.vertices;
-    if v.len() < 3 || bits.len() < words_for(grid.cells()) {
+    if bits.len() < words_for(grid.cells()) {
         return;
     }
+    let Some((first, last)) = polygon_rows(grid, polygon) else { return };
     let cell = f64::from(grid.cell);
-    let (min_y, max_y) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
-    let first = (min_y / cell - 0.5).ceil().max(0.0);
-    let last = (max_y / cell - 0.5).floor().min(f64::from(grid.rows) - 1.0);
-    if last.is_nan() || last < first {
-        return;
-    }
-    let (first, last) = (first as usize, last as usize);
     // Every (row, x) where an edge crosses a row's centre line, in one list: one allocation a
     // polygon, not one a row (a crowd of viewers filled thousands of polygons a move).
     let mut crossings: Vec<(usize, f64)> = Vec::with_capacity(2 * (last - first + 1));
@@ -817,6 +855,40 @@ mod tests {
         assert_eq!(set, expected);
     }
 
+    /// A polygon's rows are seen when every cell of each of them is (or every lit one), the
+    /// first and last rows included.
+    #[test]
+    fn rows_are_seen_only_when_every_row_the_polygon_spans_is() {
+        let g = grid(10.0, 10.0);
+        // Rows 2 and 3 (centres 1.25, 1.75) of a 20-column grid.
+        let square = VisibilityPolygon {
+            origin: TablePoint::new(2.0, 2.0),
+            vertices: vec![
+                TablePoint::new(1.0, 1.0),
+                TablePoint::new(3.0, 1.0),
+                TablePoint::new(3.0, 2.0),
+                TablePoint::new(1.0, 2.0),
+            ],
+        };
+        let words = words_for(g.cells());
+        let rows = |rows: std::ops::Range<usize>| {
+            let mut bits = vec![0; words];
+            set_span(&mut bits, rows.start * 20, rows.end * 20);
+            bits
+        };
+        assert!(rows_seen(&g, &square, &rows(2..4), None));
+        assert!(rows_seen(&g, &square, &rows(0..20), None));
+        assert!(!rows_seen(&g, &square, &rows(2..3), None), "the last row");
+        assert!(!rows_seen(&g, &square, &rows(3..4), None), "the first row");
+        assert!(!rows_seen(&g, &square, &vec![0; words], None));
+        // Only the lit cells count with `lit`: one lit cell in row 3, seen or not.
+        let mut lit = vec![0; words];
+        set_span(&mut lit, 3 * 20 + 7, 3 * 20 + 8);
+        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit)));
+        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit)));
+        assert!(rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words])), "nothing lit: nothing to add");
+    }
+
     #[test]
     fn fill_agrees_with_the_polygon_test() {
         // A concave room seen from inside: every cell's centre inside iff the polygon holds it.
@@ -864,6 +936,53 @@ mod tests {
         // Out cold, he sees nothing.
         let asleep = Looker { awake: false, ..hero };
         assert!(party_sight(&[asleep, torch], 2.0, &sight, g).viewers.is_empty());
+    }
+
+    /// Skipping the polygons whose rows are seen already changes nothing: the party sees what
+    /// filling every viewer's polygons sees, in a walled room with lights and on an open table,
+    /// with crowds on one spot and viewers apart, at a short own range and an unlimited one.
+    #[test]
+    fn skipping_polygons_seen_already_sees_what_filling_them_all_does() {
+        use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let room = scene_from_str(
+            "(version: 1, table: (width: 30, height: 20), lighting: \"LLL\",
+              walls: [(name: \"w\", kind: outer, points: [(5, 5), (25, 5), (25, 15), (5, 15)]),
+                      (name: \"screen\", kind: outer, points: [(12, 8), (12, 13)])],
+              lights: [(name: \"lamp\", position: (20, 10), range: 4)])",
+        );
+        let open = scene_from_str("(version: 1, table: (width: 30, height: 20))");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for (k, scene) in [&room, &open, &room, &open].into_iter().enumerate() {
+            let sight = SceneSight::new(scene);
+            let g = grid(30.0, 20.0);
+            let mut lookers: Vec<Looker> =
+                (0..6).map(|i| looker(&format!("crowd {i}"), PLAYERS_SIDE, (8.0, 9.0))).collect();
+            for i in 0..12 {
+                let at = (rng.random_range(0.0..30.0f32), rng.random_range(0.0..20.0f32));
+                let mut l = looker(&format!("f{i}"), if i % 3 == 0 { "raiders" } else { PLAYERS_SIDE }, at);
+                l.light = (i % 4 == 1).then_some(CarriedLight::Torch);
+                lookers.push(l);
+            }
+            let own_range = if k < 2 { 2.0 } else { f64::INFINITY };
+            let party = party_sight(&lookers, own_range, &sight, g);
+            let words = words_for(g.cells());
+            let mut lit = vec![0u64; words];
+            for l in &party.lit {
+                fill_polygon(&g, l, &mut lit);
+            }
+            party.fire.fill_cells(&g, &mut lit);
+            let mut seen = vec![0u64; words];
+            for v in &party.viewers {
+                fill_polygon(&g, &v.own, &mut seen);
+                if let Some(los) = &v.line_of_sight {
+                    let mut line = vec![0u64; words];
+                    fill_polygon(&g, los, &mut line);
+                    seen.iter_mut().zip(&lit).zip(&line).for_each(|((s, l), x)| *s |= l & x);
+                }
+            }
+            assert_eq!(party.seen, seen, "case {k}");
+            assert!(seen.iter().any(|&w| w != 0) && seen.iter().any(|&w| w != u64::MAX), "case {k} sees some, not all");
+        }
     }
 
     #[test]
