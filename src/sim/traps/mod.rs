@@ -342,6 +342,10 @@ fn first_within_by_search(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f3
 /// Sampling step, in inches, for finding where a path leaves and comes back into range.
 const RANGE_STEP: f32 = 0.05;
 
+/// Margin kept under the distance a path may go unlooked at in [`approaches`]: the floats'
+/// error in a point and its distance is under 1e-3" even on a 1000" table.
+const LIPSCHITZ_MARGIN_IN: f32 = 0.01;
+
 /// 000 "Spotting Traps", one roll per approach: the distances along the move at which the path
 /// comes within `reach` of `area` from outside. `first`: the exact first point in range. A
 /// figure that ended its last move in range (`remembered`) and starts in range is not on a new
@@ -352,12 +356,29 @@ fn approaches(m: &Mover, area: Area, reach: f32, remembered: bool, first: Option
     // The first distance after `from` where `inside` becomes `want`, to a hair.
     let next_change = |from: f32, want: bool| -> Option<f32> {
         let mut prev = from;
+        // Where the path was last looked at, and how far from there `inside` cannot change: the
+        // point along the path and its distance to the area each move at most an inch an inch,
+        // so steps nearer than the gap between that distance and `reach` are taken without
+        // looking (less a margin far above the floats' error). The steps, and what the
+        // bisection finds, are the same as looking at each.
+        let (mut looked, mut unchanged_for) = (from, f32::NEG_INFINITY);
         loop {
             let d = (prev + RANGE_STEP).min(m.total);
-            if inside(d) == want {
+            let changes = d - looked >= unchanged_for && {
+                let distance = area.distance(m.point_at(d));
+                // NaN (no reach) looks at every step.
+                (looked, unchanged_for) = (d, ((distance - reach).abs() - LIPSCHITZ_MARGIN_IN).max(f32::NEG_INFINITY));
+                (distance <= reach) == want
+            };
+            if changes {
                 let (mut lo, mut hi) = (prev, d);
                 for _ in 0..24 {
                     let mid = (lo + hi) / 2.0;
+                    // Adjacent floats: every further halving would look at `lo` or `hi` again
+                    // and change neither.
+                    if mid == lo || mid == hi {
+                        break;
+                    }
                     if inside(mid) == want {
                         hi = mid;
                     } else {
@@ -1256,6 +1277,101 @@ mod tests {
             unhorsed: false,
             cursed: None,
         }
+    }
+
+    /// [`approaches`] as it was before it stepped past what cannot change: every step looked
+    /// at, every bisection run its 24 halvings.
+    fn approaches_looking_at_every_step(
+        m: &Mover,
+        area: Area,
+        reach: f32,
+        remembered: bool,
+        first: Option<f32>,
+    ) -> Vec<f32> {
+        let inside = |d: f32| area.distance(m.point_at(d)) <= reach;
+        let next_change = |from: f32, want: bool| -> Option<f32> {
+            let mut prev = from;
+            loop {
+                let d = (prev + RANGE_STEP).min(m.total);
+                if inside(d) == want {
+                    let (mut lo, mut hi) = (prev, d);
+                    for _ in 0..24 {
+                        let mid = (lo + hi) / 2.0;
+                        if inside(mid) == want { hi = mid } else { lo = mid }
+                    }
+                    return Some(hi);
+                }
+                if d >= m.total {
+                    return None;
+                }
+                prev = d;
+            }
+        };
+        let mut out = Vec::new();
+        let mut from = if remembered && inside(0.0) {
+            match next_change(0.0, false) {
+                Some(left) => left,
+                None => return out,
+            }
+        } else {
+            let Some(d) = first else { return out };
+            out.push(d);
+            match next_change(d, false) {
+                Some(left) => left,
+                None => return out,
+            }
+        };
+        while let Some(back) = next_change(from, true) {
+            out.push(back);
+            match next_change(back, false) {
+                Some(left) => from = left,
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Skipping the steps where being in range cannot change, and the halvings that cannot
+    /// move the bisection, finds the approaches looking at every step finds, to the bit: zig-zag
+    /// paths past discs, squares and cords, on a small table and far out on a 1000" one.
+    #[test]
+    fn approaches_found_by_skipping_are_those_found_step_by_step() {
+        use rand::{Rng, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(77);
+        let mut unit = move || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        let mut approaches_found = 0;
+        for case in 0..3000 {
+            let origin = if case % 3 == 0 { Vec2::splat(990.0) } else { Vec2::ZERO };
+            let point = |unit: &mut dyn FnMut() -> f32| origin + Vec2::new(unit() * 10.0, unit() * 10.0);
+            let start = point(&mut unit);
+            let mut segments = Vec::new();
+            let mut at = start;
+            for _ in 0..1 + case % 5 {
+                let next = point(&mut unit);
+                segments.push((at, next));
+                at = next;
+            }
+            let m = mover(case, start, segments, 8.0);
+            let centre = point(&mut unit);
+            let area = match case % 3 {
+                0 => Area::Disc { centre, radius: unit() * 0.5 },
+                1 => Area::Square { centre, half: unit() * 0.5 },
+                _ => Area::Cord { from: centre, to: point(&mut unit) },
+            };
+            let reach = [2.0, ON_EDGE, unit() * 3.0][case % 3];
+            let first = m
+                .segments
+                .iter()
+                .enumerate()
+                .find_map(|(i, &(a, b))| first_within_on_segment(a, b, area, reach).map(|s| m.starts[i] + s));
+            let remembered = case % 4 == 0;
+            let found = approaches(&m, area, reach, remembered, first);
+            let expected = approaches_looking_at_every_step(&m, area, reach, remembered, first);
+            let bits = |v: &[f32]| v.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&found), bits(&expected), "case {case}: {found:?} {expected:?}");
+            approaches_found += found.len().saturating_sub(1);
+        }
+        assert!(approaches_found > 300, "paths come back into range often: {approaches_found}");
     }
 
     #[test]
