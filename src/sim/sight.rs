@@ -835,10 +835,9 @@ mod tests {
         FogGrid::for_table(w, h)
     }
 
-    #[test]
-    fn filling_a_rectangle_sets_the_cells_whose_centre_is_inside() {
-        let g = grid(10.0, 10.0);
-        let square = VisibilityPolygon {
+    /// The rectangle from (1, 1) to (3, 2), seen from (2, 2).
+    fn two_by_one_rectangle() -> VisibilityPolygon {
+        VisibilityPolygon {
             origin: TablePoint::new(2.0, 2.0),
             vertices: vec![
                 TablePoint::new(1.0, 1.0),
@@ -846,7 +845,13 @@ mod tests {
                 TablePoint::new(3.0, 2.0),
                 TablePoint::new(1.0, 2.0),
             ],
-        };
+        }
+    }
+
+    #[test]
+    fn filling_a_rectangle_sets_the_cells_whose_centre_is_inside() {
+        let g = grid(10.0, 10.0);
+        let square = two_by_one_rectangle();
         let mut bits = vec![0; words_for(g.cells())];
         fill_polygon(&g, &square, &mut bits);
         let set: Vec<usize> = (0..g.cells()).filter(|&i| crate::scene::fog::bit(&bits, i)).collect();
@@ -861,15 +866,7 @@ mod tests {
     fn rows_are_seen_only_when_every_row_the_polygon_spans_is() {
         let g = grid(10.0, 10.0);
         // Rows 2 and 3 (centres 1.25, 1.75) of a 20-column grid.
-        let square = VisibilityPolygon {
-            origin: TablePoint::new(2.0, 2.0),
-            vertices: vec![
-                TablePoint::new(1.0, 1.0),
-                TablePoint::new(3.0, 1.0),
-                TablePoint::new(3.0, 2.0),
-                TablePoint::new(1.0, 2.0),
-            ],
-        };
+        let square = two_by_one_rectangle();
         let words = words_for(g.cells());
         let rows = |rows: std::ops::Range<usize>| {
             let mut bits = vec![0; words];
