@@ -259,8 +259,10 @@ pub struct FireFront {
     /// The move and the persons who have rolled for fire in it (`person_rolls: per_move`).
     /// Saves fall between moves, so this is never saved.
     rolled_in_move: (u32, BTreeSet<String>),
-    /// [`Self::summarise`]'s bits per grid cell, kept between rounds.
+    /// [`Self::summarise`]'s bits and labels per grid cell, kept between rounds.
     marks: SummaryMarks,
+    /// The last summary, while the grid is as it was then (see [`Self::patches_of`]).
+    summarised: Option<Summarised>,
     /// The terrain as painted before any fire, kept only in a run no one watches (a play-test
     /// restarts one scene many times and paints the same grid each time otherwise).
     painted: Option<Arc<PaintedGrid>>,
@@ -278,34 +280,27 @@ struct KeptPaint {
     marks: SummaryMarks,
 }
 
-/// [`FireFront::summarise`]'s bits, a bit per grid cell each, all clear between calls.
+/// [`FireFront::summarise`]'s buffers, a bit or a label per grid cell, kept between rounds.
 #[derive(Debug, Clone, Default)]
 struct SummaryMarks {
-    /// Burning and not yet in a fire.
+    /// Burning and not yet in a fire: all clear between calls.
     burning: Vec<u64>,
-    /// Asked about (where a person stands), for [`AskedPatches`].
-    asked: Vec<u64>,
+    /// Per cell, which fire of the last summary held it: meaningful only for the cells burning
+    /// then (each is written as its fire is flooded), so it is never cleared.
+    fire_of: Vec<u32>,
 }
 
-/// Which of the summarised fires holds each cell asked about, so that persons caught in fire
-/// are told its size without flooding it again. Only for the grid as summarised: made and used
-/// within one round.
-#[derive(Debug, Default)]
-struct AskedPatches {
-    /// (cell index, fire index or `NOT_BURNING`), by cell index.
-    cells: Vec<(u32, u32)>,
-}
-
-impl AskedPatches {
-    const NOT_BURNING: u32 = u32::MAX;
-
-    /// `Some(fire)` for a cell asked about (`None` in it when it was not burning); `None` for
-    /// one not asked about.
-    fn fire_of(&self, index: usize) -> Option<Option<usize>> {
-        let k = self.cells.binary_search_by_key(&index, |&(c, _)| c as usize).ok()?;
-        let fire = self.cells[k].1;
-        Some((fire != Self::NOT_BURNING).then_some(fire as usize))
-    }
+/// The last summary's time, and its fires as patches: with [`SummaryMarks::fire_of`], the size
+/// of the patch holding any cell burning then, without flooding it again.
+#[derive(Debug, Clone, Default)]
+struct Summarised {
+    /// When the fires were summarised.
+    time: f32,
+    /// How many settled cells had arrived by then ([`FireGrid::settled_by`]): while it is the
+    /// same, so is everything burning then.
+    settled: usize,
+    /// Each fire as a patch, in the order of [`FireFront::fires`].
+    patches: Vec<fire_front::FireRegion>,
 }
 
 /// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
@@ -534,7 +529,7 @@ impl FireFront {
         self.grid = Some(grid);
         let now = self.time;
         self.count_new_cells(now);
-        self.fires = self.summarise(now, &[]).0;
+        self.summarise(now);
         self.generation += 1;
     }
 
@@ -628,35 +623,30 @@ impl FireFront {
         changes
     }
 
-    /// Connected burning patches at `now`, in the order of their first cell (row by row). Costs
-    /// the burning cells and a bit per cell of the rows they span, not the table: the bit set
-    /// is a buffer kept between rounds, all clear between calls.
-    /// The fires burning at `now`, and which of them holds each cell of `asked` (cell indices).
-    fn summarise(&mut self, now: f32, asked: &[usize]) -> (Vec<FireSummary>, AskedPatches) {
+    /// Connected burning patches at `now`, in the order of their first cell (row by row), into
+    /// [`Self::fires`], and which of them holds each burning cell (for [`Self::patches_of`]).
+    /// Costs the burning cells and a bit per cell of the rows they span, not the table: the
+    /// bit set is a buffer kept between rounds, all clear between calls.
+    fn summarise(&mut self, now: f32) {
         let mut marks = std::mem::take(&mut self.marks);
-        let summarised = self.summarise_with(now, &mut marks, asked);
+        let (fires, patches) = self.summarise_with(now, &mut marks);
         self.marks = marks;
-        summarised
+        self.fires = fires;
+        self.summarised =
+            self.grid.as_ref().map(|grid| Summarised { time: now, settled: grid.settled_by(now), patches });
     }
 
-    fn summarise_with(&self, now: f32, all: &mut SummaryMarks, asked: &[usize]) -> (Vec<FireSummary>, AskedPatches) {
-        let Some(grid) = &self.grid else { return (Vec::new(), AskedPatches::default()) };
+    fn summarise_with(&self, now: f32, all: &mut SummaryMarks) -> (Vec<FireSummary>, Vec<fire_front::FireRegion>) {
+        let Some(grid) = &self.grid else { return (Vec::new(), Vec::new()) };
         let width = grid.width_cells() as usize;
         let height = grid.height_cells() as usize;
         let words = (width * height).div_ceil(64);
-        for bits in [&mut all.burning, &mut all.asked] {
-            if bits.len() != words {
-                bits.clear();
-                bits.resize(words, 0);
-            }
+        if all.burning.len() != words {
+            all.burning.clear();
+            all.burning.resize(words, 0);
         }
-        let (marks, asked_bits) = (&mut all.burning, &mut all.asked);
-        let asked: Vec<usize> = asked.iter().copied().filter(|&i| i < width * height).collect();
-        for &index in &asked {
-            asked_bits[index / 64] |= 1 << (index % 64);
-        }
-        // The asked cells each fire took, as its flood claims them.
-        let mut found: Vec<(u32, u32)> = Vec::new();
+        all.fire_of.resize(width * height, 0);
+        let (marks, fire_of) = (&mut all.burning, &mut all.fire_of);
         // A bit per cell, row by row: burning and not yet in a fire. Read word by word it gives
         // the cells in row order, so fires are found in the order of their first cell, and each
         // flood clears the bits it takes: all are clear again at the end.
@@ -666,7 +656,7 @@ impl FireFront {
             first_word = first_word.min(index / 64);
             last_word = last_word.max(index / 64);
         }
-        let mut fires = Vec::new();
+        let (mut fires, mut patches) = (Vec::new(), Vec::new());
         let mut stack = Vec::new();
         for word in first_word..=last_word.min(words.saturating_sub(1)) {
             while marks[word] != 0 {
@@ -686,9 +676,7 @@ impl FireFront {
                     max = max.max(UVec2::new(c.x, c.y));
                     let (x, y) = (c.x as usize, c.y as usize);
                     let index = y * width + x;
-                    if asked_bits[index / 64] >> (index % 64) & 1 != 0 {
-                        found.push((index as u32, fires.len() as u32));
-                    }
+                    fire_of[index] = fires.len() as u32;
                     let fuel = grid.fuel_index_of(index);
                     if let Some(cells) = in_fire.get_mut(usize::from(fuel).wrapping_sub(1)) {
                         *cells += 1;
@@ -705,31 +693,42 @@ impl FireFront {
                         }
                     }
                 }
-                fires.push(self.summary_of(count, sum, (min, max), &in_fire));
+                let patch = fire_front::FireRegion::of_cells(count, (max - min).max_element() + 1, size);
+                fires.push(self.summary_of(patch, sum, (min, max), &in_fire));
+                patches.push(patch);
             }
         }
-        for &index in &asked {
-            asked_bits[index / 64] = 0;
-        }
-        found.sort_unstable();
-        let mut cells: Vec<(u32, u32)> = asked.iter().map(|&i| (i as u32, AskedPatches::NOT_BURNING)).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        for cell in &mut cells {
-            if let Ok(k) = found.binary_search_by_key(&cell.0, |&(c, _)| c) {
-                cell.1 = found[k].1;
-            }
-        }
-        (fires, AskedPatches { cells })
+        (fires, patches)
     }
 
-    /// One burning patch's summary from its cells: how many, the sum of their centres, their
+    /// The patch burning at `time` that holds each of `cells` (`None` where it does not burn),
+    /// as [`FireGrid::burning_regions_of`] floods them: read from the last summary while the
+    /// grid is as it was then, else flooded.
+    fn patches_of(&self, cells: &[Cell], time: f32) -> Vec<Option<fire_front::FireRegion>> {
+        let Some(grid) = self.grid.as_ref() else { return vec![None; cells.len()] };
+        match self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled) {
+            Some(summary) => cells
+                .iter()
+                .map(|&cell| {
+                    let index = grid.cell_index(cell).filter(|_| grid.state_at(cell, time) == CellState::Burning)?;
+                    summary.patches.get(*self.marks.fire_of.get(index)? as usize).copied()
+                })
+                .collect(),
+            None => grid.burning_regions_of(cells, time),
+        }
+    }
+
+    /// One burning patch's summary from its cells: the patch, the sum of their centres, their
     /// bounds in cells and how many of each region's.
-    fn summary_of(&self, count: usize, sum: Vec2, (min, max): (UVec2, UVec2), in_fire: &[usize]) -> FireSummary {
+    fn summary_of(
+        &self,
+        patch: fire_front::FireRegion,
+        sum: Vec2,
+        (min, max): (UVec2, UVec2),
+        in_fire: &[usize],
+    ) -> FireSummary {
         let size = self.grid.as_ref().map_or(1.0, |g| g.cell_size_in());
-        let area = count as f32 * size * size;
-        let diameter = 2.0 * (area / std::f32::consts::PI).sqrt();
-        let span = ((max - min).max_element() + 1) as f32 * size;
+        let (count, area, diameter, span) = (patch.cells, patch.area_in2, patch.diameter_in, patch.span_in);
         // A building frightens by the part of it burning (001 "Small Burning building FV2,
         // House burning FV3, Large building burning FV 4"), only regions marked `building`.
         let building = self
@@ -1116,16 +1115,10 @@ fn fire_round(
     // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
     ignitions.contact_ignitions();
 
-    // 3. The front advances to the end of the round. The fires are summarised there, and
-    // asked which of them holds each cell where a person stands (nobody moves in a round's
-    // fire), so that step 4 need not flood them again.
-    let asked: Vec<usize> = match front.grid.as_ref() {
-        Some(grid) => (figure_positions.iter().map(|(_, p)| *p).chain(sleeper_positions(&groups)))
-            .filter_map(|p| grid.cell_at(p.x, p.y).and_then(|c| grid.cell_index(c)))
-            .collect(),
-        None => Vec::new(),
-    };
-    let (changes, fires_before, at_end) = advance_front(front, times.end, &asked);
+    // 3. The front advances to the end of the round, where the fires are summarised: step 4
+    // reads the size of the patch a person stands in from the summary (nobody moves in a
+    // round's fire) instead of flooding it again.
+    let (changes, fires_before) = advance_front(front, times.end);
 
     // 4. Figures caught by fire.
     let mut rolled = std::mem::take(&mut front.rolled_in_move);
@@ -1133,8 +1126,8 @@ fn fire_round(
         rolled = (clock.move_number, BTreeSet::new());
     }
     let caught = Caught { settings: &settings, rolled: &mut rolled.1, dice: &mut dice, log: &mut log, clock: &clock };
-    let caught = figures_in_fire(front, &mut figures, times, &at_end, caught);
-    sleepers_in_fire(front, &mut groups, times.end, (&sleepers.0, &at_end), caught);
+    let caught = figures_in_fire(front, &mut figures, times, caught);
+    sleepers_in_fire(front, &mut groups, times.end, &sleepers.0, caught);
     front.rolled_in_move = rolled;
 
     // 5. What caught, what burnt out, and each fire.
@@ -1179,51 +1172,32 @@ fn igniter_frights(fires: &[FireRow]) -> Vec<IgniterFright> {
 
 /// Step 3: the front advances to `end`, the round's end. Returns the cells newly burning and
 /// newly spent in each region, and how many fires burnt before.
-fn advance_front(front: &mut FireFront, end: f32, asked: &[usize]) -> (Vec<(usize, usize)>, usize, AskedPatches) {
+fn advance_front(front: &mut FireFront, end: f32) -> (Vec<(usize, usize)>, usize) {
     if let Some(grid) = front.grid.as_mut() {
         grid.advance_to(end);
     }
     front.time = end;
     let changes = front.count_new_cells(end);
     let fires_before = front.fires.len();
-    let (fires, at_end) = front.summarise(end, asked);
-    front.fires = fires;
-    (changes, fires_before, at_end)
+    front.summarise(end);
+    (changes, fires_before)
 }
 
-/// Where each sleeping group's members lie (an investigator where it stands), as step 4 finds
-/// them.
-fn sleeper_positions<'a>(groups: &'a Query<(&SceneOrder, &mut SleepingGroup)>) -> impl Iterator<Item = Vec2> + 'a {
-    groups.iter().flat_map(|(_, group)| {
-        let home = vec2(group.0.position);
-        group.0.members.iter().map(move |member| match member.0.state {
-            SleeperState::Investigating { at, .. } => vec2(at),
-            _ => home,
-        })
-    })
-}
-
-/// The diameter of the burning patch holding `cell` at `time`: the summarised fire's when the
-/// cell was asked about at the end of the round, else the patch flooded now.
-fn patch_diameter(front: &FireFront, at_end: &AskedPatches, cell: fire_front::Cell, time: f32) -> f32 {
-    let Some(grid) = front.grid.as_ref() else { return 0.0 };
-    let summarised = grid.cell_index(cell).filter(|_| time == front.time).and_then(|i| at_end.fire_of(i));
-    match summarised {
-        Some(fire) => fire.and_then(|f| front.fires.get(f)).map_or(0.0, |f| f.diameter_in),
-        None => grid.burning_region(cell, time).map_or(0.0, |r| r.diameter_in),
-    }
+/// The diameter of the burning patch holding `cell` at `time` (0 where it does not burn).
+fn patch_diameter(front: &FireFront, cell: fire_front::Cell, time: f32) -> f32 {
+    front.patches_of(&[cell], time).pop().flatten().map_or(0.0, |r| r.diameter_in)
 }
 
 /// Step 4: figures caught by fire. Who is caught, where and when, is found first (no dice are
-/// rolled for it), so the patches burning at the round's start are flooded once for all the
-/// figures caught crossing them; those at its end were summarised in step 3 (`at_end`). A crowd
-/// in one big fire must not flood it per figure. `caught.rolled`: who has rolled already this
+/// rolled for it), so the patches burning at the round's start are looked up once for all the
+/// figures caught crossing them (in the last round's summary, unless something caught since);
+/// those at its end were summarised in step 3. A crowd in one big fire must not flood it per
+/// figure. `caught.rolled`: who has rolled already this
 /// move (skipped under `person_rolls: per_move`).
 fn figures_in_fire<'a>(
     front: &FireFront,
     figures: &mut FigureQuery,
     times: RoundTimes,
-    at_end: &AskedPatches,
     caught: Caught<'a>,
 ) -> Caught<'a> {
     let RoundTimes { in_move: round_in_move, start, end, .. } = times;
@@ -1244,14 +1218,11 @@ fn figures_in_fire<'a>(
         })
         .collect();
     let cell_of = |at: Vec2| front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
-    // The patches at the start, flooded once for every figure caught crossing one.
+    // The patches at the start, found once for every figure caught crossing one.
     let crossing: Vec<fire_front::Cell> =
         caught_at.iter().flatten().filter(|c| c.1 != end).filter_map(|c| cell_of(c.0)).collect();
-    let mut crossed_patches = match front.grid.as_ref() {
-        Some(grid) if !crossing.is_empty() => grid.burning_regions_of(&crossing, start),
-        _ => Vec::new(),
-    }
-    .into_iter();
+    let mut crossed_patches =
+        if crossing.is_empty() { Vec::new() } else { front.patches_of(&crossing, start) }.into_iter();
     for ((_, name, figure, _, _, mut conditions, cursed), caught) in figures.into_iter().zip(caught_at) {
         let Some((at, when, how)) = caught else { continue };
         rolled.insert(name.to_string());
@@ -1260,7 +1231,7 @@ fn figures_in_fire<'a>(
         let cell = cell_of(at);
         let diameter = match cell {
             Some(_) if when != end => crossed_patches.next().flatten().map_or(0.0, |r| r.diameter_in),
-            Some(cell) => patch_diameter(front, at_end, cell, when),
+            Some(cell) => patch_diameter(front, cell, when),
             None => 0.0,
         };
         let building = cell.and_then(|c| front.building_at(c, when));
@@ -1339,7 +1310,7 @@ fn sleepers_in_fire(
     front: &FireFront,
     groups: &mut Query<(&SceneOrder, &mut SleepingGroup)>,
     end: f32,
-    (sleepers, at_end): (&SleepersSettings, &AskedPatches),
+    sleepers: &SleepersSettings,
     caught: Caught,
 ) {
     let Caught { settings, rolled, dice, log, clock } = caught;
@@ -1363,7 +1334,7 @@ fn sleepers_in_fire(
             }
             rolled.insert(key);
             let cell = grid.cell_at(at.x, at.y);
-            let diameter = cell.map_or(0.0, |c| patch_diameter(front, at_end, c, end));
+            let diameter = cell.map_or(0.0, |c| patch_diameter(front, c, end));
             let building = cell.and_then(|c| front.building_at(c, end));
             let armour = armour_after_rounds(sheet.armour, sheet.dressing_rounds.unwrap_or(0), sleepers);
             // A sleeping group's member is not a figure: the evil eye is a figure's (`Cursed`).
@@ -1634,7 +1605,7 @@ impl Ignitions<'_> {
                 continue;
             }
             let first = *patches_from.get_or_insert_with(|| {
-                patches = grid.burning_regions_of(&from_cells[k..], time);
+                patches = self.front.patches_of(&from_cells[k..], time);
                 k
             });
             let diameter = patches.get(k - first).copied().flatten().map_or(0.0, |r| r.diameter_in);
@@ -1805,10 +1776,11 @@ mod tests {
         }
     }
 
-    /// The summaries tell which fire holds each cell asked about, as a flood of that cell's
-    /// patch measures it, and say so of no cell not asked about; they leave their bits clear.
+    /// The patch holding a cell, read from the summary, is what a flood of it measures, for
+    /// every cell; once a cell has caught by the summary's time, or at another time, the patch
+    /// is flooded again. Summarising leaves its bits clear.
     #[test]
-    fn summaries_place_the_cells_asked_about_in_their_fires() {
+    fn patches_read_from_the_summary_match_a_flood_of_each_cell() {
         let scene = crate::sim::testing::scene_from_str(
             "(version: 1, table: (width: 12, height: 6),
               terrain: [
@@ -1824,31 +1796,40 @@ mod tests {
         grid.advance_to(1.5);
         front.time = 1.5;
         let grid = front.grid.as_ref().expect("grid");
-        let cells = (grid.width_cells() * grid.height_cells()) as usize;
-        // Every third cell, some twice, and some off the grid.
-        let asked: Vec<usize> = (0..cells).step_by(3).chain([0, 3, cells, cells + 7]).collect();
-        for _ in 0..2 {
-            let (fires, at) = front.summarise(1.5, &asked);
-            assert_eq!(fires.len(), 2, "two fires, the road between them");
+        let cells: Vec<Cell> = (0..grid.width_cells() * grid.height_cells())
+            .map(|i| Cell { x: i % grid.width_cells(), y: i / grid.width_cells() })
+            .chain([Cell { x: 1000, y: 0 }, Cell { x: 0, y: 1000 }])
+            .collect();
+        let floods = |front: &FireFront, time: f32| -> Vec<Option<fire_front::FireRegion>> {
             let grid = front.grid.as_ref().expect("grid");
-            let mut burning_asked = 0;
-            for index in 0..cells {
-                let cell =
-                    fire_front::Cell { x: index as u32 % grid.width_cells(), y: index as u32 / grid.width_cells() };
-                let patch = grid.burning_region(cell, 1.5);
-                match at.fire_of(index) {
-                    None => assert!(index % 3 != 0, "cell {index} was asked about"),
-                    Some(None) => assert_eq!(patch, None, "cell {index}"),
-                    Some(Some(f)) => {
-                        let patch = patch.expect("a burning cell");
-                        assert_eq!((fires[f].diameter_in, fires[f].area_in2), (patch.diameter_in, patch.area_in2));
-                        burning_asked += 1;
-                    }
-                }
+            cells.iter().map(|&c| grid.burning_region(c, time)).collect()
+        };
+        for _ in 0..2 {
+            front.summarise(1.5);
+            assert_eq!(front.fires.len(), 2, "two fires, the road between them");
+            assert!(front.summarised.is_some());
+            let read = front.patches_of(&cells, 1.5);
+            assert_eq!(read, floods(&front, 1.5));
+            assert!(read.iter().flatten().count() > 150, "{}", read.iter().flatten().count());
+            for (fire, patch) in front.fires.iter().zip(&front.summarised.as_ref().expect("summarised").patches) {
+                assert_eq!(
+                    (fire.area_in2, fire.diameter_in, fire.span_in),
+                    (patch.area_in2, patch.diameter_in, patch.span_in)
+                );
             }
-            assert!(burning_asked > 50, "{burning_asked}");
-            assert!(front.marks.burning.iter().chain(&front.marks.asked).all(|&w| w == 0), "the bits are clear");
+            assert!(front.marks.burning.iter().all(|&w| w == 0), "the bits are clear");
         }
+        // Another time is flooded, not read.
+        assert_eq!(front.patches_of(&cells, 1.0), floods(&front, 1.0));
+        // A new fire at the summary's time that joins the two: read from the summary, it would
+        // still be two patches.
+        let grid = front.grid.as_mut().expect("grid");
+        assert!(grid.ignite(6.0, 3.0, 0.1, 1.5).is_none(), "the road does not burn");
+        assert!(grid.ignite(5.5, 3.0, 0.4, 1.5).is_some() && grid.ignite(6.5, 3.0, 0.4, 1.5).is_some());
+        grid.advance_to(1.5);
+        let before = front.summarised.as_ref().expect("summarised").settled;
+        assert!(front.grid.as_ref().expect("grid").settled_by(1.5) > before, "cells caught by 1.5");
+        assert_eq!(front.patches_of(&cells, 1.5), floods(&front, 1.5));
     }
 
     #[test]

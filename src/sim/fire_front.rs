@@ -214,6 +214,20 @@ pub struct FireRegion {
     pub span_in: f32,
 }
 
+impl FireRegion {
+    /// A patch of `cells` cells of `cell_size_in` inches whose bounding box is `span_cells`
+    /// cells along its longer side.
+    pub fn of_cells(cells: usize, span_cells: u32, cell_size_in: f32) -> Self {
+        let area_in2 = cells as f32 * cell_size_in * cell_size_in;
+        FireRegion {
+            cells,
+            area_in2,
+            diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
+            span_in: span_cells as f32 * cell_size_in,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct StencilEdge {
     dx: i32,
@@ -262,6 +276,9 @@ pub struct FireGrid {
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
+    /// The shortest burn-out of a burnable cell (0 with none): a cell that arrived less than
+    /// this long ago burns, whatever its fuel.
+    min_burn_rounds: f32,
     stencil: Vec<StencilEdge>,
     /// The eight edges to neighbouring cells (sides and corners), for floods and contacts.
     unit_stencil: Vec<StencilEdge>,
@@ -314,6 +331,7 @@ impl FireGrid {
             heap: BinaryHeap::new(),
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
+            min_burn_rounds: 0.0,
             stencil: build_stencil(),
             unit_stencil: build_stencil().into_iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1).collect(),
             material_of: std::array::from_fn(|i| i as u8),
@@ -834,14 +852,8 @@ impl FireGrid {
                 }
             }
         }
-        let area_in2 = cells as f32 * self.cell_size * self.cell_size;
         let span_cells = (max_x - min_x).max(max_y - min_y) + 1;
-        FireRegion {
-            cells,
-            area_in2,
-            diameter_in: 2.0 * (area_in2 / std::f32::consts::PI).sqrt(),
-            span_in: span_cells as f32 * self.cell_size,
-        }
+        FireRegion::of_cells(cells, span_cells as u32, self.cell_size)
     }
 
     fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
@@ -872,6 +884,8 @@ impl FireGrid {
             self.burn_rounds[index] = burn;
         }
         self.max_burn_rounds = self.burn_rounds.iter().fold(0.0f32, |most, &b| most.max(b));
+        let shortest = self.burn_rounds.iter().filter(|&&b| b > 0.0).fold(f32::INFINITY, |least, &b| least.min(b));
+        self.min_burn_rounds = if shortest.is_finite() { shortest } else { 0.0 };
         result
     }
 
@@ -1012,14 +1026,29 @@ impl FireGrid {
     /// The cells burning at `time`, as indices row by row from the lower left (`y × width + x`),
     /// in the order they caught.
     pub fn burning_indices(&self, time: f32) -> impl Iterator<Item = usize> + '_ {
-        self.settle_order[self.burning_window(time)]
-            .iter()
-            .map(|&c| c as usize)
-            .filter(move |&index| self.state_of_index(index, time) == CellState::Burning)
+        let window = self.burning_window(time);
+        let surely = self.surely_burning_from(time, window.clone());
+        // Before `surely`, a cell burns only where its fuel burns longer than the shortest:
+        // with one burn-out time on the table none does, and none is looked at.
+        let tested = if self.min_burn_rounds < self.max_burn_rounds { window.start..surely } else { surely..surely };
+        let test = move |&index: &usize| self.state_of_index(index, time) == CellState::Burning;
+        let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&c| c as usize);
+        order(tested).filter(test).chain(order(surely..window.end))
     }
 
-    /// How many settled cells arrived by `time` (the settle order is by arrival).
-    fn settled_by(&self, time: f32) -> usize {
+    /// Where in `window` (of the settle order, arrived by `time`) the cells that are surely
+    /// burning at `time` begin: those that arrived less than the shortest burn-out before it.
+    /// `time < arrival + shortest` rounds no later than `time < arrival + burn` for any longer
+    /// burn, and grows with the arrival, so they are a tail of the window.
+    fn surely_burning_from(&self, time: f32, window: std::ops::Range<usize>) -> usize {
+        let shortest = self.min_burn_rounds;
+        let arrival = &self.arrival;
+        window.start + self.settle_order[window].partition_point(|&c| arrival[c as usize] + shortest <= time)
+    }
+
+    /// How many settled cells arrived by `time` (the settle order is by arrival). What burns at
+    /// `time` changes only when this does, or when the grid is painted, cleared or restored.
+    pub fn settled_by(&self, time: f32) -> usize {
         self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time)
     }
 
@@ -1585,6 +1614,50 @@ mod tests {
         assert_eq!(g.burning_area_in2(2, 5.0), 0.0);
         let reached = all_cells(&g).filter(|&c| g.state_at(c, 5.0) != CellState::Unburnt).count();
         assert!((g.burnt_area_in2(1, 5.0) - reached as f32 * 0.01).abs() < 1e-4);
+    }
+
+    /// The burning cells are every settled cell burning by `state_at`, in settle order, at
+    /// times between and on the burn-outs, with one burn-out time on the table (no cell of the
+    /// window is looked at, only its tail taken) and with three: fuels that burn out sooner
+    /// leave the window's tail first.
+    #[test]
+    fn burning_cells_are_the_settled_cells_burning_in_settle_order() {
+        let mut one = uniform(6.0, 4.0, 0.5, 3.0);
+        let mut three = grid(6.0, 4.0);
+        three
+            .paint(|x, _| {
+                Some(match x {
+                    x if x < 2.0 => fuel(1, 0.5, 3.0),
+                    x if x < 4.0 => fuel(2, 0.5, 1.0),
+                    _ => fuel(3, 0.5, 2.5),
+                })
+            })
+            .expect("valid fuel");
+        for material in [2, 3] {
+            three.set_material(material, 1);
+        }
+        let mut outlasting = 0;
+        for g in [&mut one, &mut three] {
+            assert!(g.ignite(3.0, 2.0, 0.3, 0.0).is_some());
+            g.advance_to(20.0);
+            let order: Vec<u32> = g.settle_order.clone();
+            for k in 0..=80 {
+                let time = k as f32 * 0.25;
+                let expected: Vec<usize> = order
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&i| g.state_of_index(i, time) == CellState::Burning)
+                    .collect();
+                assert_eq!(g.burning_indices(time).collect::<Vec<_>>(), expected, "at {time}");
+                assert!(k > 24 || !expected.is_empty(), "something burns at {time}");
+                let shortest = g.min_burn_rounds;
+                outlasting += expected.iter().filter(|&&i| g.arrival[i] + shortest <= time).count();
+            }
+        }
+        assert!(outlasting > 100, "cells burning longer than the shortest burn-out: {outlasting}");
+        assert_eq!((three.min_burn_rounds, three.max_burn_rounds), (1.0, 3.0));
+        assert_eq!((one.min_burn_rounds, one.max_burn_rounds), (3.0, 3.0));
+        assert_eq!(grid(2.0, 2.0).min_burn_rounds, 0.0, "nothing burns");
     }
 
     /// The 8-neighbour patch of burning cells holding `cell`, by a plain breadth-first flood
