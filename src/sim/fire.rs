@@ -382,6 +382,25 @@ impl FireFront {
         self.state_at(p) == CellState::Burning
     }
 
+    /// Whether the cell at a point burns at `time`, for many points one after another, such as
+    /// samples along a line: a point in the cell of the point before is answered without
+    /// looking again. At [`Self::time`], [`Self::is_burning`].
+    pub fn burning_test(&self, time: f32) -> impl FnMut(Vec2) -> bool + '_ {
+        let mut last: Option<(Cell, bool)> = None;
+        move |p| {
+            let Some(grid) = self.grid.as_ref() else { return false };
+            let Some(cell) = grid.cell_at(p.x, p.y) else { return false };
+            match last {
+                Some((before, burning)) if before == cell => burning,
+                _ => {
+                    let burning = grid.state_at(cell, time) == CellState::Burning;
+                    last = Some((cell, burning));
+                    burning
+                }
+            }
+        }
+    }
+
     /// The nearest burning point within `within` inches of `p` (cell centre) and its distance.
     /// Cost: the cells in a square of side 2·`within`.
     pub fn nearest_burning(&self, p: Vec2, within: f32) -> Option<(Vec2, f32)> {
@@ -1648,11 +1667,12 @@ impl Ignitions<'_> {
 fn swept_burning_point(front: &FireFront, segments: &[(Vec2, Vec2)], time: f32) -> Option<Vec2> {
     let grid = front.grid.as_ref()?;
     let step = grid.cell_size_in() / 2.0;
+    let mut burning = front.burning_test(time);
     for &(a, b) in segments {
         let samples = ((a.distance(b) / step).ceil() as usize).min(1_000_000);
         for k in 0..=samples {
             let p = a.lerp(b, if samples == 0 { 0.0 } else { k as f32 / samples as f32 });
-            if grid.cell_at(p.x, p.y).is_some_and(|c| grid.state_at(c, time) == CellState::Burning) {
+            if burning(p) {
                 return Some(p);
             }
         }

@@ -1069,8 +1069,10 @@ impl FireGrid {
         if !(x_in >= 0.0 && y_in >= 0.0) {
             return None;
         }
-        let x = (x_in / self.cell_size).floor();
-        let y = (y_in / self.cell_size).floor();
+        // Not negative, so `as` rounds down as `floor` would (which is a libm call), and a
+        // whole number of cells bounds the unrounded value as it bounds the rounded one.
+        let x = x_in / self.cell_size;
+        let y = y_in / self.cell_size;
         if !(x < self.width as f32 && y < self.height as f32) {
             return None;
         }

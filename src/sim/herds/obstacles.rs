@@ -181,8 +181,9 @@ impl<'a> Obstacles<'a> {
         if fires.is_empty() {
             return None;
         }
-        let fright_at = |x: Vec2| -> Option<i32> {
-            if !front.is_burning(x) {
+        let mut burning = front.burning_test(front.time());
+        let mut fright_at = |x: Vec2| -> Option<i32> {
+            if !burning(x) {
                 return None;
             }
             fires
@@ -200,9 +201,10 @@ impl<'a> Obstacles<'a> {
                 Some(fright) if !leaving => {
                     // The cell edge lies between the last clear sample and this one.
                     let (mut a, mut b) = (before, t);
+                    let mut burning = front.burning_test(front.time());
                     for _ in 0..10 {
                         let m = (a + b) / 2.0;
-                        if front.is_burning(p + d * m) {
+                        if burning(p + d * m) {
                             b = m;
                         } else {
                             a = m;
