@@ -1134,18 +1134,21 @@ fn fire_round(
     // 2. Fire meeting another material: one roll per (burning region, touched region) a round.
     ignitions.contact_ignitions();
 
+    // Who is caught crossing fire is found before step 3 (see `figures_crossing_fire`).
+    let mut rolled = std::mem::take(&mut front.rolled_in_move);
+    if rolled.0 != clock.move_number {
+        rolled = (clock.move_number, BTreeSet::new());
+    }
+    let crossed = figures_crossing_fire(front, &figures, times, &settings, &rolled.1);
+
     // 3. The front advances to the end of the round, where the fires are summarised: step 4
     // reads the size of the patch a person stands in from the summary (nobody moves in a
     // round's fire) instead of flooding it again.
     let (changes, fires_before) = advance_front(front, times.end);
 
     // 4. Figures caught by fire.
-    let mut rolled = std::mem::take(&mut front.rolled_in_move);
-    if rolled.0 != clock.move_number {
-        rolled = (clock.move_number, BTreeSet::new());
-    }
     let caught = Caught { settings: &settings, rolled: &mut rolled.1, dice: &mut dice, log: &mut log, clock: &clock };
-    let caught = figures_in_fire(front, &mut figures, times, caught);
+    let caught = figures_in_fire(front, &mut figures, times, crossed, caught);
     sleepers_in_fire(front, &mut groups, times.end, &sleepers.0, caught);
     front.rolled_in_move = rolled;
 
@@ -1207,51 +1210,88 @@ fn patch_diameter(front: &FireFront, cell: fire_front::Cell, time: f32) -> f32 {
     front.patches_of(&[cell], time).pop().flatten().map_or(0.0, |r| r.diameter_in)
 }
 
-/// Step 4: figures caught by fire. Who is caught, where and when, is found first (no dice are
-/// rolled for it), so the patches burning at the round's start are looked up once for all the
-/// figures caught crossing them (in the last round's summary, unless something caught since);
-/// those at its end were summarised in step 3. A crowd in one big fire must not flood it per
-/// figure. `caught.rolled`: who has rolled already this
-/// move (skipped under `person_rolls: per_move`).
+/// Whether fire can catch a figure this round: not when dead, nor when it has rolled this
+/// move already under `person_rolls: per_move`.
+fn may_catch(settings: &FireSettings, rolled: &BTreeSet<String>, name: &str, conditions: &Conditions) -> bool {
+    !(conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
+        || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name)))
+}
+
+/// Step 4's first half, found before the front advances (step 3): in a move's first round,
+/// the figures whose path this move crossed ground burning at the round's start, each (in
+/// scene order) with the point and the diameter of the patch burning there. Once this round's
+/// ignitions are made, what burns at the start is settled, so the patches are those of the last
+/// round's summary (unless something caught this round), looked up once for the whole crowd:
+/// a crowd in one big fire must not flood it per figure.
+fn figures_crossing_fire(
+    front: &FireFront,
+    figures: &FigureQuery,
+    times: RoundTimes,
+    settings: &FireSettings,
+    rolled: &BTreeSet<String>,
+) -> Vec<Option<(Vec2, f32)>> {
+    let figures = in_scene_order(figures.iter(), |item| *item.0);
+    if times.in_move != 1 {
+        return vec![None; figures.len()];
+    }
+    let crossed: Vec<Option<Vec2>> = figures
+        .iter()
+        .map(|(_, name, _, _, swept, conditions, _)| {
+            may_catch(settings, rolled, name.as_str(), conditions)
+                .then(|| swept_burning_point(front, &swept.segments, times.start))
+                .flatten()
+        })
+        .collect();
+    let cell_of = |at: Vec2| front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
+    let cells: Vec<fire_front::Cell> = crossed.iter().flatten().filter_map(|&p| cell_of(p)).collect();
+    let mut patches = if cells.is_empty() { Vec::new() } else { front.patches_of(&cells, times.start) }.into_iter();
+    crossed
+        .into_iter()
+        .map(|at| {
+            let at = at?;
+            let diameter = cell_of(at).and_then(|_| patches.next().flatten()).map_or(0.0, |r| r.diameter_in);
+            Some((at, diameter))
+        })
+        .collect()
+}
+
+/// Step 4: figures caught by fire: those `crossed` found crossing it at the round's start,
+/// else those standing in burning ground at its end (the patches there were summarised in
+/// step 3). `caught.rolled`: who has rolled already this move.
 fn figures_in_fire<'a>(
     front: &FireFront,
     figures: &mut FigureQuery,
     times: RoundTimes,
+    crossed: Vec<Option<(Vec2, f32)>>,
     caught: Caught<'a>,
 ) -> Caught<'a> {
-    let RoundTimes { in_move: round_in_move, start, end, .. } = times;
+    let RoundTimes { start, end, .. } = times;
     let Caught { settings, rolled, dice, log, clock } = caught;
     let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
-    let caught_at: Vec<Option<(Vec2, f32, &str)>> = figures
+    // Where, when and how each is caught; the patch's diameter when crossing.
+    let caught_at: Vec<Option<(Vec2, f32, &str, Option<f32>)>> = figures
         .iter()
-        .map(|(_, name, _, position, swept, conditions, _)| {
-            if conditions.0.iter().any(|c| c.kind == ConditionKind::Dead)
-                || (settings.person_rolls == PersonFireRolls::PerMove && rolled.contains(name.as_str()))
-            {
+        .zip(crossed)
+        .map(|((_, name, _, position, _, conditions, _), crossed)| {
+            if !may_catch(settings, rolled, name.as_str(), conditions) {
                 return None;
             }
-            let crossed = if round_in_move == 1 { swept_burning_point(front, &swept.segments, start) } else { None };
-            crossed
-                .map(|p| (p, start, "path_crossed_fire"))
-                .or_else(|| front.is_burning(position.0).then_some((position.0, end, "stands_in_fire")))
+            match crossed {
+                Some((at, diameter)) => Some((at, start, "path_crossed_fire", Some(diameter))),
+                None => front.is_burning(position.0).then_some((position.0, end, "stands_in_fire", None)),
+            }
         })
         .collect();
-    let cell_of = |at: Vec2| front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
-    // The patches at the start, found once for every figure caught crossing one.
-    let crossing: Vec<fire_front::Cell> =
-        caught_at.iter().flatten().filter(|c| c.1 != end).filter_map(|c| cell_of(c.0)).collect();
-    let mut crossed_patches =
-        if crossing.is_empty() { Vec::new() } else { front.patches_of(&crossing, start) }.into_iter();
     for ((_, name, figure, _, _, mut conditions, cursed), caught) in figures.into_iter().zip(caught_at) {
-        let Some((at, when, how)) = caught else { continue };
+        let Some((at, when, how, crossed_diameter)) = caught else { continue };
         rolled.insert(name.to_string());
         // The fire's size where it caught them, and the building burning there: FV + 3 (001
         // "Fire Strike -3 = Fright Value of fire").
-        let cell = cell_of(at);
-        let diameter = match cell {
-            Some(_) if when != end => crossed_patches.next().flatten().map_or(0.0, |r| r.diameter_in),
-            Some(cell) => patch_diameter(front, cell, when),
-            None => 0.0,
+        let cell = front.grid.as_ref().and_then(|g| g.cell_at(at.x, at.y));
+        let diameter = match (cell, crossed_diameter) {
+            (None, _) => 0.0,
+            (Some(_), Some(diameter)) => diameter,
+            (Some(cell), None) => patch_diameter(front, cell, when),
         };
         let building = cell.and_then(|c| front.building_at(c, when));
         let caught = PersonCaught {
