@@ -351,7 +351,7 @@ impl Pass<'_> {
         // A pit by the table's edge: the figure climbs out onto the table.
         let edge = edge.map(|p| self.onto_table(p));
         let condition = mover.conditions[i].name.clone();
-        let mut e = LogEvent::new("traps", "pit_climb", mover.name.clone())
+        let mut e = LogEvent::new("traps", "pit_climb", mover.name)
             .roll(test)
             .outcome(if out { TrapOutcome::ClimbedOut } else { TrapOutcome::StillInPit })
             .field("condition", condition)
@@ -428,7 +428,7 @@ impl Pass<'_> {
         let event = with_rolls(self.new_event("khemri_set_trap", m, t, c.time), rolls)
             .outcome(report.outcome)
             .field("becomes", report.becomes.id())
-            .field("set_by", self.movers[m].name.clone());
+            .field("set_by", self.movers[m].name);
         self.event(event);
         self.set_counter(t, kc);
     }
@@ -442,12 +442,10 @@ impl Pass<'_> {
         self.movers[m].changed = true;
         let victim = self.victim(m);
         let report = resolve_swinging_blades(&victim, false, &mut self.dice);
-        let event = with_rolls(
-            LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name.clone()),
-            report.rolls(),
-        )
-        .outcome(if report.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged })
-        .field("condition", &condition.name);
+        let event =
+            with_rolls(LogEvent::new("traps", "khemri_swinging_blades_again", self.movers[m].name), report.rolls())
+                .outcome(if report.hits.is_some() { TrapOutcome::Struck } else { TrapOutcome::Dodged })
+                .field("condition", &condition.name);
         let event = Self::hits_fields(event, report.hits.as_ref());
         self.event(event);
         if let Some(hits) = &report.hits {
@@ -586,7 +584,7 @@ impl Pass<'_> {
                         self.apply_hits(m, &r.hits);
                         let mut burning = Vec::new();
                         if r.on_fire {
-                            burning.push(self.movers[m].name.clone());
+                            burning.push(self.movers[m].name.to_string());
                         }
                         for b in &r.nearby {
                             let o = b.id as usize;
@@ -595,7 +593,7 @@ impl Pass<'_> {
                                 .outcome(if b.on_fire { TrapOutcome::OnFire } else { TrapOutcome::NotOnFire });
                             self.event(e);
                             if b.on_fire {
-                                burning.push(self.movers[o].name.clone());
+                                burning.push(self.movers[o].name.to_string());
                             }
                         }
                         let trap = &self.traps[t];
@@ -659,7 +657,7 @@ impl Pass<'_> {
             .outcome(if in_way.is_empty() { TrapOutcome::Clear } else { TrapOutcome::ModelsInWay })
             .field("from", point_to_thousandths(from))
             .field("to", point_to_thousandths(to))
-            .field("in_way", in_way.iter().map(|&(_, o)| self.movers[o].name.clone()).collect::<Vec<_>>());
+            .field("in_way", in_way.iter().map(|&(_, o)| self.movers[o].name).collect::<Vec<_>>());
         self.event(e);
         for (distance, o) in in_way {
             let bystander = Bystander { id: o as u32, distance: f64::from(distance), victim: self.victim(o) };

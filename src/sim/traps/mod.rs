@@ -299,7 +299,7 @@ impl MoverIndex {
         for (i, m) in movers.iter().enumerate() {
             items.push((m.position, m.position, 0.0));
             owner.push(i as u32);
-            for &(a, b) in &m.segments {
+            for &(a, b) in m.segments {
                 items.push((a, b, 0.0));
                 owner.push(i as u32);
             }
@@ -426,14 +426,16 @@ fn approaches(m: &Mover, area: Area, reach: f32, remembered: bool, first: Option
 struct Mover<'w> {
     entity: Entity,
     order: u32,
-    name: String,
+    /// The figure's name, its path and its waypoints, read from the world: the pass changes
+    /// none of them (where a trap stops a figure, [`Changes::of`] cuts copies of them).
+    name: &'w str,
     /// The figure's sheet, read from the world (the pass changes only `mounted`).
     sheet: &'w scene::Figure,
     /// Whether it rides: the sheet's, until a trap throws it.
     mounted: bool,
     conditions: Vec<scene::Condition>,
     wounds: Option<i32>,
-    segments: Vec<(Vec2, Vec2)>,
+    segments: &'w [(Vec2, Vec2)],
     /// Distance along the move at the start of each segment.
     starts: Vec<f32>,
     total: f32,
@@ -448,7 +450,7 @@ struct Mover<'w> {
     facing: f32,
     /// Its path ended this move (for lifters and Set Trap).
     arrived: bool,
-    waypoints: VecDeque<Vec2>,
+    waypoints: &'w VecDeque<Vec2>,
     changed: bool,
     /// Its steed fell under it and threw it: written back as not `mounted`.
     unhorsed: bool,
@@ -736,7 +738,7 @@ impl Pass<'_> {
     }
 
     fn new_event(&self, event: &'static str, m: usize, t: usize, time: f32) -> LogEvent {
-        LogEvent::new("traps", event, self.movers[m].name.clone())
+        LogEvent::new("traps", event, self.movers[m].name)
             .field("trap", self.traps[t].name())
             .field("in_round", self.round_at(time))
     }
@@ -801,7 +803,7 @@ impl Pass<'_> {
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
                         SpotChecks::PerMove => first(reach).into_iter().collect(),
                         SpotChecks::PerApproach => {
-                            let remembered = trap.spec.in_range_of.contains(&m.name);
+                            let remembered = trap.spec.in_range_of.iter().any(|n| n == m.name);
                             approaches(m, area, reach, remembered, first(reach))
                         }
                     };
@@ -900,7 +902,7 @@ impl Pass<'_> {
                 .into_iter()
                 .map(|o| &self.movers[o])
                 .filter(|m| area.distance(m.final_position()) <= reach)
-                .map(|m| m.name.clone())
+                .map(|m| m.name.to_string())
                 .collect();
             let trap = &mut self.traps[t];
             if names != trap.spec.in_range_of {
@@ -979,12 +981,12 @@ fn resolve_traps(
             Mover {
                 entity,
                 order: order.0,
-                name: name.as_str().to_string(),
+                name: name.as_str(),
                 sheet: &figure.0,
                 mounted: figure.0.mounted,
                 conditions: conditions.0.clone(),
                 wounds: wounds.map(|w| w.0),
-                segments: swept.segments.clone(),
+                segments: &swept.segments,
                 starts,
                 total,
                 speed: swept.speed,
@@ -994,7 +996,7 @@ fn resolve_traps(
                 position: position.0,
                 facing: facing.0,
                 arrived: waypoints.0.is_empty(),
-                waypoints: waypoints.0.clone(),
+                waypoints: &waypoints.0,
                 changed: false,
                 unhorsed: false,
                 cursed: cursed.copied(),
@@ -1078,7 +1080,7 @@ impl Changes {
             .map(|m| {
                 let position = m.final_position();
                 let mut waypoints = m.waypoints.clone();
-                let mut segments = m.segments.clone();
+                let mut segments = m.segments.to_vec();
                 if m.cap < m.total - ON_EDGE {
                     // Put back the waypoints reached beyond where the figure stopped.
                     let i = (0..m.segments.len())
@@ -1257,12 +1259,12 @@ mod tests {
         Mover {
             entity: Entity::PLACEHOLDER,
             order: i as u32,
-            name: sheet.name.clone(),
+            name: &sheet.name,
             sheet,
             mounted: sheet.mounted,
             conditions: Vec::new(),
             wounds: None,
-            segments,
+            segments: Box::leak(segments.into_boxed_slice()),
             starts,
             total,
             speed,
@@ -1272,7 +1274,7 @@ mod tests {
             position,
             facing: 0.0,
             arrived: false,
-            waypoints: VecDeque::new(),
+            waypoints: Box::leak(Box::default()),
             changed: false,
             unhorsed: false,
             cursed: None,

@@ -335,7 +335,7 @@ impl Pass<'_> {
         }
         self.event(event);
         if let Some(noise) = result.noise {
-            let name = self.movers[m].name.clone();
+            let name = self.movers[m].name;
             self.noise(&name, at, c.time, noise);
         }
         if let Some(d) = stop_at {
@@ -649,7 +649,7 @@ impl Pass<'_> {
         let weights: Vec<f32> =
             on_it.iter().map(|&o| self.movers[o].sheet.weight.unwrap_or(self.settings.table.figure_weight)).collect();
         let gives_way = floor_gives_way(&weights, gives_way_at);
-        let names: Vec<&str> = on_it.iter().map(|&o| self.movers[o].name.as_str()).collect();
+        let names: Vec<&str> = on_it.iter().map(|&o| self.movers[o].name).collect();
         let event = self
             .new_event("falling_floor", m, t, c.time)
             .outcome(if gives_way { TrapOutcome::GivesWay } else { TrapOutcome::Holds })
@@ -722,7 +722,7 @@ impl Pass<'_> {
             self.halt(m, c.distance, Some(centre));
         }
         if let Some(noise) = result.noise {
-            self.noise(&self.movers[m].name.clone(), centre, c.time, noise);
+            self.noise(&self.movers[m].name, centre, c.time, noise);
         }
         for condition in added {
             self.give_condition(m, condition);
@@ -751,10 +751,10 @@ impl Pass<'_> {
             }
         }
         mover.changed = true;
-        let name = mover.name.clone();
+        let name = mover.name;
         for c in released {
             self.event(
-                crate::sim::log::LogEvent::new("traps", "injury_starts", name.clone())
+                crate::sim::log::LogEvent::new("traps", "injury_starts", name)
                     .outcome(TrapOutcome::ReleasedFromLoop)
                     .field("condition", LoggedCondition::of(&c)),
             );
