@@ -701,14 +701,24 @@ impl FireFront {
                         *cells += 1;
                     }
                     // Off the grid: not a neighbour (a row's end does not touch the next row).
+                    // Each row's two or three neighbours are one window of the bits, taken
+                    // left to right as a cell at a time would be.
+                    let (left, right) = (x.saturating_sub(1), (x + 1).min(width - 1));
+                    let span = right - left + 1;
+                    let window = (1u64 << span) - 1;
                     for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
-                        for nx in x.saturating_sub(1)..=(x + 1).min(width - 1) {
-                            let n = ny * width + nx;
-                            let bit = 1u64 << (n % 64);
-                            if marks[n / 64] & bit != 0 {
-                                marks[n / 64] &= !bit;
-                                stack.push(Cell { x: nx as u32, y: ny as u32 });
-                            }
+                        let first = ny * width + left;
+                        let (word, shift) = (first / 64, first % 64);
+                        let mut found = (marks[word] >> shift) & window;
+                        if shift + span > 64 {
+                            found |= (marks[word + 1] << (64 - shift)) & window;
+                        }
+                        while found != 0 {
+                            let k = found.trailing_zeros() as usize;
+                            found &= found - 1;
+                            let n = first + k;
+                            marks[n / 64] &= !(1u64 << (n % 64));
+                            stack.push(Cell { x: (left + k) as u32, y: ny as u32 });
                         }
                     }
                 }
