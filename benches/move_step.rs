@@ -39,13 +39,29 @@ fn bench(c: &mut Criterion) {
     // sweeping past traps. This is the work of a frame that steps a move while playing.
     let stress = parse_scene(&stress_scene_ron(), Path::new("stress.ron")).unwrap();
     let mut sim = Simulation::new(&stress, 1);
-    sim.step_moves(19);
+    sim.step_moves(18);
+    let at_move_18 = sim.scene_now().expect("a scene");
+    sim.step_moves(1);
     let at_move_19 = sim.scene_now().expect("a scene");
     let mut group = c.benchmark_group("stress scene");
     group.sample_size(10);
+    // The first move after loading: the schedules are built and the grid's contact borders
+    // worked out in it.
     group.bench_function("move 20: 2000 figures, 500 traps, 50 herds, a burning table", |b| {
         b.iter_batched_ref(
             || Simulation::new(&at_move_19, 1),
+            |app| app.step_moves(1),
+            criterion::BatchSize::PerIteration,
+        )
+    });
+    // The same move 20 while playing on: the world loaded at move 18 has played move 19.
+    group.bench_function("move 20 after move 19 in the same world (playing on)", |b| {
+        b.iter_batched_ref(
+            || {
+                let mut app = Simulation::new(&at_move_18, 1);
+                app.step_moves(1);
+                app
+            },
             |app| app.step_moves(1),
             criterion::BatchSize::PerIteration,
         )
