@@ -460,7 +460,7 @@ struct Mover<'w> {
 
 impl Mover<'_> {
     fn point_at(&self, d: f32) -> Vec2 {
-        point_along_path(&self.segments, &self.starts, d).unwrap_or(self.position)
+        point_along_path(self.segments, &self.starts, d).unwrap_or(self.position)
     }
 
     /// Fraction of the move (0..=1) at which it has gone `d` inches.
@@ -490,8 +490,7 @@ impl Mover<'_> {
 
     /// The way it was going `d` inches along its move (its facing when it did not move).
     fn heading_at(&self, d: f32) -> Vec2 {
-        heading_along_path(&self.segments, &self.starts, d)
-            .unwrap_or_else(|| Vec2::from_angle(self.facing.to_radians()))
+        heading_along_path(self.segments, &self.starts, d).unwrap_or_else(|| Vec2::from_angle(self.facing.to_radians()))
     }
 
     fn traits(&self) -> Traits {
@@ -771,7 +770,7 @@ impl Pass<'_> {
             }
             let start = m.segments[0].0;
             let end = m.point_at(m.total);
-            for ti in index.near(&m.segments) {
+            for ti in index.near(m.segments) {
                 let trap = &self.traps[ti];
                 let area = trap.area();
                 let morval = trap.spec.kind.morval_kind().is_some();

@@ -336,7 +336,7 @@ impl Pass<'_> {
         self.event(event);
         if let Some(noise) = result.noise {
             let name = self.movers[m].name;
-            self.noise(&name, at, c.time, noise);
+            self.noise(name, at, c.time, noise);
         }
         if let Some(d) = stop_at {
             self.movers[m].halt(d);
@@ -722,7 +722,7 @@ impl Pass<'_> {
             self.halt(m, c.distance, Some(centre));
         }
         if let Some(noise) = result.noise {
-            self.noise(&self.movers[m].name, centre, c.time, noise);
+            self.noise(self.movers[m].name, centre, c.time, noise);
         }
         for condition in added {
             self.give_condition(m, condition);
