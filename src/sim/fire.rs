@@ -286,8 +286,46 @@ struct SummaryMarks {
     /// Burning and not yet in a fire: all clear between calls.
     burning: Vec<u64>,
     /// Per cell, which fire of the last summary held it: meaningful only for the cells burning
-    /// then (each is written as its fire is flooded), so it is never cleared.
+    /// then (each is written as its fire is found), so it is never cleared.
     fire_of: Vec<u32>,
+    /// The runs of burning cells and their fires.
+    runs: fire_front::runs::RunLabels,
+}
+
+/// One fire's cells, summed run by run: how many, the sums of twice their centres' columns
+/// and rows (whole numbers, so exact in any order), and their bounds in cells.
+#[derive(Clone, Copy, Debug)]
+struct PatchSums {
+    cells: u64,
+    twice_x: u64,
+    twice_y: u64,
+    min: UVec2,
+    max: UVec2,
+}
+
+impl Default for PatchSums {
+    fn default() -> Self {
+        Self { cells: 0, twice_x: 0, twice_y: 0, min: UVec2::MAX, max: UVec2::ZERO }
+    }
+}
+
+impl PatchSums {
+    fn add(&mut self, run: fire_front::runs::Run) {
+        let (from, to, row) = (u64::from(run.from), u64::from(run.to), u64::from(run.row));
+        let cells = to - from + 1;
+        self.cells += cells;
+        // 1 + 3 + ... + (2n − 1) = n², so the centres 2x + 1 of columns from..=to sum to this.
+        self.twice_x += (to + 1) * (to + 1) - from * from;
+        self.twice_y += cells * (2 * row + 1);
+        self.min = self.min.min(UVec2::new(run.from, run.row));
+        self.max = self.max.max(UVec2::new(run.to, run.row));
+    }
+
+    /// The mean of the cells' centres, in inches.
+    fn centre(&self, size: f32) -> Vec2 {
+        let mean = |twice: u64| (twice as f64 / (2 * self.cells.max(1)) as f64 * f64::from(size)) as f32;
+        Vec2::new(mean(self.twice_x), mean(self.twice_y))
+    }
 }
 
 /// The last summary's time, and its fires as patches: with [`SummaryMarks::fire_of`], the size
@@ -564,38 +602,30 @@ impl FireFront {
             grid.set_front_solver(fire_front::FrontSolver::Grid);
         }
         let owner = paint_owners(&grid, &self.terrain);
-        let fuels: Vec<Option<fire_front::Fuel>> = self
+        let fuels: Vec<fire_front::Fuel> = self
             .regions
             .iter()
             .enumerate()
-            .map(|(i, r)| {
-                Some(fire_front::Fuel {
-                    index: i as u8 + 1,
-                    spread_rate_in: r.fuel.fire_spread_rate(&self.settings),
-                    burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
-                })
+            .map(|(i, r)| fire_front::Fuel {
+                index: i as u8 + 1,
+                spread_rate_in: r.fuel.fire_spread_rate(&self.settings),
+                burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
             })
             .collect();
-        let width = grid.width_cells() as usize;
-        let size = grid.cell_size_in();
         let fuel_of_region = &self.fuel_of_region;
-        let painted = grid.paint(|x, y| {
-            let index = (y / size) as usize * width + (x / size) as usize;
+        grid.paint_indexed(&fuels, |index| {
             let region = owner.get(index).copied().unwrap_or(u32::MAX);
-            let fuel = fuel_of_region.get(region as usize).copied().unwrap_or(0);
-            if fuel == 0 { None } else { fuels.get(fuel as usize - 1).copied().flatten() }
-        });
-        painted.map_err(|e| e.to_string())?;
+            usize::from(fuel_of_region.get(region as usize).copied().unwrap_or(0))
+        })
+        .map_err(|e| e.to_string())?;
         // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
         for (i, region) in self.regions.iter().enumerate() {
             let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
             grid.set_material(i as u8 + 1, material);
         }
-        for (i, &region) in owner.iter().enumerate() {
-            let fuel = self.fuel_of_region.get(region as usize).copied().unwrap_or(0);
-            if fuel != 0 && grid.fuel_at(Cell { x: (i % width) as u32, y: (i / width) as u32 }).is_some() {
-                self.regions[fuel as usize - 1].cells += 1;
-            }
+        let cells = grid.cells_by_fuel_index();
+        for (region, &cells) in self.regions.iter_mut().zip(&cells[1..]) {
+            region.cells += cells;
         }
         if self.keep_paint {
             // Worked out now so every restart's copy has the contact borders already.
@@ -622,9 +652,8 @@ impl FireFront {
     fn count_new_cells(&mut self, now: f32) -> Vec<(usize, usize)> {
         let mut changes = vec![(0usize, 0usize); self.regions.len()];
         let Some(grid) = &self.grid else { return changes };
-        for (cell, arrival) in grid.settled_from(self.seen_cells) {
-            if let Some(fuel) = grid.fuel_at(cell) {
-                let i = fuel.index as usize - 1;
+        for (index, arrival) in grid.settled_indices_from(self.seen_cells) {
+            if let Some(i) = usize::from(grid.fuel_index_of(index)).checked_sub(1) {
                 self.arrivals[i].push(arrival);
                 changes[i].0 += 1;
             }
@@ -665,69 +694,49 @@ impl FireFront {
             all.burning.resize(words, 0);
         }
         all.fire_of.resize(width * height, 0);
-        let (marks, fire_of) = (&mut all.burning, &mut all.fire_of);
-        // A bit per cell, row by row: burning and not yet in a fire. Read word by word it gives
-        // the cells in row order, so fires are found in the order of their first cell, and each
-        // flood clears the bits it takes: all are clear again at the end.
+        let SummaryMarks { burning: marks, fire_of, runs } = all;
+        // A bit per cell, row by row: burning. Fires are the 8-connected patches of its runs,
+        // found in the order of their first cell; the bits are cleared again at the end.
         let (mut first_word, mut last_word) = (usize::MAX, 0);
         for index in grid.burning_indices(now) {
             marks[index / 64] |= 1 << (index % 64);
             first_word = first_word.min(index / 64);
             last_word = last_word.max(index / 64);
         }
-        let (mut fires, mut patches) = (Vec::new(), Vec::new());
-        let mut stack = Vec::new();
-        for word in first_word..=last_word.min(words.saturating_sub(1)) {
-            while marks[word] != 0 {
-                let start = word * 64 + marks[word].trailing_zeros() as usize;
-                marks[word] &= marks[word] - 1;
-                let start = Cell { x: (start % width) as u32, y: (start / width) as u32 };
-                stack.push(start);
-                let (mut count, mut sum) = (0usize, Vec2::ZERO);
-                let (mut min, mut max) = (UVec2::new(start.x, start.y), UVec2::new(start.x, start.y));
-                // Burning cells of each region in this fire.
-                let mut in_fire = vec![0usize; self.regions.len()];
-                let size = grid.cell_size_in();
-                while let Some(c) = stack.pop() {
-                    count += 1;
-                    sum += Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5) * size;
-                    min = min.min(UVec2::new(c.x, c.y));
-                    max = max.max(UVec2::new(c.x, c.y));
-                    let (x, y) = (c.x as usize, c.y as usize);
-                    let index = y * width + x;
-                    fire_of[index] = fires.len() as u32;
-                    let fuel = grid.fuel_index_of(index);
-                    if let Some(cells) = in_fire.get_mut(usize::from(fuel).wrapping_sub(1)) {
-                        *cells += 1;
-                    }
-                    // Off the grid: not a neighbour (a row's end does not touch the next row).
-                    // Each row's two or three neighbours are one window of the bits, taken
-                    // left to right as a cell at a time would be.
-                    let (left, right) = (x.saturating_sub(1), (x + 1).min(width - 1));
-                    let span = right - left + 1;
-                    let window = (1u64 << span) - 1;
-                    for ny in y.saturating_sub(1)..=(y + 1).min(height - 1) {
-                        let first = ny * width + left;
-                        let (word, shift) = (first / 64, first % 64);
-                        let mut found = (marks[word] >> shift) & window;
-                        if shift + span > 64 {
-                            found |= (marks[word + 1] << (64 - shift)) & window;
-                        }
-                        while found != 0 {
-                            let k = found.trailing_zeros() as usize;
-                            found &= found - 1;
-                            let n = first + k;
-                            marks[n / 64] &= !(1u64 << (n % 64));
-                            stack.push(Cell { x: (left + k) as u32, y: ny as u32 });
-                        }
-                    }
-                }
-                let patch = fire_front::FireRegion::of_cells(count, (max - min).max_element() + 1, size);
-                fires.push(self.summary_of(patch, sum, (min, max), &in_fire));
-                patches.push(patch);
-            }
+        if first_word > last_word || width == 0 {
+            return (Vec::new(), Vec::new());
         }
-        (fires, patches)
+        let rows = first_word * 64 / width..=((last_word * 64 + 63) / width).min(height - 1);
+        let count = runs.label(marks, width, rows);
+        marks[first_word..=last_word].fill(0);
+        let regions = self.regions.len();
+        let mut sums = vec![PatchSums::default(); count];
+        // Burning cells of each region in each fire.
+        let mut in_fire = vec![0usize; count * regions];
+        for (run, fire) in runs.runs() {
+            let row_start = run.row as usize * width;
+            let cells = row_start + run.from as usize..=row_start + run.to as usize;
+            fire_of[cells.clone()].fill(fire);
+            let in_this = &mut in_fire[fire as usize * regions..][..regions];
+            for index in cells {
+                if let Some(c) = in_this.get_mut(usize::from(grid.fuel_index_of(index)).wrapping_sub(1)) {
+                    *c += 1;
+                }
+            }
+            sums[fire as usize].add(run);
+        }
+        let size = grid.cell_size_in();
+        sums.iter()
+            .zip(in_fire.chunks(regions.max(1)))
+            .map(|(sums, in_fire)| {
+                let patch = fire_front::FireRegion::of_cells(
+                    sums.cells as usize,
+                    (sums.max - sums.min).max_element() + 1,
+                    size,
+                );
+                (self.summary_of(patch, sums.centre(size), (sums.min, sums.max), in_fire), patch)
+            })
+            .unzip()
     }
 
     /// The patch burning at `time` that holds each of `cells` (`None` where it does not burn),
@@ -747,17 +756,17 @@ impl FireFront {
         }
     }
 
-    /// One burning patch's summary from its cells: the patch, the sum of their centres, their
+    /// One burning patch's summary from its cells: the patch, the mean of their centres, their
     /// bounds in cells and how many of each region's.
     fn summary_of(
         &self,
         patch: fire_front::FireRegion,
-        sum: Vec2,
+        centre: Vec2,
         (min, max): (UVec2, UVec2),
         in_fire: &[usize],
     ) -> FireSummary {
         let size = self.grid.as_ref().map_or(1.0, |g| g.cell_size_in());
-        let (count, area, diameter, span) = (patch.cells, patch.area_in2, patch.diameter_in, patch.span_in);
+        let (area, diameter, span) = (patch.area_in2, patch.diameter_in, patch.span_in);
         // A building frightens by the part of it burning (001 "Small Burning building FV2,
         // House burning FV3, Large building burning FV 4"), only regions marked `building`.
         let building = self
@@ -770,7 +779,6 @@ impl FireFront {
         let fright = fire_fright_value(diameter).max(building.map(|b| b.fright_value()));
         let names: Vec<String> =
             self.regions.iter().zip(in_fire).filter(|(_, cells)| **cells > 0).map(|(r, _)| r.name.clone()).collect();
-        let centre = sum / count.max(1) as f32;
         FireSummary {
             name: names.first().cloned().unwrap_or_default(),
             regions: names,
@@ -1888,6 +1896,26 @@ mod tests {
                 );
             }
             assert!(front.marks.burning.iter().all(|&w| w == 0), "the bits are clear");
+            // Each fire's centre is the mean of its cells' centres, and its regions those its
+            // cells lie in, from the cells themselves.
+            let grid = front.grid.as_ref().expect("grid");
+            for (number, fire) in front.fires.iter().enumerate() {
+                let (mut count, mut sum, mut regions) = (0.0f64, (0.0f64, 0.0f64), BTreeSet::new());
+                for &cell in &cells[..cells.len() - 2] {
+                    let index = grid.cell_index(cell).expect("on the grid");
+                    if grid.state_at(cell, 1.5) == CellState::Burning && front.marks.fire_of[index] as usize == number {
+                        let (x, y) = grid.cell_centre(cell).expect("on the grid");
+                        count += 1.0;
+                        sum = (sum.0 + f64::from(x), sum.1 + f64::from(y));
+                        regions.insert(front.regions[usize::from(grid.fuel_index_of(index)) - 1].name.clone());
+                    }
+                }
+                assert!(count > 0.0);
+                let mean = (sum.0 / count, sum.1 / count);
+                let off = (f64::from(fire.centre.0) - mean.0).abs().max((f64::from(fire.centre.1) - mean.1).abs());
+                assert!(off < 1e-5, "fire {number}: {:?} against {mean:?}", fire.centre);
+                assert_eq!(fire.regions.iter().cloned().collect::<BTreeSet<_>>(), regions);
+            }
         }
         // Another time is flooded, not read.
         assert_eq!(front.patches_of(&cells, 1.0), floods(&front, 1.0));

@@ -24,6 +24,7 @@
 //! pushes (a few per cell); of an exact patch: O(N) for each of its ignitions.
 
 mod exact;
+pub mod runs;
 pub mod textbook;
 
 pub use exact::ExactFront;
@@ -665,9 +666,14 @@ impl FireGrid {
 
     /// Cells settled after the first `first` of them, by arrival.
     pub fn settled_from(&self, first: usize) -> impl Iterator<Item = (Cell, f32)> + '_ {
+        self.settled_indices_from(first).map(|(index, arrival)| (self.cell_of(index), arrival))
+    }
+
+    /// [`Self::settled_from`] by cell index ([`Self::cell_index`]).
+    pub fn settled_indices_from(&self, first: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
         self.settle_order[first.min(self.settle_order.len())..]
             .iter()
-            .map(move |&c| (self.cell_of(c as usize), self.arrival[c as usize]))
+            .map(move |&c| (c as usize, self.arrival[c as usize]))
     }
 
     /// The arrival time known so far, settled or not: finite when the fire of this cell's own
@@ -856,7 +862,43 @@ impl FireGrid {
         FireRegion::of_cells(cells, span_cells as u32, self.cell_size)
     }
 
-    fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
+    /// Paints every cell from a list of fuels: cell `i` (row by row) takes `fuels[k - 1]` for
+    /// `k = fuel_of(i)`, and no fuel for 0 or a `k` past the list. What [`Self::paint`] does
+    /// for a whole table, without working out each cell's centre or checking each cell's fuel.
+    /// Clears all fire.
+    pub fn paint_indexed(&mut self, fuels: &[Fuel], fuel_of: impl Fn(usize) -> usize) -> Result<(), FireGridError> {
+        if fuels.iter().any(|f| f.problem().is_some()) {
+            // Reported at the first cell that takes a broken fuel, as `paint` would.
+            let broken = |i: usize| fuels.get(fuel_of(i).wrapping_sub(1)).and_then(|f| f.problem());
+            if let Some((index, reason)) = (0..self.fuel.len()).find_map(|i| broken(i).map(|r| (i, r))) {
+                let (x_in, y_in) = self.centre_of_index(index);
+                return Err(FireGridError::InvalidFuel { x_in, y_in, reason });
+            }
+        }
+        self.clear_for_paint();
+        let table: Vec<(u8, f32, f32)> = std::iter::once((0, 0.0, 0.0))
+            .chain(fuels.iter().map(|f| (f.index, f.spread_rate_in, f.burn_out_rounds)))
+            .collect();
+        for (index, ((fuel, rate), burn)) in
+            self.fuel.iter_mut().zip(self.rate.iter_mut()).zip(self.burn_rounds.iter_mut()).enumerate()
+        {
+            (*fuel, *rate, *burn) = table.get(fuel_of(index)).copied().unwrap_or((0, 0.0, 0.0));
+        }
+        self.set_burn_round_bounds();
+        Ok(())
+    }
+
+    /// How many cells hold each fuel index (0: none).
+    pub fn cells_by_fuel_index(&self) -> [usize; 256] {
+        let mut counts = [0usize; 256];
+        for &fuel in &self.fuel {
+            counts[usize::from(fuel)] += 1;
+        }
+        counts
+    }
+
+    /// Clears every fire before a paint.
+    fn clear_for_paint(&mut self) {
         self.arrival.fill(f32::INFINITY);
         self.settled.fill(false);
         self.settle_order.clear();
@@ -865,6 +907,17 @@ impl FireGrid {
         self.borders = std::sync::OnceLock::new();
         self.interior = std::sync::OnceLock::new();
         self.settled_until = f32::NEG_INFINITY;
+    }
+
+    /// The longest and the shortest burn-out of any painted cell.
+    fn set_burn_round_bounds(&mut self) {
+        self.max_burn_rounds = self.burn_rounds.iter().fold(0.0f32, |most, &b| most.max(b));
+        let shortest = self.burn_rounds.iter().filter(|&&b| b > 0.0).fold(f32::INFINITY, |least, &b| least.min(b));
+        self.min_burn_rounds = if shortest.is_finite() { shortest } else { 0.0 };
+    }
+
+    fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
+        self.clear_for_paint();
         let mut result = Ok(());
         for index in 0..self.fuel.len() {
             let (x_in, y_in) = self.centre_of_index(index);
@@ -883,9 +936,7 @@ impl FireGrid {
             self.rate[index] = rate;
             self.burn_rounds[index] = burn;
         }
-        self.max_burn_rounds = self.burn_rounds.iter().fold(0.0f32, |most, &b| most.max(b));
-        let shortest = self.burn_rounds.iter().filter(|&&b| b > 0.0).fold(f32::INFINITY, |least, &b| least.min(b));
-        self.min_burn_rounds = if shortest.is_finite() { shortest } else { 0.0 };
+        self.set_burn_round_bounds();
         result
     }
 
@@ -1263,6 +1314,52 @@ mod tests {
         assert!(g.paint_rect((0.0, 0.0), (0.5, 0.5), None).is_ok());
         assert_eq!(g.fuel_at(Cell { x: 2, y: 2 }), None);
         assert_eq!(g.fuel_at(Cell { x: 5, y: 2 }), Some(fuel(3, 0.4, 6.0)));
+    }
+
+    #[test]
+    fn painting_by_index_paints_what_painting_by_centre_does() {
+        let fuels = [fuel(1, 0.5, 4.0), fuel(2, 0.25, 6.0), fuel(3, 1.0, 1.0)];
+        // Stripes of each fuel, none and an index past the list, by cell.
+        let choice = |index: usize| (index * 7 / 3) % 5;
+        let mut by_index = grid(7.3, 4.1);
+        by_index.paint_indexed(&fuels, choice).expect("valid fuels");
+        let width = by_index.width_cells() as usize;
+        let mut by_centre = grid(7.3, 4.1);
+        let size = by_centre.cell_size_in();
+        by_centre
+            .paint(|x, y| fuels.get(choice((y / size) as usize * width + (x / size) as usize).wrapping_sub(1)).copied())
+            .expect("valid fuels");
+        let mut counts = [0usize; 256];
+        for y in 0..by_index.height_cells() {
+            for x in 0..by_index.width_cells() {
+                let cell = Cell { x, y };
+                assert_eq!(by_index.fuel_at(cell), by_centre.fuel_at(cell), "{cell:?}");
+                counts[by_index.fuel_at(cell).map_or(0, |f| usize::from(f.index))] += 1;
+            }
+        }
+        assert_eq!(by_index.cells_by_fuel_index(), counts);
+        assert!(counts[1] > 0 && counts[2] > 0 && counts[3] > 0 && counts[0] > 0);
+        assert_eq!((by_index.min_burn_rounds, by_index.max_burn_rounds), (1.0, 6.0));
+        // A broken fuel is reported at the first cell taking it, as by centre; unused, it is not.
+        let broken = [fuel(1, 0.5, 4.0), fuel(2, 0.0, 6.0)];
+        let by_index = by_index.paint_indexed(&broken, |i| if i >= 13 && i % 2 == 0 { 2 } else { 1 });
+        let centre = |i: usize| ((i % width) as f32 + 0.5) * size;
+        let by_centre = by_centre.paint(|x, y| {
+            let i = (y / size) as usize * width + (x / size) as usize;
+            Some(broken[if i >= 13 && i % 2 == 0 { 1 } else { 0 }])
+        });
+        match (by_index, by_centre) {
+            (
+                Err(FireGridError::InvalidFuel { x_in, y_in, .. }),
+                Err(FireGridError::InvalidFuel { x_in: cx, y_in: cy, .. }),
+            ) => {
+                assert_eq!((x_in, y_in), (cx, cy));
+                assert_eq!(x_in, centre(14));
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut g = grid(2.0, 2.0);
+        assert!(g.paint_indexed(&broken, |_| 1).is_ok(), "the broken fuel is not painted");
     }
 
     #[test]
