@@ -541,8 +541,16 @@ fn run_sim(path: &Path, moves: u32, seed: Option<u64>, events: Option<&str>, fin
         return code;
     }
     let seed = seed.unwrap_or(scene.seed);
-    let sim::Run { log, end } = sim::run(&scene, seed, moves);
-    finish_run(path, (moves, "moves"), seed, (&log, &end), (events, final_path))
+    // The end state is worked out only when it is saved (for a burning table it is most of a
+    // short run: every reached cell, encoded).
+    let (log, end) = match final_path {
+        Some(_) => {
+            let sim::Run { log, end } = sim::run(&scene, seed, moves);
+            (log, Some(end))
+        }
+        None => (sim::run_log(&scene, seed, moves), None),
+    };
+    finish_run(path, (moves, "moves"), seed, (&log, end.as_ref()), (events, final_path))
 }
 
 /// Write a run's outputs and say what was run, on standard error when the log went to
@@ -551,7 +559,7 @@ fn finish_run(
     path: &Path,
     (count, unit): (u32, &str),
     seed: u64,
-    (log, end): (&sim::EventLog, &Scene),
+    (log, end): (&sim::EventLog, Option<&Scene>),
     (events, final_path): (Option<&str>, Option<&Path>),
 ) -> ExitCode {
     let to_stdout = match write_outputs(log, end, events, final_path) {
@@ -571,10 +579,10 @@ fn finish_run(
 
 /// Write a run's log (`--events`: a file, or `-` for standard output) and its end
 /// (`--final`): whether the log went to standard output, or the exit code of a failed write
-/// (2; 0 when the reader of standard output has gone).
+/// (2; 0 when the reader of standard output has gone). `end` is needed only with `final_path`.
 fn write_outputs(
     log: &sim::EventLog,
-    end: &Scene,
+    end: Option<&Scene>,
     events: Option<&str>,
     final_path: Option<&Path>,
 ) -> Result<bool, ExitCode> {
@@ -592,7 +600,7 @@ fn write_outputs(
             return Err(ExitCode::from(2));
         }
     }
-    if let Some(final_path) = final_path
+    if let (Some(final_path), Some(end)) = (final_path, end)
         && let Err(e) = scene::save_scene(end, final_path)
     {
         eprintln!("{e}");
@@ -616,7 +624,7 @@ fn run_rest(path: &Path, days: u32, seed: Option<u64>, events: Option<&str>, fin
             return ExitCode::from(2);
         }
     };
-    finish_run(path, (days, "days"), seed, (&log, &end), (events, final_path))
+    finish_run(path, (days, "days"), seed, (&log, Some(&end)), (events, final_path))
 }
 
 fn demo_scene() -> Option<Scene> {
