@@ -654,6 +654,10 @@ impl FireFront {
         let Some(grid) = &self.grid else { return changes };
         for (index, arrival) in grid.settled_indices_from(self.seen_cells) {
             if let Some(i) = usize::from(grid.fuel_index_of(index)).checked_sub(1) {
+                if self.arrivals[i].capacity() == 0 {
+                    // Room for the whole region once it catches: no copying as it burns.
+                    self.arrivals[i].reserve(self.regions[i].cells);
+                }
                 self.arrivals[i].push(arrival);
                 changes[i].0 += 1;
             }
@@ -718,9 +722,14 @@ impl FireFront {
             let cells = row_start + run.from as usize..=row_start + run.to as usize;
             fire_of[cells.clone()].fill(fire);
             let in_this = &mut in_fire[fire as usize * regions..][..regions];
-            for index in cells {
-                if let Some(c) = in_this.get_mut(usize::from(grid.fuel_index_of(index)).wrapping_sub(1)) {
-                    *c += 1;
+            if regions == 1 {
+                // Every burning cell is the one region's.
+                in_this[0] += run.len();
+            } else {
+                for index in cells {
+                    if let Some(c) = in_this.get_mut(usize::from(grid.fuel_index_of(index)).wrapping_sub(1)) {
+                        *c += 1;
+                    }
                 }
             }
             sums[fire as usize].add(run);
@@ -956,7 +965,8 @@ struct UnpaintedCells {
 impl UnpaintedCells {
     fn new(width: usize, height: usize) -> Self {
         let stride = width + 1;
-        Self { next: (0..height).flat_map(|_| 0..stride as u32).collect(), stride }
+        let row: Vec<u32> = (0..stride as u32).collect();
+        Self { next: row.repeat(height), stride }
     }
 
     fn find(&mut self, row: usize, mut x: usize) -> usize {

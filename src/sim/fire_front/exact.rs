@@ -240,6 +240,8 @@ impl FireGrid {
                 last_arrival = last_arrival.max(front.time + delay_at(x as usize));
             }
         }
+        // Each seeded cell settles once: room for them now, not by copying as they do.
+        self.settle_order.reserve(seeded);
         if hand_over {
             // The grid front carries on from the arrivals written so far.
             for (k, &(lo, hi)) in rows.iter().enumerate() {
