@@ -1342,11 +1342,11 @@ mod tests {
         assert_eq!((by_index.min_burn_rounds, by_index.max_burn_rounds), (1.0, 6.0));
         // A broken fuel is reported at the first cell taking it, as by centre; unused, it is not.
         let broken = [fuel(1, 0.5, 4.0), fuel(2, 0.0, 6.0)];
-        let by_index = by_index.paint_indexed(&broken, |i| if i >= 13 && i % 2 == 0 { 2 } else { 1 });
+        let by_index = by_index.paint_indexed(&broken, |i| if i >= 13 && i.is_multiple_of(2) { 2 } else { 1 });
         let centre = |i: usize| ((i % width) as f32 + 0.5) * size;
         let by_centre = by_centre.paint(|x, y| {
             let i = (y / size) as usize * width + (x / size) as usize;
-            Some(broken[if i >= 13 && i % 2 == 0 { 1 } else { 0 }])
+            Some(broken[if i >= 13 && i.is_multiple_of(2) { 1 } else { 0 }])
         });
         match (by_index, by_centre) {
             (
