@@ -677,8 +677,9 @@ impl FireFront {
 
     /// Connected burning patches at `now`, in the order of their first cell (row by row), into
     /// [`Self::fires`], and which of them holds each burning cell (for [`Self::patches_of`]).
-    /// Costs the burning cells and a bit per cell of the rows they span, not the table: the
-    /// bit set is a buffer kept between rounds, all clear between calls.
+    /// Costs a bit set per burning cell, the words of the rows they span and their runs in
+    /// those rows, not the table: the bit set is a buffer kept between rounds, all clear
+    /// between calls.
     fn summarise(&mut self, now: f32) {
         let mut marks = std::mem::take(&mut self.marks);
         let (fires, patches) = self.summarise_with(now, &mut marks);
