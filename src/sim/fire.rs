@@ -283,7 +283,7 @@ struct KeptPaint {
 /// [`FireFront::summarise`]'s buffers, a bit or a label per grid cell, kept between rounds.
 #[derive(Debug, Clone, Default)]
 struct SummaryMarks {
-    /// Burning and not yet in a fire: all clear between calls.
+    /// Burning at the time being summarised, while it is: all clear between calls.
     burning: Vec<u64>,
     /// Per cell, which fire of the last summary held it: meaningful only for the cells burning
     /// then (each is written as its fire is found), so it is never cleared.
