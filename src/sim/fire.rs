@@ -339,6 +339,63 @@ struct Summarised {
     settled: usize,
     /// Each fire as a patch, in the order of [`FireFront::fires`].
     patches: Vec<fire_front::FireRegion>,
+    /// Which tiles of the grid held a burning cell then.
+    tiles: BurningTiles,
+}
+
+/// Which square tiles of [`BurningTiles::CELLS`]² grid cells hold a burning cell, a bit a
+/// tile: a box over clear tiles has nothing burning in it, so a herd's step there need not
+/// sample the grid.
+#[derive(Debug, Clone, Default)]
+struct BurningTiles {
+    /// Tiles across the grid.
+    across: usize,
+    /// Tiles up the grid.
+    up: usize,
+    /// A bit a tile, row by row; each row of tiles starts a new word.
+    bits: Vec<u64>,
+}
+
+impl BurningTiles {
+    /// Grid cells along a tile's side.
+    const CELLS: u32 = 8;
+
+    /// The tiles of the runs of burning cells in a grid `width` × `height` cells.
+    fn of_runs(width: u32, height: u32, runs: impl Iterator<Item = fire_front::runs::Run>, mut bits: Vec<u64>) -> Self {
+        let across = width.div_ceil(Self::CELLS) as usize;
+        let up = height.div_ceil(Self::CELLS) as usize;
+        bits.clear();
+        bits.resize(across.div_ceil(64) * up, 0);
+        let words = across.div_ceil(64);
+        for run in runs {
+            let row = (run.row / Self::CELLS) as usize * words;
+            for tile in (run.from / Self::CELLS) as usize..=(run.to / Self::CELLS) as usize {
+                bits[row + tile / 64] |= 1 << (tile % 64);
+            }
+        }
+        Self { across, up, bits }
+    }
+
+    /// Whether any tile holding one of the cells from `lo` to `hi` (column, row; inclusive)
+    /// holds a burning cell.
+    fn any_within(&self, lo: UVec2, hi: UVec2) -> bool {
+        let words = self.across.div_ceil(64);
+        let (x0, x1) =
+            ((lo.x / Self::CELLS) as usize, ((hi.x / Self::CELLS) as usize).min(self.across.saturating_sub(1)));
+        let (y0, y1) = ((lo.y / Self::CELLS) as usize, ((hi.y / Self::CELLS) as usize).min(self.up.saturating_sub(1)));
+        if x0 > x1 || y0 > y1 {
+            return false;
+        }
+        (y0..=y1).any(|row| {
+            let row = &self.bits[row * words..][..words];
+            (x0 / 64..=x1 / 64).any(|w| {
+                let from = if w == x0 / 64 { x0 % 64 } else { 0 };
+                let to = if w == x1 / 64 { x1 % 64 } else { 63 };
+                let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+                row[w] & mask != 0
+            })
+        })
+    }
 }
 
 /// A fire grid as painted from a table, its terrain and the fire settings, with no fire yet:
@@ -418,6 +475,25 @@ impl FireFront {
     /// Whether the cell at `p` is burning now.
     pub fn is_burning(&self, p: Vec2) -> bool {
         self.state_at(p) == CellState::Burning
+    }
+
+    /// Whether a cell from `lo` to `hi` (inches) may burn at `time`: false only when the last
+    /// summary, taken at `time` with the grid as it is now, had no burning cell in the tiles of
+    /// the box's cells. Cost: a bit per tile of the box.
+    pub fn may_burn_within(&self, lo: Vec2, hi: Vec2, time: f32) -> bool {
+        let Some(grid) = self.grid.as_ref() else { return false };
+        let Some(summary) = self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled)
+        else {
+            return true;
+        };
+        let size = grid.cell_size_in();
+        // Cells as `FireGrid::cell_at` finds them: a box off the grid holds none.
+        let cell = |v: f32| (v.max(0.0) / size) as u32;
+        let (width, height) = (grid.width_cells() as f32 * size, grid.height_cells() as f32 * size);
+        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < width && lo.y < height) {
+            return false;
+        }
+        summary.tiles.any_within(UVec2::new(cell(lo.x), cell(lo.y)), UVec2::new(cell(hi.x), cell(hi.y)))
     }
 
     /// Whether the cell at a point burns at `time`, for many points one after another, such as
@@ -683,10 +759,19 @@ impl FireFront {
     fn summarise(&mut self, now: f32) {
         let mut marks = std::mem::take(&mut self.marks);
         let (fires, patches) = self.summarise_with(now, &mut marks);
+        let buffer = self.summarised.take().map(|s| s.tiles.bits).unwrap_or_default();
+        self.summarised = self.grid.as_ref().map(|grid| {
+            let tiles = BurningTiles::of_runs(
+                grid.width_cells(),
+                grid.height_cells(),
+                // With no fire the runs were not labelled again: they are an older round's.
+                marks.runs.runs().map(|(run, _)| run).filter(|_| !fires.is_empty()),
+                buffer,
+            );
+            Summarised { time: now, settled: grid.settled_by(now), patches, tiles }
+        });
         self.marks = marks;
         self.fires = fires;
-        self.summarised =
-            self.grid.as_ref().map(|grid| Summarised { time: now, settled: grid.settled_by(now), patches });
     }
 
     fn summarise_with(&self, now: f32, all: &mut SummaryMarks) -> (Vec<FireSummary>, Vec<fire_front::FireRegion>) {
@@ -1939,6 +2024,59 @@ mod tests {
         let before = front.summarised.as_ref().expect("summarised").settled;
         assert!(front.grid.as_ref().expect("grid").settled_by(1.5) > before, "cells caught by 1.5");
         assert_eq!(front.patches_of(&cells, 1.5), floods(&front, 1.5));
+    }
+
+    /// A box may burn when a tile of its cells holds a burning cell at the summary's time, and
+    /// only then; at any other time, or once more cells have caught, it may.
+    #[test]
+    fn boxes_clear_of_burning_tiles_do_not_burn() {
+        let scene = crate::sim::testing::scene_from_str(
+            "(version: 1, table: (width: 12, height: 6),
+              terrain: [(name: \"a\", material: brushwood, shape: Rect(min: (0, 0), max: (12, 6)))],
+              fires: [(name: \"f\", position: (2, 2)), (name: \"g\", position: (9, 4))])",
+        );
+        let mut front = FireFront::from_scene(&scene, false, None);
+        let grid = front.grid.as_mut().expect("built for a scene with a fire");
+        assert!(grid.ignite(2.0, 2.0, 0.5, 0.0).is_some() && grid.ignite(9.0, 4.0, 0.3, 0.0).is_some());
+        grid.advance_to(1.5);
+        front.time = 1.5;
+        // Before any summary nothing is known: every box may burn.
+        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
+        front.summarise(1.5);
+        let grid = front.grid.as_ref().expect("grid");
+        let (size, tile) = (grid.cell_size_in(), BurningTiles::CELLS);
+        let burning_tile = |tx: u32, ty: u32| {
+            (ty * tile..(ty + 1) * tile).any(|y| {
+                (tx * tile..(tx + 1) * tile).any(|x| {
+                    let cell = Cell { x, y };
+                    grid.cell_index(cell).is_some() && grid.state_at(cell, 1.5) == CellState::Burning
+                })
+            })
+        };
+        let (mut clear, mut burning) = (0, 0);
+        for (x0, y0, w, h) in
+            (0..26).flat_map(|i| (0..14).flat_map(move |j| [(i, j, 1, 1), (i, j, 3, 2), (i, j, 9, 7)]))
+        {
+            let lo = Vec2::new(x0 as f32 * 0.5 - 0.3, y0 as f32 * 0.5 - 0.3);
+            let hi = lo + Vec2::new(w as f32 * 0.37, h as f32 * 0.41);
+            let cell = |v: f32, n: u32| ((v.max(0.0) / size) as u32).min(n - 1) / tile;
+            let (tx0, tx1) = (cell(lo.x, grid.width_cells()), cell(hi.x, grid.width_cells()));
+            let (ty0, ty1) = (cell(lo.y, grid.height_cells()), cell(hi.y, grid.height_cells()));
+            let on_grid = hi.x >= 0.0 && hi.y >= 0.0 && lo.x < 12.0 && lo.y < 6.0;
+            let expected = on_grid && (ty0..=ty1).any(|ty| (tx0..=tx1).any(|tx| burning_tile(tx, ty)));
+            assert_eq!(front.may_burn_within(lo, hi, 1.5), expected, "{lo} {hi}");
+            if expected { burning += 1 } else { clear += 1 }
+        }
+        assert!(clear > 100 && burning > 100, "{clear} clear, {burning} burning");
+        assert!(!front.may_burn_within(Vec2::new(-3.0, -3.0), Vec2::new(-1.0, -1.0), 1.5), "off the table");
+        // Another time is not known.
+        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.0));
+        // Cells caught since the summary: not known either.
+        assert!(!front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
+        let grid = front.grid.as_mut().expect("grid");
+        assert!(grid.ignite(11.2, 0.2, 0.1, 1.5).is_some());
+        grid.advance_to(1.5);
+        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
     }
 
     #[test]

@@ -178,7 +178,7 @@ impl<'a> Obstacles<'a> {
         let (lo, hi) = (p.min(q) - margin, p.max(q) + margin);
         let fires: Vec<&BurningFire> =
             self.burning.iter().filter(|f| f.min.cmple(hi).all() && f.max.cmpge(lo).all()).collect();
-        if fires.is_empty() {
+        if fires.is_empty() || !front.may_burn_within(lo, hi, front.time()) {
             return None;
         }
         let mut burning = front.burning_test(front.time());
