@@ -343,6 +343,31 @@ struct Summarised {
     tiles: BurningTiles,
 }
 
+/// [`FireFront::burning_boxes`]: whether a box may hold a burning cell at one time.
+#[derive(Clone, Copy)]
+pub struct BurningBoxes<'a> {
+    grid: Option<&'a fire_front::FireGrid>,
+    /// The summary's tiles, when they are of that time; else every box on the grid may burn.
+    tiles: Option<&'a BurningTiles>,
+}
+
+impl BurningBoxes<'_> {
+    /// Whether a cell from `lo` to `hi` (inches, a box) may burn: false only where nothing
+    /// does (no grid, off the grid, or no burning cell in the tiles of the box's cells).
+    pub fn may_burn_within(&self, lo: Vec2, hi: Vec2) -> bool {
+        let Some(grid) = self.grid else { return false };
+        let size = grid.cell_size_in();
+        let (width, height) = (grid.width_cells() as f32 * size, grid.height_cells() as f32 * size);
+        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < width && lo.y < height) {
+            return false;
+        }
+        let Some(tiles) = self.tiles else { return true };
+        // Cells as `FireGrid::cell_at` finds them.
+        let cell = |v: f32| (v.max(0.0) / size) as u32;
+        tiles.any_within(UVec2::new(cell(lo.x), cell(lo.y)), UVec2::new(cell(hi.x), cell(hi.y)))
+    }
+}
+
 /// Which square tiles of [`BurningTiles::CELLS`]² grid cells hold a burning cell, a bit a
 /// tile: a box over clear tiles has nothing burning in it, so a herd's step there need not
 /// sample the grid.
@@ -477,23 +502,15 @@ impl FireFront {
         self.state_at(p) == CellState::Burning
     }
 
-    /// Whether a cell from `lo` to `hi` (inches) may burn at `time`: false only when the last
-    /// summary, taken at `time` with the grid as it is now, had no burning cell in the tiles of
-    /// the box's cells. Cost: a bit per tile of the box.
-    pub fn may_burn_within(&self, lo: Vec2, hi: Vec2, time: f32) -> bool {
-        let Some(grid) = self.grid.as_ref() else { return false };
-        let Some(summary) = self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled)
-        else {
-            return true;
-        };
-        let size = grid.cell_size_in();
-        // Cells as `FireGrid::cell_at` finds them: a box off the grid holds none.
-        let cell = |v: f32| (v.max(0.0) / size) as u32;
-        let (width, height) = (grid.width_cells() as f32 * size, grid.height_cells() as f32 * size);
-        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < width && lo.y < height) {
-            return false;
-        }
-        summary.tiles.any_within(UVec2::new(cell(lo.x), cell(lo.y)), UVec2::new(cell(hi.x), cell(hi.y)))
+    /// Quick answers to "may anything burn in this box at `time`?", from the last summary's
+    /// tiles when it was taken at `time` with the grid as it is now. Costs a search of the
+    /// settle order once, then a bit per tile a box.
+    pub fn burning_boxes(&self, time: f32) -> BurningBoxes<'_> {
+        let grid = self.grid.as_ref();
+        let tiles = grid.and_then(|grid| {
+            self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled).map(|s| &s.tiles)
+        });
+        BurningBoxes { grid, tiles }
     }
 
     /// Whether the cell at a point burns at `time`, for many points one after another, such as
@@ -1348,11 +1365,12 @@ fn figures_crossing_fire(
     if times.in_move != 1 {
         return vec![None; figures.len()];
     }
+    let boxes = front.burning_boxes(times.start);
     let crossed: Vec<Option<Vec2>> = figures
         .iter()
         .map(|(_, name, _, _, swept, conditions, _)| {
             may_catch(settings, rolled, name.as_str(), conditions)
-                .then(|| swept_burning_point(front, &swept.segments, times.start))
+                .then(|| swept_burning_point(front, boxes, &swept.segments, times.start))
                 .flatten()
         })
         .collect();
@@ -1818,11 +1836,16 @@ impl Ignitions<'_> {
 
 /// The first point of a swept path that lies in burning ground at `time`, sampled every half
 /// cell.
-fn swept_burning_point(front: &FireFront, segments: &[(Vec2, Vec2)], time: f32) -> Option<Vec2> {
+fn swept_burning_point(front: &FireFront, boxes: BurningBoxes, segments: &[(Vec2, Vec2)], time: f32) -> Option<Vec2> {
     let grid = front.grid.as_ref()?;
     let step = grid.cell_size_in() / 2.0;
     let mut burning = front.burning_test(time);
+    let margin = Vec2::splat(grid.cell_size_in());
     for &(a, b) in segments {
+        // Samples lie in the segment's box (a cell covers their rounding).
+        if !boxes.may_burn_within(a.min(b) - margin, a.max(b) + margin) {
+            continue;
+        }
         let samples = ((a.distance(b) / step).ceil() as usize).min(1_000_000);
         for k in 0..=samples {
             let p = a.lerp(b, if samples == 0 { 0.0 } else { k as f32 / samples as f32 });
@@ -2041,7 +2064,7 @@ mod tests {
         grid.advance_to(1.5);
         front.time = 1.5;
         // Before any summary nothing is known: every box may burn.
-        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
+        assert!(front.burning_boxes(1.5).may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5)));
         front.summarise(1.5);
         let grid = front.grid.as_ref().expect("grid");
         let (size, tile) = (grid.cell_size_in(), BurningTiles::CELLS);
@@ -2064,19 +2087,22 @@ mod tests {
             let (ty0, ty1) = (cell(lo.y, grid.height_cells()), cell(hi.y, grid.height_cells()));
             let on_grid = hi.x >= 0.0 && hi.y >= 0.0 && lo.x < 12.0 && lo.y < 6.0;
             let expected = on_grid && (ty0..=ty1).any(|ty| (tx0..=tx1).any(|tx| burning_tile(tx, ty)));
-            assert_eq!(front.may_burn_within(lo, hi, 1.5), expected, "{lo} {hi}");
+            assert_eq!(front.burning_boxes(1.5).may_burn_within(lo, hi), expected, "{lo} {hi}");
             if expected { burning += 1 } else { clear += 1 }
         }
         assert!(clear > 100 && burning > 100, "{clear} clear, {burning} burning");
-        assert!(!front.may_burn_within(Vec2::new(-3.0, -3.0), Vec2::new(-1.0, -1.0), 1.5), "off the table");
+        assert!(
+            !front.burning_boxes(1.5).may_burn_within(Vec2::new(-3.0, -3.0), Vec2::new(-1.0, -1.0)),
+            "off the table"
+        );
         // Another time is not known.
-        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.0));
+        assert!(front.burning_boxes(1.0).may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5)));
         // Cells caught since the summary: not known either.
-        assert!(!front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
+        assert!(!front.burning_boxes(1.5).may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5)));
         let grid = front.grid.as_mut().expect("grid");
         assert!(grid.ignite(11.2, 0.2, 0.1, 1.5).is_some());
         grid.advance_to(1.5);
-        assert!(front.may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5), 1.5));
+        assert!(front.burning_boxes(1.5).may_burn_within(Vec2::new(11.0, 0.0), Vec2::new(11.5, 0.5)));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::{BurningFire, BurningHazards, FireHazard, HerdRules};
 use crate::rules::outcome::Meaning;
-use crate::sim::fire::FireFront;
+use crate::sim::fire::{BurningBoxes, FireFront};
 use crate::sim::geometry::{point_segment_distance, segment_enters_circle, segments_cross};
 use crate::sim::world::{Walls, vec2};
 use bevy::prelude::*;
@@ -112,6 +112,8 @@ pub(super) struct Obstacles<'a> {
     fires: &'a [FireHazard],
     /// The fire front and the frightening fires whose bounds come near the herd.
     front: Option<&'a FireFront>,
+    /// Where the front may burn now, asked of its last summary once for the herd.
+    boxes: Option<BurningBoxes<'a>>,
     burning: Vec<BurningFire>,
     /// The front's cell size: bounds are widened by it and steps sampled at a quarter of it.
     cell: f32,
@@ -141,6 +143,7 @@ impl<'a> Obstacles<'a> {
         let near_fires: Vec<BurningFire> =
             burning.map(|b| b.fires.iter().copied().filter(|f| overlaps(f.min, f.max)).collect()).unwrap_or_default();
         let front = burning.filter(|_| !near_fires.is_empty()).map(|b| b.front);
+        let boxes = front.map(|f| f.burning_boxes(f.time()));
         Obstacles {
             table,
             walls,
@@ -149,6 +152,7 @@ impl<'a> Obstacles<'a> {
             grids,
             fires,
             front,
+            boxes,
             burning: near_fires,
             cell,
         }
@@ -178,7 +182,7 @@ impl<'a> Obstacles<'a> {
         let (lo, hi) = (p.min(q) - margin, p.max(q) + margin);
         let fires: Vec<&BurningFire> =
             self.burning.iter().filter(|f| f.min.cmple(hi).all() && f.max.cmpge(lo).all()).collect();
-        if fires.is_empty() || !front.may_burn_within(lo, hi, front.time()) {
+        if fires.is_empty() || !self.boxes.is_some_and(|b| b.may_burn_within(lo, hi)) {
             return None;
         }
         let mut burning = front.burning_test(front.time());
