@@ -515,13 +515,17 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
         }
         fire.fill_cells(&grid, &mut lit_cells);
         let mut scratch = vec![0u64; words];
+        // Rows all seen, and rows whose lit cells are all seen.
+        let (mut all_seen, mut lit_seen) = (vec![false; grid.rows as usize], vec![false; grid.rows as usize]);
         for v in &viewers {
             // A crowd on an open table sees what the first of it saw: a polygon whose rows are
             // seen already adds nothing, and is not filled.
-            if !rows_seen(&grid, &v.own, &seen, None) {
+            if !rows_seen(&grid, &v.own, &seen, None, &mut all_seen) {
                 fill_polygon(&grid, &v.own, &mut seen);
             }
-            if let Some(los) = v.line_of_sight.as_ref().filter(|los| !rows_seen(&grid, los, &seen, Some(&lit_cells))) {
+            if let Some(los) =
+                v.line_of_sight.as_ref().filter(|los| !rows_seen(&grid, los, &seen, Some(&lit_cells), &mut lit_seen))
+            {
                 scratch.fill(0);
                 fill_polygon(&grid, los, &mut scratch);
                 for ((s, l), x) in seen.iter_mut().zip(&lit_cells).zip(&scratch) {
@@ -535,23 +539,36 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
 
 /// Whether every cell in the rows `polygon` spans is set in `seen`, or every cell set in `lit`
 /// there: filling it (and, with `lit`, keeping only the lit cells) would set nothing new.
-fn rows_seen(grid: &FogGrid, polygon: &VisibilityPolygon, seen: &[u64], lit: Option<&[u64]>) -> bool {
+/// `done` marks the rows found so already: `seen` only gains cells and `lit` is fixed, so they
+/// stay so, and a crowd's polygons over the same rows look at each row's words once.
+fn rows_seen(
+    grid: &FogGrid,
+    polygon: &VisibilityPolygon,
+    seen: &[u64],
+    lit: Option<&[u64]>,
+    done: &mut [bool],
+) -> bool {
     let Some((first, last)) = polygon_rows(grid, polygon) else { return true };
     let columns = grid.columns as usize;
-    let (from, to) = (first * columns, (last + 1) * columns);
-    if to > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) {
+    if (last + 1) * columns > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) || done.len() <= last {
         return false;
     }
-    let mut i = from;
-    while i < to {
-        let (word, at) = (i / 64, i % 64);
-        let n = (64 - at).min(to - i);
-        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << at };
-        let wanted = lit.map_or(mask, |l| l[word] & mask);
-        if seen[word] & wanted != wanted {
-            return false;
+    for row in first..=last {
+        if done[row] {
+            continue;
         }
-        i += n;
+        let (mut i, to) = (row * columns, (row + 1) * columns);
+        while i < to {
+            let (word, at) = (i / 64, i % 64);
+            let n = (64 - at).min(to - i);
+            let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << at };
+            let wanted = lit.map_or(mask, |l| l[word] & mask);
+            if seen[word] & wanted != wanted {
+                return false;
+            }
+            i += n;
+        }
+        done[row] = true;
     }
     true
 }
@@ -873,17 +890,28 @@ mod tests {
             set_span(&mut bits, rows.start * 20, rows.end * 20);
             bits
         };
-        assert!(rows_seen(&g, &square, &rows(2..4), None));
-        assert!(rows_seen(&g, &square, &rows(0..20), None));
-        assert!(!rows_seen(&g, &square, &rows(2..3), None), "the last row");
-        assert!(!rows_seen(&g, &square, &rows(3..4), None), "the first row");
-        assert!(!rows_seen(&g, &square, &vec![0; words], None));
+        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut vec![false; 20]));
+        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut vec![false; 20]));
+        assert!(!rows_seen(&g, &square, &rows(2..3), None, &mut vec![false; 20]), "the last row");
+        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut vec![false; 20]), "the first row");
+        assert!(!rows_seen(&g, &square, &vec![0; words], None, &mut vec![false; 20]));
         // Only the lit cells count with `lit`: one lit cell in row 3, seen or not.
         let mut lit = vec![0; words];
         set_span(&mut lit, 3 * 20 + 7, 3 * 20 + 8);
-        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit)));
-        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit)));
-        assert!(rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words])), "nothing lit: nothing to add");
+        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit), &mut vec![false; 20]));
+        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit), &mut vec![false; 20]));
+        assert!(
+            rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words]), &mut vec![false; 20]),
+            "nothing lit: nothing to add"
+        );
+        // Rows found seen are marked, and marked rows are not looked at again.
+        let mut done = vec![false; 20];
+        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut done));
+        assert!(done.iter().all(|d| !d), "row 2 is not seen, and row 3 was not reached");
+        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut done));
+        assert_eq!((0..20).filter(|&r| done[r]).collect::<Vec<usize>>(), [2, 3]);
+        assert!(rows_seen(&g, &square, &vec![0; words], None, &mut done), "marked rows stay seen");
+        assert!(!rows_seen(&g, &square, &rows(2..4), None, &mut vec![false; 3]), "marks too short for the rows");
     }
 
     #[test]
