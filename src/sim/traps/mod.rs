@@ -896,15 +896,13 @@ impl Pass<'_> {
             let area = trap.area();
             let reach = Self::reach(trap);
             // A figure ends its move on its path or where a trap put it: those near the area.
-            let names: Vec<String> = self
-                .movers_near_area(area, reach)
-                .into_iter()
-                .map(|o| &self.movers[o])
-                .filter(|m| area.distance(m.final_position()) <= reach)
-                .map(|m| m.name.to_string())
-                .collect();
-            let trap = &mut self.traps[t];
-            if names != trap.spec.in_range_of {
+            let mut near = self.movers_near_area(area, reach);
+            near.retain(|&o| area.distance(self.movers[o].final_position()) <= reach);
+            let names = near.iter().map(|&o| self.movers[o].name);
+            // Most moves change no trap's list: compared name by name, copied only if changed.
+            if !names.clone().eq(trap.spec.in_range_of.iter().map(String::as_str)) {
+                let names = names.map(str::to_string).collect();
+                let trap = &mut self.traps[t];
                 trap.spec.to_mut().in_range_of = names;
                 trap.changed = true;
             }
