@@ -369,8 +369,8 @@ impl BurningBoxes<'_> {
 }
 
 /// Which square tiles of [`BurningTiles::CELLS`]² grid cells hold a burning cell, a bit a
-/// tile: a box over clear tiles has nothing burning in it, so a herd's step there need not
-/// sample the grid.
+/// tile: a box over clear tiles has nothing burning in it, so a herd's step or a figure's path
+/// there need not be sampled cell by cell.
 #[derive(Debug, Clone, Default)]
 struct BurningTiles {
     /// Tiles across the grid.
