@@ -553,8 +553,8 @@ fn rows_seen(
     if (last + 1) * columns > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) || done.len() <= last {
         return false;
     }
-    for row in first..=last {
-        if done[row] {
+    for (row, done) in done.iter_mut().enumerate().take(last + 1).skip(first) {
+        if *done {
             continue;
         }
         let (mut i, to) = (row * columns, (row + 1) * columns);
@@ -568,7 +568,7 @@ fn rows_seen(
             }
             i += n;
         }
-        done[row] = true;
+        *done = true;
     }
     true
 }
@@ -890,18 +890,18 @@ mod tests {
             set_span(&mut bits, rows.start * 20, rows.end * 20);
             bits
         };
-        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut vec![false; 20]));
-        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut vec![false; 20]));
-        assert!(!rows_seen(&g, &square, &rows(2..3), None, &mut vec![false; 20]), "the last row");
-        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut vec![false; 20]), "the first row");
-        assert!(!rows_seen(&g, &square, &vec![0; words], None, &mut vec![false; 20]));
+        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut [false; 20]));
+        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut [false; 20]));
+        assert!(!rows_seen(&g, &square, &rows(2..3), None, &mut [false; 20]), "the last row");
+        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut [false; 20]), "the first row");
+        assert!(!rows_seen(&g, &square, &vec![0; words], None, &mut [false; 20]));
         // Only the lit cells count with `lit`: one lit cell in row 3, seen or not.
         let mut lit = vec![0; words];
         set_span(&mut lit, 3 * 20 + 7, 3 * 20 + 8);
-        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit), &mut vec![false; 20]));
-        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit), &mut vec![false; 20]));
+        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit), &mut [false; 20]));
+        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit), &mut [false; 20]));
         assert!(
-            rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words]), &mut vec![false; 20]),
+            rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words]), &mut [false; 20]),
             "nothing lit: nothing to add"
         );
         // Rows found seen are marked, and marked rows are not looked at again.
@@ -911,7 +911,7 @@ mod tests {
         assert!(rows_seen(&g, &square, &rows(2..4), None, &mut done));
         assert_eq!((0..20).filter(|&r| done[r]).collect::<Vec<usize>>(), [2, 3]);
         assert!(rows_seen(&g, &square, &vec![0; words], None, &mut done), "marked rows stay seen");
-        assert!(!rows_seen(&g, &square, &rows(2..4), None, &mut vec![false; 3]), "marks too short for the rows");
+        assert!(!rows_seen(&g, &square, &rows(2..4), None, &mut [false; 3]), "marks too short for the rows");
     }
 
     #[test]
