@@ -888,6 +888,20 @@ impl Pass<'_> {
     /// Each Morval trap keeps the figures within spotting range at the end of the move (scene
     /// `in_range_of`, saved): next move they are not on a new approach.
     fn remember_in_range(&mut self) {
+        if !self.traps.iter().any(|t| t.spec.kind.morval_kind().is_some()) {
+            return;
+        }
+        // Where each figure ends its move, on its path or where a trap put it, indexed once: a
+        // far smaller question than who passed near on the way.
+        let ends: Vec<(Vec2, Vec2, f32)> = self
+            .movers
+            .iter()
+            .map(|m| {
+                let end = m.final_position();
+                (end, end, 0.0)
+            })
+            .collect();
+        let ends = SegmentGrid::new(&ends, MoverIndex::MIN_CELL);
         for t in 0..self.traps.len() {
             let trap = &self.traps[t];
             if trap.spec.kind.morval_kind().is_none() {
@@ -895,10 +909,11 @@ impl Pass<'_> {
             }
             let area = trap.area();
             let reach = Self::reach(trap);
-            // A figure ends its move on its path or where a trap put it: those near the area.
-            let mut near = self.movers_near_area(area, reach);
-            near.retain(|&o| area.distance(self.movers[o].final_position()) <= reach);
-            let names = near.iter().map(|&o| self.movers[o].name);
+            let (centre, extent) = area.bounds();
+            // Ascending, each once: mover order.
+            let mut near = ends.along(centre, centre, extent + reach + ON_EDGE);
+            near.retain(|&o| area.distance(self.movers[o as usize].final_position()) <= reach);
+            let names = near.iter().map(|&o| self.movers[o as usize].name);
             // Most moves change no trap's list: compared name by name, copied only if changed.
             if !names.clone().eq(trap.spec.in_range_of.iter().map(String::as_str)) {
                 let names = names.map(str::to_string).collect();
