@@ -151,7 +151,7 @@ pub(super) fn catch_steeds(
             }
             let mut e = LogEvent::new("herds", "catch_attempt", name.as_str())
                 .outcome(attempt.outcome)
-                .field("catcher", &figure.name)
+                .field("catcher", figure.name)
                 .field("distance", round_to_thousandths_f32(distance))
                 .field("bond", herd.0.bond)
                 .field("horsemanship", figure.horsemanship);

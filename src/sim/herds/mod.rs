@@ -202,10 +202,11 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
 // ---------------------------------------------------------------------------------------------
 
 /// A figure as the herd systems read it, after movement.
+/// Borrowed from the world: the herd systems ask for every figure each move.
 #[derive(Debug, Clone)]
-struct FigureAt {
-    name: String,
-    side: String,
+struct FigureAt<'w> {
+    name: &'w str,
+    side: &'w str,
     position: Vec2,
     horsemanship: Horsemanship,
     trainer_or_shepherd: bool,
@@ -237,14 +238,14 @@ type FigureQuery<'w, 's> = Query<
     Without<Herd>,
 >;
 
-fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
+fn figures_in_order<'w>(figures: &'w FigureQuery) -> Vec<FigureAt<'w>> {
     let v = in_scene_order(figures.iter(), |item| *item.0);
     v.into_iter()
         .map(|(_, name, figure, position, cursed)| {
             let horsemanship = horsemanship(&figure.0.skills);
             FigureAt {
-                name: name.as_str().to_string(),
-                side: figure.0.side.clone(),
+                name: name.as_str(),
+                side: figure.0.side.as_str(),
                 position: position.0,
                 horsemanship,
                 // 000 "Herding": "Animal trainers, shepherds etc"; a rider is a 1st-level trainer.
@@ -257,7 +258,7 @@ fn figures_in_order(figures: &FigureQuery) -> Vec<FigureAt> {
 
 /// For each figure, the distance to the nearest beast of each herd within `reach`: one grid
 /// over every beast, so the cost grows with the beasts near each figure, not all of them.
-fn beasts_near_figures(figures: &[FigureAt], herds: &[&Beasts], reach: f32) -> Vec<Vec<(usize, f32)>> {
+fn beasts_near_figures(figures: &[FigureAt<'_>], herds: &[&Beasts], reach: f32) -> Vec<Vec<(usize, f32)>> {
     let mut owners: Vec<(u32, u32)> = Vec::new();
     let mut grid = SpatialGrid::new(reach.max(1.0));
     for (h, beasts) in herds.iter().enumerate() {

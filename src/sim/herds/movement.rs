@@ -295,7 +295,7 @@ fn herd_beasts(
     beasts: &mut Beasts,
     facing: &mut Facing,
     free: &[usize],
-    figures: &[FigureAt],
+    figures: &[FigureAt<'_>],
     obstacles: &Obstacles,
     settings: &HerdSettings,
     clock: &MoveClock,
@@ -303,10 +303,10 @@ fn herd_beasts(
 ) -> Vec<usize> {
     let (Some(rate), true) = (herded_move_rate(herd.beast), !free.is_empty()) else { return free.to_vec() };
     let nearest_beast = |p: Vec2| free.iter().map(|&i| beasts.positions[i].distance(p)).fold(f32::MAX, f32::min);
-    let present: Vec<&FigureAt> = herd
+    let present: Vec<&FigureAt<'_>> = herd
         .herders
         .iter()
-        .filter_map(|n| figures.iter().find(|f| &f.name == n))
+        .filter_map(|n| figures.iter().find(|f| f.name == n.as_str()))
         .filter(|f| nearest_beast(f.position) <= settings.herding_reach_in)
         .collect();
     if present.is_empty() {
@@ -344,7 +344,7 @@ fn herd_beasts(
     let outcome = if stragglers.is_empty() { HerdOutcome::Herded } else { HerdOutcome::PartlyHerded };
     let mut e = LogEvent::new("herds", "herded", name)
         .outcome(outcome)
-        .field("herders", present.iter().map(|f| f.name.as_str()).collect::<Vec<_>>())
+        .field("herders", present.iter().map(|f| f.name).collect::<Vec<_>>())
         .field("dog", herd.dog)
         .field("capacity", capacity)
         .field("herded", herded.len())

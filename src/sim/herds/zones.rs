@@ -44,7 +44,7 @@ pub(super) fn check_zones(
             .iter()
             .map(|&(f, d)| (&figures[f], d))
             .filter(|(f, _)| f.side != herd.0.side)
-            .map(|(f, d)| (f.name.as_str(), d))
+            .map(|(f, d)| (f.name, d))
             .filter(|&(_, d)| d <= creature.zone_in)
             .collect();
         if strangers.is_empty() {
