@@ -81,7 +81,7 @@ pub(super) fn free_held_beasts(
                             LogEvent::new("herds", "grid_freed", name.as_str())
                                 .outcome(HerdOutcome::Freed)
                                 .field("beast", i)
-                                .field("helper", &helper.name)
+                                .field("helper", helper.name)
                                 .field("at", point(at)),
                         );
                     }
