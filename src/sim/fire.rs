@@ -389,9 +389,9 @@ impl BurningTiles {
     fn of_runs(width: u32, height: u32, runs: impl Iterator<Item = fire_front::runs::Run>, mut bits: Vec<u64>) -> Self {
         let across = width.div_ceil(Self::CELLS) as usize;
         let up = height.div_ceil(Self::CELLS) as usize;
-        bits.clear();
-        bits.resize(across.div_ceil(64) * up, 0);
         let words = across.div_ceil(64);
+        bits.clear();
+        bits.resize(words * up, 0);
         for run in runs {
             let row = (run.row / Self::CELLS) as usize * words;
             for tile in (run.from / Self::CELLS) as usize..=(run.to / Self::CELLS) as usize {
@@ -506,11 +506,14 @@ impl FireFront {
     /// tiles when it was taken at `time` with the grid as it is now. Costs a search of the
     /// settle order once, then a bit per tile a box.
     pub fn burning_boxes(&self, time: f32) -> BurningBoxes<'_> {
-        let grid = self.grid.as_ref();
-        let tiles = grid.and_then(|grid| {
-            self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled).map(|s| &s.tiles)
-        });
-        BurningBoxes { grid, tiles }
+        BurningBoxes { grid: self.grid.as_ref(), tiles: self.summary_at(time).map(|s| &s.tiles) }
+    }
+
+    /// The last summary, if it was taken at `time` and the grid is as it was then: while as
+    /// many settled cells have arrived by `time`, everything burning then is the same.
+    fn summary_at(&self, time: f32) -> Option<&Summarised> {
+        let grid = self.grid.as_ref()?;
+        self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled)
     }
 
     /// Whether the cell at a point burns at `time`, for many points one after another, such as
@@ -856,7 +859,7 @@ impl FireFront {
     /// grid is as it was then, else flooded.
     fn patches_of(&self, cells: &[Cell], time: f32) -> Vec<Option<fire_front::FireRegion>> {
         let Some(grid) = self.grid.as_ref() else { return vec![None; cells.len()] };
-        match self.summarised.as_ref().filter(|s| s.time == time && grid.settled_by(time) == s.settled) {
+        match self.summary_at(time) {
             Some(summary) => cells
                 .iter()
                 .map(|&cell| {
