@@ -201,8 +201,8 @@ pub(super) fn snapshot(world: &mut World, scene: &mut Scene) {
 // What figures are, as herds see them
 // ---------------------------------------------------------------------------------------------
 
-/// A figure as the herd systems read it, after movement.
-/// Borrowed from the world: the herd systems ask for every figure each move.
+/// A figure as the herd systems read it, after movement, borrowed from the world (they ask
+/// for every figure each move).
 #[derive(Debug, Clone)]
 struct FigureAt<'w> {
     name: &'w str,
