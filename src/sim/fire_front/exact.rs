@@ -216,29 +216,40 @@ impl FireGrid {
         let width = self.width as usize;
         let slowness = 1.0 / rate;
         let mut seeded = 0;
+        // The origin's cell catches at once wherever in it the point is: its arrival before the
+        // rows' pass, which works it out as any other cell's.
+        let origin_before = self.arrival[origin];
         for (k, &(lo, hi)) in rows.iter().enumerate() {
             let y = first_row as usize + k;
             let dy = (y as f32 + 0.5) * self.cell_size - front.y;
-            let delay_at = |x: usize| {
+            // x as i32 (a grid is at most 4,096 cells across), whose conversion vectorises.
+            let delay_at = |x: i32| {
                 let dx = (x as f32 + 0.5) * self.cell_size - front.x;
-                ((dx * dx + dy * dy).sqrt() - front.radius).max(0.0) * slowness
+                let beyond = (dx * dx + dy * dy).sqrt() - front.radius;
+                (if beyond > 0.0 { beyond } else { 0.0 }) * slowness
             };
-            for x in lo as usize..=hi as usize {
-                let index = y * width + x;
-                if self.settled[index] {
-                    continue;
-                }
-                let delay = if index == origin { 0.0 } else { delay_at(x) };
-                let candidate = front.time + delay;
-                if candidate < self.arrival[index] {
-                    self.arrival[index] = candidate;
-                    seeded += 1;
-                }
+            let cells = y * width + lo as usize..=y * width + hi as usize;
+            let (arrivals, settled) = (&mut self.arrival[cells.clone()], &self.settled[cells]);
+            // Branch-free and indexed, so that it vectorises: a settled cell keeps its arrival.
+            let mut row_seeded = 0u32;
+            for k in 0..arrivals.len().min(settled.len()) {
+                let candidate = front.time + delay_at(lo as i32 + k as i32);
+                let earlier = !settled[k] & (candidate < arrivals[k]);
+                arrivals[k] = if earlier { candidate } else { arrivals[k] };
+                row_seeded += u32::from(earlier);
             }
+            seeded += row_seeded as usize;
             // Distance along a row is convex, so its cells arrive no later than its ends.
             for x in [lo, hi] {
-                last_arrival = last_arrival.max(front.time + delay_at(x as usize));
+                last_arrival = last_arrival.max(front.time + delay_at(x as i32));
             }
+        }
+        if !self.settled[origin] && front.time < origin_before {
+            // Seeded by the pass already when its own candidate was earlier than before.
+            seeded += usize::from(self.arrival[origin] == origin_before);
+            self.arrival[origin] = front.time;
+        } else {
+            self.arrival[origin] = origin_before;
         }
         // Each seeded cell settles once: room for them now, not by copying as they do.
         self.settle_order.reserve(seeded);
@@ -293,12 +304,9 @@ impl FireGrid {
             }
             expected += (ring_cells as usize).min(*unsettled);
         }
-        let buckets = Buckets::spread(expected, (from.max(self.settled_until), to));
+        let bounds = (from.max(self.settled_until), to);
         // Taken, not borrowed: nothing here can find them in use.
         let SortBuffers { mut batch, mut scratch, mut counts } = SORT_BUFFERS.take();
-        counts.clear();
-        counts.resize(buckets.map_or(1, |b| b.len()) + 1, 0);
-        let bucket = buckets.unwrap_or(Buckets::ONE);
         batch.clear();
         batch.reserve(expected);
         for patch in self.patches.list.iter_mut() {
@@ -307,6 +315,7 @@ impl FireGrid {
                 continue;
             }
             let last_row = *first_row as usize + rows.len() - 1;
+            let walked_before = batch.len();
             for (front, swept) in ignitions.iter_mut() {
                 if until < front.time || until <= *swept {
                     continue;
@@ -325,44 +334,43 @@ impl FireGrid {
                     }
                     let (lo, hi) = rows[y - *first_row as usize];
                     let half = (outer * outer - dy * dy).sqrt();
-                    let from = ((front.x - half) / cell - 0.5).ceil().max(lo as f32) as usize;
-                    let to = ((front.x + half) / cell - 0.5).floor().min(hi as f32);
-                    if to < from as f32 {
-                        continue;
-                    }
-                    let to = to as usize;
+                    // `as` saturates: an infinite ring spans the row.
+                    let from = ((front.x - half) / cell - 0.5).ceil().max(lo as f32) as i64;
+                    let to = ((front.x + half) / cell - 0.5).floor().min(hi as f32) as i64;
                     // Cells nearer than the ring's inner edge settled in an earlier window.
-                    let (skip_from, skip_to) = if inner > dy.abs() {
+                    let (hole_from, hole_to) = if inner > dy.abs() {
                         let hole = (inner * inner - dy * dy).sqrt();
-                        (((front.x - hole) / cell - 0.5).ceil(), ((front.x + hole) / cell - 0.5).floor())
+                        (((front.x - hole) / cell - 0.5).ceil() as i64, ((front.x + hole) / cell - 0.5).floor() as i64)
                     } else {
-                        (f32::INFINITY, f32::NEG_INFINITY)
+                        (i64::MAX, i64::MIN)
+                    };
+                    let spans = if hole_from <= hole_to {
+                        [(from, to.min(hole_from - 1)), (from.max(hole_to + 1), to)]
+                    } else {
+                        [(from, to), (1, 0)]
                     };
                     let row_start = y * width;
-                    let mut x = from;
-                    while x <= to {
-                        if (x as f32) >= skip_from && (x as f32) <= skip_to {
-                            x = (skip_to as usize + 1).max(x + 1);
+                    for (span_from, span_to) in spans {
+                        if span_to < span_from {
                             continue;
                         }
-                        let index = row_start + x;
-                        let arrival = self.arrival[index];
-                        if !self.settled[index] && arrival <= until {
-                            self.settled[index] = true;
-                            *unsettled -= 1;
-                            batch.push(settle_key(arrival, index as u32));
-                            counts[bucket.of(arrival) + 1] += 1;
+                        let cells = row_start + span_from as usize..=row_start + span_to as usize;
+                        let first = *cells.start();
+                        for (index, (&arrival, settled)) in
+                            (first..).zip(self.arrival[cells.clone()].iter().zip(&mut self.settled[cells]))
+                        {
+                            if !*settled && arrival <= until {
+                                *settled = true;
+                                batch.push(settle_key(arrival, index as u32));
+                            }
                         }
-                        x += 1;
                     }
                 }
             }
+            *unsettled -= batch.len() - walked_before;
         }
         if !batch.is_empty() {
-            match buckets {
-                Some(buckets) => place(&mut batch, buckets, &mut counts, &mut scratch),
-                None => sort_by_arrival(&mut batch, &mut scratch, &mut counts),
-            }
+            sort_keys(&mut batch, bounds, &mut scratch, &mut counts);
             if first_new == self.settle_order.len() {
                 // No grid cells settled in this window: the batch is the settle order's tail.
                 self.settle_order.extend(batch.iter().map(|&key| key as u32));
@@ -474,17 +482,23 @@ struct Buckets {
 }
 
 impl Buckets {
-    /// Every arrival in one bucket.
-    const ONE: Self = Self { earliest: 0.0, scale: 0.0, last: 0 };
-
     /// About one bucket for every four of `cells` arrivals spread over `bounds` (arrivals
     /// outside them take the first or last bucket); `None` for a few cells or no finite span.
-    fn spread(cells: usize, (earliest, latest): (f32, f32)) -> Option<Self> {
-        let span = latest - earliest;
-        if cells < 64 || !(span > 0.0 && span.is_finite()) {
+    fn spread(cells: usize, bounds: (f32, f32)) -> Option<Self> {
+        if cells < 64 {
             return None;
         }
-        let buckets = (cells / 4).next_power_of_two().min(MAX_BUCKETS);
+        Self::spread_into(cells / 4, bounds)
+    }
+
+    /// `count` buckets (at least 2, rounded up to a power of two) over `bounds`; `None` for no
+    /// finite span.
+    fn spread_into(count: usize, (earliest, latest): (f32, f32)) -> Option<Self> {
+        let span = latest - earliest;
+        if !(span > 0.0 && span.is_finite()) {
+            return None;
+        }
+        let buckets = count.max(2).next_power_of_two().min(MAX_BUCKETS);
         Some(Self { earliest, scale: (buckets - 1) as f32 / span, last: buckets - 1 })
     }
 
@@ -498,48 +512,115 @@ impl Buckets {
     }
 }
 
-/// Sorts settle keys: a counting sort on quantised arrival ([`Buckets`] over the keys' span;
-/// one pass to count, one to [`place`]).
-fn sort_by_arrival(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
-    let bounds = keys.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &key| {
-        (lo.min(key_arrival(key)), hi.max(key_arrival(key)))
-    });
+/// Most keys sorted in one counting pass; more are first split into bands by arrival, each
+/// small enough for its own counting pass to stay in cache.
+const ONE_PASS_KEYS: usize = 1 << 15;
+
+/// Keys of a band, on average.
+const KEYS_PER_BAND: usize = 1 << 8;
+
+/// The bands of arrival a big batch of settle keys is first split into.
+#[derive(Clone, Copy, Debug)]
+struct Bands(Buckets);
+
+impl Bands {
+    /// Bands for about `keys` keys whose arrivals mostly lie within `bounds` (keys outside take
+    /// the first or last band); `None` where one counting pass will do.
+    fn for_keys(keys: usize, bounds: (f32, f32)) -> Option<Self> {
+        if keys <= ONE_PASS_KEYS {
+            return None;
+        }
+        Buckets::spread_into(keys / KEYS_PER_BAND, bounds).map(Self)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn of(&self, arrival: f32) -> usize {
+        self.0.of(arrival)
+    }
+
+    /// About the arrivals of band `band` (the first and last take any arrival beyond them).
+    fn bounds(&self, band: usize) -> (f32, f32) {
+        let Buckets { earliest, scale, .. } = self.0;
+        (earliest + band as f32 / scale, earliest + (band + 1) as f32 / scale)
+    }
+}
+
+/// Sorts settle keys whose arrivals mostly lie within `bounds` (keys outside take the first or
+/// last bucket): a counting sort on quantised arrival, in two passes for many keys.
+fn sort_keys(keys: &mut Vec<u64>, bounds: (f32, f32), scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+    match Bands::for_keys(keys.len(), bounds) {
+        Some(bands) => {
+            counts.clear();
+            counts.resize(bands.len() + 1, 0);
+            for &key in keys.iter() {
+                counts[bands.of(key_arrival(key)) + 1] += 1;
+            }
+            sort_banded(keys, bands, counts, scratch);
+        }
+        None => {
+            scratch.clear();
+            scratch.resize(keys.len(), 0);
+            sort_into(keys, scratch, bounds, counts);
+            std::mem::swap(keys, scratch);
+        }
+    }
+}
+
+/// Sorts `keys` given `counts[b + 1]`, how many of them are in band `b`: places them by band
+/// into `scratch`, then sorts each band back into `keys`.
+fn sort_banded(keys: &mut [u64], bands: Bands, counts: &mut Vec<u32>, scratch: &mut Vec<u64>) {
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    scatter(keys, scratch, bands.0, counts);
+    let ends: Vec<usize> = counts[..bands.len()].iter().map(|&end| end as usize).collect();
+    let mut from = 0;
+    for (band, end) in ends.into_iter().enumerate() {
+        sort_into(&scratch[from..end], &mut keys[from..end], bands.bounds(band), counts);
+        from = end;
+    }
+}
+
+/// Sorts `keys` into `sorted` (as long) by a counting sort on arrival quantised over `bounds`
+/// (keys outside take the first or last bucket), using `counts` as room.
+fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut Vec<u32>) {
     let Some(buckets) = Buckets::spread(keys.len(), bounds) else {
-        keys.sort_unstable();
+        sorted.copy_from_slice(keys);
+        sorted.sort_unstable();
         return;
     };
     counts.clear();
     counts.resize(buckets.len() + 1, 0);
-    for &key in keys.iter() {
+    for &key in keys {
         counts[buckets.of(key_arrival(key)) + 1] += 1;
     }
-    place(keys, buckets, counts, scratch);
-}
-
-/// Sorts `keys` given `counts[b + 1]`, the number of keys in each bucket `b`: places them by
-/// bucket, then sorts in place each bucket that is out of order. Ties in time (an ignition
-/// disc, the cells at one distance about a symmetric point) share a bucket and end by cell.
-fn place(keys: &mut Vec<u64>, buckets: Buckets, counts: &mut [u32], scratch: &mut Vec<u64>) {
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    // counts[b]: where bucket b starts; after placing, where it ends.
-    scratch.clear();
-    scratch.resize(keys.len(), 0);
-    for &key in keys.iter() {
-        let slot = &mut counts[buckets.of(key_arrival(key))];
-        scratch[*slot as usize] = key;
-        *slot += 1;
-    }
+    scatter(keys, sorted, buckets, counts);
     let mut from = 0;
     for &end in &counts[..buckets.len()] {
-        let run = &mut scratch[from..end as usize];
+        // Ties in time (an ignition disc, the cells at one distance about a symmetric point)
+        // share a bucket and end by cell.
+        let run = &mut sorted[from..end as usize];
         from = end as usize;
         if !run.is_sorted() {
             run.sort_unstable();
         }
     }
-    std::mem::swap(keys, scratch);
+}
+
+/// Places `keys` into `into` by bucket, given `counts[b + 1]`, the number of keys in bucket `b`
+/// (then `counts[b]` is where bucket `b` ends in `into`).
+fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32]) {
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    // counts[b]: where bucket b starts; after placing, where it ends.
+    for &key in keys {
+        let slot = &mut counts[buckets.of(key_arrival(key))];
+        into[*slot as usize] = key;
+        *slot += 1;
+    }
 }
 
 #[cfg(test)]
@@ -610,7 +691,7 @@ mod tests {
             let mut expected = cells.clone();
             expected.sort_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
             let mut keys: Vec<u64> = cells.iter().map(|&c| settle_key(arrival[c as usize], c)).collect();
-            sort_by_arrival(&mut keys, &mut Vec::new(), &mut Vec::new());
+            sort_keys(&mut keys, (-1.0, 110.0), &mut Vec::new(), &mut Vec::new());
             let sorted: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
             assert_eq!(sorted, expected);
         }
@@ -621,25 +702,35 @@ mod tests {
 
     #[test]
     fn buckets_from_loose_or_wrong_bounds_still_sort() {
-        // The walk buckets by bounds worked out before it: too wide, too narrow, or missing
-        // keys at either end, the order must come out the same.
+        // The walk bands keys by bounds worked out before it: too wide, too narrow, or missing
+        // keys at either end, the order must come out the same, in one pass or in bands.
         let mut state = 99u64;
         let mut next = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (state >> 40) as u32
         };
-        let keys: Vec<u64> = (0..3000).map(|cell| settle_key((next() % 5000) as f32 * 0.01, cell)).collect();
-        let mut expected = keys.clone();
-        expected.sort_unstable();
-        for bounds in [(0.0, 50.0), (-100.0, 1e6), (10.0, 20.0), (49.0, 49.5), (-5.0, 0.001)] {
-            let buckets = Buckets::spread(keys.len(), bounds).expect("a finite span");
-            let mut counts = vec![0u32; buckets.len() + 1];
-            for &key in &keys {
-                counts[buckets.of(key_arrival(key)) + 1] += 1;
+        for cells in [3000, ONE_PASS_KEYS + 1, 100_000] {
+            let keys: Vec<u64> =
+                (0..cells).map(|cell| settle_key((next() % 5000) as f32 * 0.01, cell as u32)).collect();
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            for bounds in [(0.0, 50.0), (-100.0, 1e6), (10.0, 20.0), (49.0, 49.5), (-5.0, 0.001), (3.0, f32::INFINITY)]
+            {
+                let mut sorted = vec![0; cells];
+                sort_into(&keys, &mut sorted, bounds, &mut Vec::new());
+                assert!(sorted == expected, "one pass, {cells} keys, {bounds:?}");
+                let Some(bands) = Bands::for_keys(cells, bounds) else { continue };
+                let mut counts = vec![0; bands.len() + 1];
+                for &key in &keys {
+                    counts[bands.of(key_arrival(key)) + 1] += 1;
+                }
+                let mut sorted = keys.clone();
+                sort_banded(&mut sorted, bands, &mut counts, &mut Vec::new());
+                assert!(sorted == expected, "in bands, {cells} keys, {bounds:?}");
             }
             let mut sorted = keys.clone();
-            place(&mut sorted, buckets, &mut counts, &mut Vec::new());
-            assert_eq!(sorted, expected, "{bounds:?}");
+            sort_keys(&mut sorted, (0.0, 50.0), &mut Vec::new(), &mut Vec::new());
+            assert!(sorted == expected, "{cells} keys");
         }
         assert!(Buckets::spread(63, (0.0, 1.0)).is_none());
         assert!(Buckets::spread(1000, (1.0, 1.0)).is_none());
