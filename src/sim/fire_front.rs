@@ -2163,4 +2163,48 @@ mod tests {
         assert_eq!(reported, 120 * 90);
         assert_eq!(stepped.contacts(20.0), jumped.contacts(20.0));
     }
+
+    #[test]
+    fn a_window_of_many_cells_settles_in_arrival_then_cell_order() {
+        // A 300 × 300-cell exact patch lit twice, and beside it an L of another fuel on the grid
+        // front. Alone, a window to the end settles as narrower ones; with the L burning too,
+        // as one whose cells sort in bands and merge with the grid's.
+        for light_the_l in [false, true] {
+            let build = || {
+                let mut g = grid(40.0, 30.0);
+                g.paint(|x, y| match x < 30.0 {
+                    true => Some(fuel(1, 0.6, 2.0)),
+                    false => (x < 33.0 || y < 23.0).then(|| fuel(2, 0.3, 3.0)),
+                })
+                .expect("valid fuel");
+                assert!(g.ignite(11.3, 12.7, 0.3, 0.0).is_some());
+                if light_the_l {
+                    assert!(g.ignite(31.5, 27.5, 0.0, 0.0).is_some());
+                }
+                g
+            };
+            // The second fire is lit after the last settled time, so that no cell lit by it
+            // ties with one settled before it was lit.
+            let mut jumped = build();
+            jumped.advance_to(1.9);
+            assert!(jumped.ignite(25.05, 4.4, 0.0, 2.0).is_some());
+            jumped.advance_to(f32::INFINITY);
+            let mut stepped = build();
+            stepped.advance_to(1.9);
+            assert!(stepped.ignite(25.05, 4.4, 0.0, 2.0).is_some());
+            let mut now = 1.9;
+            while stepped.settled_count() < jumped.settled_count() {
+                now += 0.5;
+                stepped.advance_to(now);
+            }
+            assert!(stepped.settle_order == jumped.settle_order);
+            // Against a plain sort of every burnt cell, by arrival then cell.
+            let mut expected: Vec<(f32, u32)> = jumped.reached().map(|(cell, arrival)| (arrival, cell)).collect();
+            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let expected: Vec<u32> = expected.into_iter().map(|(_, cell)| cell).collect();
+            let l_cells = 30 * 300 + 70 * 230;
+            assert_eq!(expected.len(), 300 * 300 + if light_the_l { l_cells } else { 0 });
+            assert!(jumped.settle_order == expected);
+        }
+    }
 }

@@ -282,12 +282,35 @@ impl FireGrid {
     /// Settles the cells of exact patches arriving by `until`, appending them to the settle
     /// order in arrival order after `first_new`.
     pub(super) fn advance_exact(&mut self, until: f32, first_new: usize) {
-        let width = self.width as usize;
+        let (expected, (from, to)) = self.exact_window(until, self.settled_until);
+        // A window of many cells (a whole table at once) settles as a few narrower ones, one
+        // after the other, so that each one's keys sort in cache. Only where no grid cell
+        // settled in it: then each narrower window's cells are the settle order's tail.
+        let windows = expected / WINDOW_KEYS;
+        if windows > 1 && first_new == self.settle_order.len() && to.is_finite() && from < to {
+            let mut after = from;
+            for k in 1..windows {
+                let by = from + (to - from) * (k as f32 / windows as f32);
+                if by <= after || by >= until {
+                    continue;
+                }
+                let (expected, bounds) = self.exact_window(by, after);
+                self.settle_exact(by, self.settle_order.len(), expected, bounds);
+                after = by;
+            }
+            let (expected, bounds) = self.exact_window(until, after);
+            self.settle_exact(until, self.settle_order.len(), expected, bounds);
+        } else {
+            self.settle_exact(until, first_new, expected, (from, to));
+        }
+    }
+
+    /// How many cells of exact patches may settle by `until` (the rings of their ignitions
+    /// walked so far, and `until`'s), and bounds on their arrivals: never before `after` (what
+    /// arrived by then is settled) nor before an ignition, and never after a patch's latest.
+    fn exact_window(&self, until: f32, after: f32) -> (usize, (f32, f32)) {
         let cell = self.cell_size;
         let slack = RING_SLACK_CELLS * cell;
-        // Bounds on what settles now, for sizing and bucketing (the walk counts each bucket as
-        // it goes): arrivals are never before the settled time nor before an ignition, and never
-        // after a patch's latest.
         let (mut expected, mut from, mut to) = (0usize, f32::INFINITY, f32::NEG_INFINITY);
         for patch in &self.patches.list {
             let PatchFront::Exact { rate, ignitions, unsettled, latest, .. } = patch else { continue };
@@ -304,7 +327,16 @@ impl FireGrid {
             }
             expected += (ring_cells as usize).min(*unsettled);
         }
-        let bounds = (from.max(self.settled_until), to);
+        (expected, (from.max(after), to))
+    }
+
+    /// Settles the cells of exact patches arriving by `until` (about `expected` of them, their
+    /// arrivals mostly within `bounds`), appending them to the settle order in arrival order
+    /// after `first_new`.
+    fn settle_exact(&mut self, until: f32, first_new: usize, expected: usize, bounds: (f32, f32)) {
+        let width = self.width as usize;
+        let cell = self.cell_size;
+        let slack = RING_SLACK_CELLS * cell;
         // Taken, not borrowed: nothing here can find them in use.
         let SortBuffers { mut batch, mut scratch, mut counts } = SORT_BUFFERS.take();
         batch.clear();
@@ -518,6 +550,10 @@ const ONE_PASS_KEYS: usize = 1 << 15;
 
 /// Keys of a band, on average.
 const KEYS_PER_BAND: usize = 1 << 8;
+
+/// Cells a window of the exact front settles, on average, where one that would settle many
+/// more is split into narrower ones.
+const WINDOW_KEYS: usize = 1 << 14;
 
 /// The bands of arrival a big batch of settle keys is first split into.
 #[derive(Clone, Copy, Debug)]
