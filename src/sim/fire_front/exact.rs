@@ -38,6 +38,9 @@ thread_local! {
     static SORT_BUFFERS: std::cell::RefCell<SortBuffers> = std::cell::RefCell::default();
 }
 
+/// Cells a patch's flood checks at once while a run goes on.
+const EXTEND_CHUNK: usize = 16;
+
 /// No patch known for this cell yet.
 pub(super) const UNCLASSIFIED: u32 = u32::MAX;
 
@@ -136,8 +139,21 @@ impl FireGrid {
             let y = seed / width;
             let row = y * width;
             let (mut lo, mut hi) = (seed - row, seed - row);
+            // A chunk at a time while whole chunks fit (one branch-free pass each), then a cell.
+            let fit = |grid: &Self, cells: std::ops::Range<usize>| {
+                grid.fuel[cells.clone()]
+                    .iter()
+                    .zip(&grid.patches.of_cell[cells])
+                    .fold(true, |all, (&fuel, &patch)| all & in_material[fuel as usize] & (patch == UNCLASSIFIED))
+            };
+            while lo >= EXTEND_CHUNK && fit(self, row + lo - EXTEND_CHUNK..row + lo) {
+                lo -= EXTEND_CHUNK;
+            }
             while lo > 0 && same(self, row + lo - 1) {
                 lo -= 1;
+            }
+            while hi + EXTEND_CHUNK < width && fit(self, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
+                hi += EXTEND_CHUNK;
             }
             while hi + 1 < width && same(self, row + hi + 1) {
                 hi += 1;
@@ -158,12 +174,16 @@ impl FireGrid {
                 }
                 let base = next_row * width;
                 let cells = base + lo..=base + hi;
+                // Mostly the row the flood came from, all claimed: one branch-free pass says so.
+                if self.patches.of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != UNCLASSIFIED)) {
+                    continue;
+                }
                 let mut in_run = false;
                 for (offset, (&fuel, &patch)) in
                     self.fuel[cells.clone()].iter().zip(&self.patches.of_cell[cells]).enumerate()
                 {
-                    let fits = in_material[fuel as usize] && patch == UNCLASSIFIED;
-                    if fits && !in_run {
+                    let fits = in_material[fuel as usize] & (patch == UNCLASSIFIED);
+                    if fits & !in_run {
                         seeds.push(base + lo + offset);
                     }
                     in_run = fits;
@@ -701,6 +721,64 @@ mod tests {
         let mut dented = cells_where(30, |x, y| y <= x && x + 2.0 * y <= 40.0);
         dented.retain(|&c| c != (20, 10));
         assert!(!convex(&rows_of(&dented)));
+    }
+
+    #[test]
+    fn a_patch_is_the_4_connected_cells_of_its_material() {
+        // Blobs of four fuels and gaps on 70 × 45 cells (runs longer than a flood's chunk and
+        // shorter); fuels 1 and 2 are one material.
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let blobs: Vec<usize> = (0..18 * 12).map(|_| next() % 5).collect();
+        let fuel_at = |x: f32, y: f32| {
+            let blob = blobs[(y / 0.4) as usize * 18 + (x / 0.4) as usize];
+            // A gap where 3x + y is a multiple of 97 (most rows have one), so runs end inside blobs.
+            let gap = ((x / 0.1) as usize * 3 + (y / 0.1) as usize).is_multiple_of(97);
+            (blob > 0 && !gap).then_some(super::super::Fuel {
+                index: blob as u8,
+                spread_rate_in: 0.5,
+                burn_out_rounds: 2.0,
+            })
+        };
+        let mut grid = FireGrid::new(7.0, 4.5, 0.1).expect("a valid grid");
+        grid.paint(fuel_at).expect("valid fuel");
+        grid.set_material(2, 1);
+        let (width, height) = (grid.width as usize, grid.height as usize);
+        let material = |grid: &FireGrid, index: usize| match grid.fuel[index] {
+            0 => None,
+            fuel => Some(grid.material_of[fuel as usize]),
+        };
+        let mut patches = 0;
+        for origin in (0..width * height).step_by(37) {
+            if material(&grid, origin).is_none() || grid.patches.of_cell[origin] != UNCLASSIFIED {
+                continue;
+            }
+            let id = grid.patch_of(origin, true) as u32;
+            patches += 1;
+            // A plain flood over the four neighbours.
+            let mut inside = vec![false; width * height];
+            let mut stack = vec![origin];
+            inside[origin] = true;
+            while let Some(cell) = stack.pop() {
+                let (x, y) = (cell % width, cell / width);
+                let neighbours = [(x > 0).then(|| cell - 1), (x + 1 < width).then(|| cell + 1)]
+                    .into_iter()
+                    .chain([(y > 0).then(|| cell - width), (y + 1 < height).then(|| cell + width)]);
+                for next in neighbours.flatten() {
+                    if !inside[next] && material(&grid, next) == material(&grid, origin) {
+                        inside[next] = true;
+                        stack.push(next);
+                    }
+                }
+            }
+            for (cell, &inside) in inside.iter().enumerate() {
+                assert_eq!(grid.patches.of_cell[cell] == id, inside, "cell {cell} and the patch of {origin}");
+            }
+        }
+        assert!(patches > 20, "{patches} patches");
     }
 
     #[test]
