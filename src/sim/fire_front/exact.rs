@@ -128,9 +128,10 @@ impl FireGrid {
         let mut uniform = true;
         let mut untouched = true;
         let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
-        let same = |grid: &Self, index: usize| {
-            in_material[grid.fuel[index] as usize] && grid.patches.of_cell[index] == UNCLASSIFIED
-        };
+        // A cell of this fuel and patch joins the patch. Branch-free, so that passes over runs
+        // of cells vectorise.
+        let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == UNCLASSIFIED);
+        let same = |grid: &Self, index: usize| joins(grid.fuel[index], grid.patches.of_cell[index]);
         let mut seeds = vec![origin];
         while let Some(seed) = seeds.pop() {
             if self.patches.of_cell[seed] != UNCLASSIFIED {
@@ -144,7 +145,7 @@ impl FireGrid {
                 grid.fuel[cells.clone()]
                     .iter()
                     .zip(&grid.patches.of_cell[cells])
-                    .fold(true, |all, (&fuel, &patch)| all & in_material[fuel as usize] & (patch == UNCLASSIFIED))
+                    .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
             };
             while lo >= EXTEND_CHUNK && fit(self, row + lo - EXTEND_CHUNK..row + lo) {
                 lo -= EXTEND_CHUNK;
@@ -182,7 +183,7 @@ impl FireGrid {
                 for (offset, (&fuel, &patch)) in
                     self.fuel[cells.clone()].iter().zip(&self.patches.of_cell[cells]).enumerate()
                 {
-                    let fits = in_material[fuel as usize] & (patch == UNCLASSIFIED);
+                    let fits = joins(fuel, patch);
                     if fits & !in_run {
                         seeds.push(base + lo + offset);
                     }
@@ -264,12 +265,12 @@ impl FireGrid {
                 last_arrival = last_arrival.max(front.time + delay_at(x as i32));
             }
         }
+        // Unless settled or arriving by `front.time` already (then the pass, whose candidate is
+        // never before `front.time`, left it as it was), the origin's cell catches now.
         if !self.settled[origin] && front.time < origin_before {
             // Seeded by the pass already when its own candidate was earlier than before.
             seeded += usize::from(self.arrival[origin] == origin_before);
             self.arrival[origin] = front.time;
-        } else {
-            self.arrival[origin] = origin_before;
         }
         // Each seeded cell settles once: room for them now, not by copying as they do.
         self.settle_order.reserve(seeded);
@@ -593,10 +594,6 @@ impl Bands {
         self.0.len()
     }
 
-    fn of(&self, arrival: f32) -> usize {
-        self.0.of(arrival)
-    }
-
     /// About the arrivals of band `band` (the first and last take any arrival beyond them).
     fn bounds(&self, band: usize) -> (f32, f32) {
         let Buckets { earliest, scale, .. } = self.0;
@@ -608,14 +605,7 @@ impl Bands {
 /// last bucket): a counting sort on quantised arrival, in two passes for many keys.
 fn sort_keys(keys: &mut Vec<u64>, bounds: (f32, f32), scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
     match Bands::for_keys(keys.len(), bounds) {
-        Some(bands) => {
-            counts.clear();
-            counts.resize(bands.len() + 1, 0);
-            for &key in keys.iter() {
-                counts[bands.of(key_arrival(key)) + 1] += 1;
-            }
-            sort_banded(keys, bands, counts, scratch);
-        }
+        Some(bands) => sort_banded(keys, bands, counts, scratch),
         None => {
             scratch.clear();
             scratch.resize(keys.len(), 0);
@@ -625,11 +615,12 @@ fn sort_keys(keys: &mut Vec<u64>, bounds: (f32, f32), scratch: &mut Vec<u64>, co
     }
 }
 
-/// Sorts `keys` given `counts[b + 1]`, how many of them are in band `b`: places them by band
-/// into `scratch`, then sorts each band back into `keys`.
+/// Sorts `keys` by placing them by band into `scratch`, then sorting each band back into
+/// `keys`, using `counts` as room.
 fn sort_banded(keys: &mut [u64], bands: Bands, counts: &mut Vec<u32>, scratch: &mut Vec<u64>) {
     scratch.clear();
     scratch.resize(keys.len(), 0);
+    count(keys, bands.0, counts);
     scatter(keys, scratch, bands.0, counts);
     let ends: Vec<usize> = counts[..bands.len()].iter().map(|&end| end as usize).collect();
     let mut from = 0;
@@ -647,11 +638,7 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         sorted.sort_unstable();
         return;
     };
-    counts.clear();
-    counts.resize(buckets.len() + 1, 0);
-    for &key in keys {
-        counts[buckets.of(key_arrival(key)) + 1] += 1;
-    }
+    count(keys, buckets, counts);
     scatter(keys, sorted, buckets, counts);
     let mut from = 0;
     for &end in &counts[..buckets.len()] {
@@ -662,6 +649,15 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         if !run.is_sorted() {
             run.sort_unstable();
         }
+    }
+}
+
+/// Sets `counts[b + 1]` to the number of `keys` in bucket `b` (and `counts[0]` to 0).
+fn count(keys: &[u64], buckets: Buckets, counts: &mut Vec<u32>) {
+    counts.clear();
+    counts.resize(buckets.len() + 1, 0);
+    for &key in keys {
+        counts[buckets.of(key_arrival(key)) + 1] += 1;
     }
 }
 
@@ -682,6 +678,14 @@ fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32])
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A linear congruential generator's successive states from `seed` (Knuth's MMIX constants).
+    fn lcg(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state
+        }
+    }
 
     fn rows_of(cells: &[(u32, u32)]) -> Vec<(u32, u32, u32)> {
         let first = cells.iter().map(|c| c.1).min().unwrap_or(0);
@@ -727,11 +731,8 @@ mod tests {
     fn a_patch_is_the_4_connected_cells_of_its_material() {
         // Blobs of four fuels and gaps on 70 × 45 cells (runs longer than a flood's chunk and
         // shorter); fuels 1 and 2 are one material.
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        };
+        let mut random = lcg(7);
+        let mut next = move || (random() >> 33) as usize;
         let blobs: Vec<usize> = (0..18 * 12).map(|_| next() % 5).collect();
         let fuel_at = |x: f32, y: f32| {
             let blob = blobs[(y / 0.4) as usize * 18 + (x / 0.4) as usize];
@@ -783,11 +784,8 @@ mod tests {
 
     #[test]
     fn counting_sort_orders_by_time_then_cell() {
-        let mut state = 12345u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            state >> 33
-        };
+        let mut random = lcg(12345);
+        let mut next = move || random() >> 33;
         // Cells in index order (one ignition's rings), then shuffled (several ignitions), with
         // ties in time, a negative time and a zero.
         // A tie group of 300, far more than a bucket holds.
@@ -816,13 +814,10 @@ mod tests {
 
     #[test]
     fn buckets_from_loose_or_wrong_bounds_still_sort() {
-        // The walk bands keys by bounds worked out before it: too wide, too narrow, or missing
-        // keys at either end, the order must come out the same, in one pass or in bands.
-        let mut state = 99u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 40) as u32
-        };
+        // The sort buckets keys by bounds worked out before the walk: too wide, too narrow, or
+        // missing keys at either end, the order must come out the same, in one pass or in bands.
+        let mut random = lcg(99);
+        let mut next = move || (random() >> 40) as u32;
         for cells in [3000, ONE_PASS_KEYS + 1, 100_000] {
             let keys: Vec<u64> =
                 (0..cells).map(|cell| settle_key((next() % 5000) as f32 * 0.01, cell as u32)).collect();
@@ -834,12 +829,8 @@ mod tests {
                 sort_into(&keys, &mut sorted, bounds, &mut Vec::new());
                 assert!(sorted == expected, "one pass, {cells} keys, {bounds:?}");
                 let Some(bands) = Bands::for_keys(cells, bounds) else { continue };
-                let mut counts = vec![0; bands.len() + 1];
-                for &key in &keys {
-                    counts[bands.of(key_arrival(key)) + 1] += 1;
-                }
                 let mut sorted = keys.clone();
-                sort_banded(&mut sorted, bands, &mut counts, &mut Vec::new());
+                sort_banded(&mut sorted, bands, &mut Vec::new(), &mut Vec::new());
                 assert!(sorted == expected, "in bands, {cells} keys, {bounds:?}");
             }
             let mut sorted = keys.clone();
