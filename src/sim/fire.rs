@@ -285,10 +285,8 @@ struct KeptPaint {
 struct SummaryMarks {
     /// Burning at the time being summarised, while it is: all clear between calls.
     burning: Vec<u64>,
-    /// Per cell, which fire of the last summary held it: meaningful only for the cells burning
-    /// then (each is written as its fire is found), so it is never cleared.
-    fire_of: Vec<u32>,
-    /// The runs of burning cells and their fires.
+    /// The runs of burning cells and their fires (which fire holds a cell burning then: a
+    /// binary search of its row's runs, so no label is written per cell).
     runs: fire_front::runs::RunLabels,
 }
 
@@ -328,7 +326,7 @@ impl PatchSums {
     }
 }
 
-/// The last summary's time, and its fires as patches: with [`SummaryMarks::fire_of`], the size
+/// The last summary's time, and its fires as patches: with [`SummaryMarks::runs`], the size
 /// of the patch holding any cell burning then, without flooding it again.
 #[derive(Debug, Clone, Default)]
 struct Summarised {
@@ -697,7 +695,10 @@ impl FireFront {
         if std::env::var_os("TABULA_FIRE_FRONT").is_some_and(|v| v == "grid") {
             grid.set_front_solver(fire_front::FrontSolver::Grid);
         }
-        let owner = paint_owners(&grid, &self.terrain);
+        // Each cell's fuel index as painted below: its region's place in `regions` plus one.
+        let fuel_of_region = &self.fuel_of_region;
+        let fuel_of_cell =
+            paint_owners(&grid, &self.terrain, 0u8, |region| fuel_of_region.get(region).copied().unwrap_or(0));
         let fuels: Vec<fire_front::Fuel> = self
             .regions
             .iter()
@@ -708,12 +709,8 @@ impl FireFront {
                 burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
             })
             .collect();
-        let fuel_of_region = &self.fuel_of_region;
-        grid.paint_indexed(&fuels, |index| {
-            let region = owner.get(index).copied().unwrap_or(u32::MAX);
-            usize::from(fuel_of_region.get(region as usize).copied().unwrap_or(0))
-        })
-        .map_err(|e| e.to_string())?;
+        grid.paint_indexed(&fuels, |index| usize::from(fuel_of_cell.get(index).copied().unwrap_or(0)))
+            .map_err(|e| e.to_string())?;
         // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
         for (i, region) in self.regions.iter().enumerate() {
             let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;
@@ -748,8 +745,11 @@ impl FireFront {
     fn count_new_cells(&mut self, now: f32) -> Vec<(usize, usize)> {
         let mut changes = vec![(0usize, 0usize); self.regions.len()];
         let Some(grid) = &self.grid else { return changes };
+        // With one region, every settled cell (a burnable one) is its: none is looked up.
+        let one_region = self.regions.len() == 1;
         for (index, arrival) in grid.settled_indices_from(self.seen_cells) {
-            if let Some(i) = usize::from(grid.fuel_index_of(index)).checked_sub(1) {
+            let region = if one_region { Some(0) } else { usize::from(grid.fuel_index_of(index)).checked_sub(1) };
+            if let Some(i) = region {
                 if self.arrivals[i].capacity() == 0 {
                     // Room for the whole region once it catches: no copying as it burns.
                     self.arrivals[i].reserve(self.regions[i].cells);
@@ -803,8 +803,7 @@ impl FireFront {
             all.burning.clear();
             all.burning.resize(words, 0);
         }
-        all.fire_of.resize(width * height, 0);
-        let SummaryMarks { burning: marks, fire_of, runs } = all;
+        let SummaryMarks { burning: marks, runs } = all;
         // A bit per cell, row by row: burning. Fires are the 8-connected patches of its runs,
         // found in the order of their first cell; the bits are cleared again at the end.
         let (mut first_word, mut last_word) = (usize::MAX, 0);
@@ -826,7 +825,6 @@ impl FireFront {
         for (run, fire) in runs.runs() {
             let row_start = run.row as usize * width;
             let cells = row_start + run.from as usize..=row_start + run.to as usize;
-            fire_of[cells.clone()].fill(fire);
             let in_this = &mut in_fire[fire as usize * regions..][..regions];
             if regions == 1 {
                 // Every burning cell is the one region's.
@@ -863,8 +861,8 @@ impl FireFront {
             Some(summary) => cells
                 .iter()
                 .map(|&cell| {
-                    let index = grid.cell_index(cell).filter(|_| grid.state_at(cell, time) == CellState::Burning)?;
-                    summary.patches.get(*self.marks.fire_of.get(index)? as usize).copied()
+                    (grid.state_at(cell, time) == CellState::Burning).then_some(())?;
+                    summary.patches.get(self.marks.runs.patch_at(cell.y, cell.x)? as usize).copied()
                 })
                 .collect(),
             None => grid.burning_regions_of(cells, time),
@@ -952,15 +950,20 @@ pub fn fuel_of_material(m: Material) -> Option<Fuel> {
     }
 }
 
-/// The terrain region on top at each cell centre (`u32::MAX`: none), exactly as
-/// [`Shape::contains`] decides at the centre. Regions are painted from the top one down, each row
+/// What `of_region` says of the terrain region on top at each cell centre (`none` where there is
+/// none), exactly as [`Shape::contains`] decides at the centre. Regions are painted from the top one down, each row
 /// by its spans (scanline; a polygon's edges are swept, not tested per cell), and cells already
 /// painted are skipped: the work is the rows and edge crossings of each region plus each cell
 /// once, never cells × vertices or regions × cells.
-fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
+fn paint_owners<T: Copy>(
+    grid: &FireGrid,
+    terrain: &[scene::Region],
+    none: T,
+    of_region: impl Fn(usize) -> T,
+) -> Vec<T> {
     let (width, height) = (grid.width_cells() as usize, grid.height_cells() as usize);
     let size = grid.cell_size_in();
-    let mut owner = vec![u32::MAX; width * height];
+    let mut owner = vec![none; width * height];
     let mut unpainted = UnpaintedCells::new(width, height);
     let centre = |i: usize| (i as f32 + 0.5) * size;
     let mut crossings: Vec<f32> = Vec::new();
@@ -968,8 +971,9 @@ fn paint_owners(grid: &FireGrid, terrain: &[scene::Region]) -> Vec<u32> {
         let (lo, hi) = bounds(&region.shape);
         let first = ((lo.1 / size - 0.5).floor().max(0.0)) as usize;
         let last = ((hi.1 / size).ceil().max(0.0) as usize).min(height.saturating_sub(1));
-        let paint = |unpainted: &mut UnpaintedCells, owner: &mut [u32], y: usize, a: usize, b: usize| {
-            unpainted.paint(y, a, b, |x| owner[y * width + x] = index as u32);
+        let value = of_region(index);
+        let paint = |unpainted: &mut UnpaintedCells, owner: &mut [T], y: usize, a: usize, b: usize| {
+            unpainted.paint(y, a, b, |from, to| owner[y * width + from..=y * width + to].fill(value));
         };
         // A row already painted across the region's bounds (a cell wider, for rounding) holds
         // nothing more for it.
@@ -1085,14 +1089,20 @@ impl UnpaintedCells {
         x
     }
 
-    /// Calls `paint` for each unpainted cell of row `row` from `a` to `b` inclusive.
-    fn paint(&mut self, row: usize, a: usize, b: usize, mut paint: impl FnMut(usize)) {
+    /// Calls `paint(from, to)` for each run of unpainted cells of row `row` from `a` to `b`
+    /// inclusive.
+    fn paint(&mut self, row: usize, a: usize, b: usize, mut paint: impl FnMut(usize, usize)) {
         let base = row * self.stride;
         let mut x = self.find(row, a);
         while x <= b {
-            paint(x);
-            self.next[base + x] = x as u32 + 1;
-            x = self.find(row, x + 1);
+            // An unpainted cell is its own next.
+            let mut end = x;
+            while end < b && self.next[base + end + 1] as usize == end + 1 {
+                end += 1;
+            }
+            paint(x, end);
+            self.next[base + x..=base + end].fill(end as u32 + 1);
+            x = self.find(row, end + 1);
         }
     }
 }
@@ -2025,7 +2035,9 @@ mod tests {
                 let (mut count, mut sum, mut regions) = (0.0f64, (0.0f64, 0.0f64), BTreeSet::new());
                 for &cell in &cells[..cells.len() - 2] {
                     let index = grid.cell_index(cell).expect("on the grid");
-                    if grid.state_at(cell, 1.5) == CellState::Burning && front.marks.fire_of[index] as usize == number {
+                    if grid.state_at(cell, 1.5) == CellState::Burning
+                        && front.marks.runs.patch_at(cell.y, cell.x) == Some(number as u32)
+                    {
                         let (x, y) = grid.cell_centre(cell).expect("on the grid");
                         count += 1.0;
                         sum = (sum.0 + f64::from(x), sum.1 + f64::from(y));
@@ -2172,7 +2184,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let owners = paint_owners(&grid, &terrain);
+            let owners = paint_owners(&grid, &terrain, u32::MAX, |region| region as u32);
             let width = grid.width_cells() as usize;
             for (i, &owner) in owners.iter().enumerate() {
                 let centre = (((i % width) as f32 + 0.5) * size, ((i / width) as f32 + 0.5) * size);

@@ -28,10 +28,11 @@ pub mod runs;
 pub mod textbook;
 
 pub use exact::ExactFront;
+use exact::{key_arrival, key_cell, settle_key};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap};
 
-/// Most cells a grid may hold (4096 × 4096); each costs about 27 bytes.
+/// Most cells a grid may hold (4096 × 4096); each costs about 22 bytes once burnt.
 pub const MAX_CELLS: usize = 1 << 24;
 
 /// Most cells a scene's fire grid holds (1024 × 1024): bounds the work of one move, since a table
@@ -135,7 +136,17 @@ pub struct Fuel {
     pub burn_out_rounds: f32,
 }
 
+/// Why a fuel cannot be painted when its index already burns otherwise.
+const FUEL_CONFLICT: &str = "its fuel index is painted elsewhere with another spread rate or burn-out";
+
 impl Fuel {
+    /// Whether `other` is the same index with other numbers.
+    fn conflicts_with(&self, other: &Fuel) -> bool {
+        self.index == other.index
+            && (self.spread_rate_in.to_bits(), self.burn_out_rounds.to_bits())
+                != (other.spread_rate_in.to_bits(), other.burn_out_rounds.to_bits())
+    }
+
     fn problem(&self) -> Option<&'static str> {
         if self.index == 0 {
             Some("fuel index 0 means \"does not burn\": paint None instead")
@@ -267,13 +278,18 @@ pub struct FireGrid {
     height: u32,
     cell_size: f32,
     fuel: Vec<u8>,
-    rate: Vec<f32>,
-    burn_rounds: Vec<f32>,
+    /// Per fuel index: its spread rate, its slowness (1 / rate, so a step divides nothing) and
+    /// its burn-out, 0 for an index nothing is painted with. A cell's are its fuel's: a table
+    /// of 256, not three numbers a cell.
+    rate_of: [f32; 256],
+    slowness_of: [f32; 256],
+    burn_of: [f32; 256],
     /// Tentative until `settled`; INFINITY = not reached.
     arrival: Vec<f32>,
     settled: Vec<bool>,
-    /// Settled cells in settling order, hence by non-decreasing arrival.
-    settle_order: Vec<u32>,
+    /// Settled cells in settling order, hence by non-decreasing arrival, each as its
+    /// [`exact::settle_key`]: readers by time read their arrivals in order, not cell by cell.
+    settle_order: Vec<u64>,
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
@@ -324,8 +340,9 @@ impl FireGrid {
             height,
             cell_size: cell_size_in,
             fuel: vec![0; count],
-            rate: vec![0.0; count],
-            burn_rounds: vec![0.0; count],
+            rate_of: [0.0; 256],
+            slowness_of: [0.0; 256],
+            burn_of: [0.0; 256],
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
             settle_order: Vec::new(),
@@ -394,10 +411,11 @@ impl FireGrid {
     /// The material in a cell; `None` where nothing burns.
     pub fn fuel_at(&self, cell: Cell) -> Option<Fuel> {
         let index = self.index_of(cell)?;
-        (self.fuel[index] != 0).then(|| Fuel {
-            index: self.fuel[index],
-            spread_rate_in: self.rate[index],
-            burn_out_rounds: self.burn_rounds[index],
+        let index = usize::from(self.fuel[index]);
+        (index != 0).then(|| Fuel {
+            index: index as u8,
+            spread_rate_in: self.rate_of[index],
+            burn_out_rounds: self.burn_of[index],
         })
     }
 
@@ -417,13 +435,20 @@ impl FireGrid {
     /// leaves), at the cost of the cells a fire reached: a grid no fire reached is cleared at
     /// once. For reusing one grid across runs of one table.
     pub fn clear_fire(&mut self) {
-        if !(self.settle_order.is_empty() && self.heap.is_empty() && self.patches.list.is_empty()) {
-            self.arrival.fill(f32::INFINITY);
-            self.settled.fill(false);
-            self.settle_order.clear();
-            self.heap.clear();
-            self.patches.clear();
+        if self.settle_order.is_empty() && self.heap.is_empty() && self.patches.list.is_empty() {
+            self.settled_until = f32::NEG_INFINITY;
+        } else {
+            self.wipe_fire();
         }
+    }
+
+    /// [`Self::clear_fire`] at the cost of the table, whatever is lit.
+    fn wipe_fire(&mut self) {
+        self.arrival.fill(f32::INFINITY);
+        self.settled.fill(false);
+        self.settle_order.clear();
+        self.heap.clear();
+        self.patches.clear();
         self.settled_until = f32::NEG_INFINITY;
     }
 
@@ -517,13 +542,16 @@ impl FireGrid {
     }
 
     /// Sets every cell from its centre (inches); `None` = does not burn. Clears all fire. On an
-    /// invalid fuel, stops there with an error (cells before it are painted).
+    /// invalid fuel, stops there with an error (cells before it are painted). A fuel index has
+    /// one spread rate and burn-out: a cell giving it others is an invalid fuel.
     pub fn paint(&mut self, mut fuel_at: impl FnMut(f32, f32) -> Option<Fuel>) -> Result<(), FireGridError> {
+        self.forget_fuels();
         self.paint_cells(|x_in, y_in| Some(fuel_at(x_in, y_in)))
     }
 
     /// Sets the cells whose centres lie in the rectangle (corners in any order, right and bottom
-    /// edges excluded); other cells keep their fuel. Clears all fire.
+    /// edges excluded); other cells keep their fuel. Clears all fire. A fuel index other cells
+    /// hold keeps its spread rate and burn-out: giving it others is an invalid fuel.
     pub fn paint_rect(
         &mut self,
         (x0, y0): (f32, f32),
@@ -569,7 +597,7 @@ impl FireGrid {
                 continue; // a stale entry: this cell was reached sooner
             }
             self.settled[index] = true;
-            self.settle_order.push(top.cell());
+            self.settle_order.push(settle_key(self.arrival[index], top.cell()));
             self.relax(index);
         }
         self.advance_exact(time, first_new);
@@ -603,14 +631,24 @@ impl FireGrid {
         reached: impl IntoIterator<Item = (u32, f32)>,
         exact_fronts: &[ExactFront],
     ) -> Result<(), FireGridError> {
+        let restored = self.put_back(settled_until, reached, exact_fronts);
+        if restored.is_err() {
+            // Arrivals put back before the error may be in no list [`Self::clear_fire`] reads.
+            self.wipe_fire();
+        }
+        restored
+    }
+
+    fn put_back(
+        &mut self,
+        settled_until: f32,
+        reached: impl IntoIterator<Item = (u32, f32)>,
+        exact_fronts: &[ExactFront],
+    ) -> Result<(), FireGridError> {
         if !settled_until.is_finite() {
             return Err(FireGridError::InvalidState(format!("settled time {settled_until} is not finite")));
         }
-        self.arrival.fill(f32::INFINITY);
-        self.settled.fill(false);
-        self.settle_order.clear();
-        self.heap.clear();
-        self.patches.clear();
+        self.wipe_fire();
         let mut pending = Vec::new();
         for (index, time) in reached {
             let Some(&fuel) = self.fuel.get(index as usize) else {
@@ -628,7 +666,7 @@ impl FireGrid {
             self.arrival[index as usize] = time;
             if time <= settled_until {
                 self.settled[index as usize] = true;
-                self.settle_order.push(index);
+                self.settle_order.push(settle_key(time, index));
             } else {
                 pending.push(HeapEntry::new(time, index));
             }
@@ -651,9 +689,7 @@ impl FireGrid {
             }
         }
         // The order Dijkstra settles in: by time, then by cell (as the heap breaks ties).
-        let arrival = &self.arrival;
-        self.settle_order
-            .sort_unstable_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
+        self.settle_order.sort_unstable();
         self.settled_until = settled_until;
         Ok(())
     }
@@ -671,9 +707,7 @@ impl FireGrid {
 
     /// [`Self::settled_from`] by cell index ([`Self::cell_index`]).
     pub fn settled_indices_from(&self, first: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
-        self.settle_order[first.min(self.settle_order.len())..]
-            .iter()
-            .map(move |&c| (c as usize, self.arrival[c as usize]))
+        self.settle_order[first.min(self.settle_order.len())..].iter().map(|&key| (key_cell(key), key_arrival(key)))
     }
 
     /// The arrival time known so far, settled or not: finite when the fire of this cell's own
@@ -715,7 +749,7 @@ impl FireGrid {
     /// Area of `fuel` reached by `time` (burning or spent), in square inches.
     pub fn burnt_area_in2(&self, fuel: u8, time: f32) -> f32 {
         let reached = self.settled_by(time);
-        let cells = self.settle_order[..reached].iter().filter(|&&c| self.fuel[c as usize] == fuel).count();
+        let cells = self.settle_order[..reached].iter().filter(|&&key| self.fuel[key_cell(key)] == fuel).count();
         cells as f32 * self.cell_size * self.cell_size
     }
 
@@ -729,7 +763,7 @@ impl FireGrid {
     /// (call `advance_to(until)` first).
     pub fn newly_burnt_between(&self, after: f32, until: f32) -> impl Iterator<Item = (Cell, f32)> + '_ {
         let (lo, hi) = (self.settled_by(after), self.settled_by(until));
-        self.settle_order[lo..hi.max(lo)].iter().map(move |&c| (self.cell_of(c as usize), self.arrival[c as usize]))
+        self.settle_order[lo..hi.max(lo)].iter().map(|&key| (self.cell_of(key_cell(key)), key_arrival(key)))
     }
 
     /// 001 "Fire Spreading" ("with the same material"). Burning cells at `time` touching
@@ -865,24 +899,35 @@ impl FireGrid {
     /// Paints every cell from a list of fuels: cell `i` (row by row) takes `fuels[k - 1]` for
     /// `k = fuel_of(i)`, and no fuel for 0 or a `k` past the list. What [`Self::paint`] does
     /// for a whole table, without working out each cell's centre or checking each cell's fuel.
-    /// Clears all fire.
+    /// Clears all fire. A list entry giving an earlier entry's index other numbers is an
+    /// invalid fuel where a cell takes it.
     pub fn paint_indexed(&mut self, fuels: &[Fuel], fuel_of: impl Fn(usize) -> usize) -> Result<(), FireGridError> {
-        if fuels.iter().any(|f| f.problem().is_some()) {
+        // A fuel's own problem, or an index an earlier fuel of the list gives other numbers.
+        let problems: Vec<Option<&'static str>> = fuels
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                f.problem().or_else(|| fuels[..k].iter().any(|g| g.conflicts_with(f)).then_some(FUEL_CONFLICT))
+            })
+            .collect();
+        if problems.iter().any(Option::is_some) {
             // Reported at the first cell that takes a broken fuel, as `paint` would.
-            let broken = |i: usize| fuels.get(fuel_of(i).wrapping_sub(1)).and_then(|f| f.problem());
+            let broken = |i: usize| problems.get(fuel_of(i).wrapping_sub(1)).copied().flatten();
             if let Some((index, reason)) = (0..self.fuel.len()).find_map(|i| broken(i).map(|r| (i, r))) {
                 let (x_in, y_in) = self.centre_of_index(index);
                 return Err(FireGridError::InvalidFuel { x_in, y_in, reason });
             }
         }
         self.clear_for_paint();
-        let table: Vec<(u8, f32, f32)> = std::iter::once((0, 0.0, 0.0))
-            .chain(fuels.iter().map(|f| (f.index, f.spread_rate_in, f.burn_out_rounds)))
-            .collect();
-        for (index, ((fuel, rate), burn)) in
-            self.fuel.iter_mut().zip(self.rate.iter_mut()).zip(self.burn_rounds.iter_mut()).enumerate()
-        {
-            (*fuel, *rate, *burn) = table.get(fuel_of(index)).copied().unwrap_or((0, 0.0, 0.0));
+        self.forget_fuels();
+        for (fuel, problem) in fuels.iter().zip(&problems) {
+            if problem.is_none() {
+                self.learn_fuel(fuel);
+            }
+        }
+        let index_of: Vec<u8> = std::iter::once(0).chain(fuels.iter().map(|f| f.index)).collect();
+        for (index, fuel) in self.fuel.iter_mut().enumerate() {
+            *fuel = index_of.get(fuel_of(index)).copied().unwrap_or(0);
         }
         self.set_burn_round_bounds();
         Ok(())
@@ -897,23 +942,52 @@ impl FireGrid {
         counts
     }
 
-    /// Clears every fire before a paint.
+    /// Clears every fire before a paint (at no cost on a grid no fire reached).
     fn clear_for_paint(&mut self) {
-        self.arrival.fill(f32::INFINITY);
-        self.settled.fill(false);
-        self.settle_order.clear();
-        self.heap.clear();
-        self.patches.clear();
+        self.clear_fire();
         self.borders = std::sync::OnceLock::new();
         self.interior = std::sync::OnceLock::new();
-        self.settled_until = f32::NEG_INFINITY;
     }
 
-    /// The longest and the shortest burn-out of any painted cell.
+    /// Forgets every fuel index's numbers, before painting the whole table.
+    fn forget_fuels(&mut self) {
+        self.rate_of = [0.0; 256];
+        self.slowness_of = [0.0; 256];
+        self.burn_of = [0.0; 256];
+    }
+
+    /// Takes `fuel`'s numbers for its index (a valid fuel, not in conflict with the table).
+    fn learn_fuel(&mut self, fuel: &Fuel) {
+        let index = usize::from(fuel.index);
+        self.rate_of[index] = fuel.spread_rate_in;
+        // What a step would divide by: the same number, worked out once.
+        self.slowness_of[index] = 1.0 / fuel.spread_rate_in;
+        self.burn_of[index] = fuel.burn_out_rounds;
+    }
+
+    /// Whether `fuel` gives its index other numbers than the table holds for it.
+    fn conflicts(&self, fuel: &Fuel) -> bool {
+        let index = usize::from(fuel.index);
+        self.rate_of[index] != 0.0
+            && (self.rate_of[index].to_bits(), self.burn_of[index].to_bits())
+                != (fuel.spread_rate_in.to_bits(), fuel.burn_out_rounds.to_bits())
+    }
+
+    /// Forgets the numbers of indices no cell holds any more, then works out the longest and
+    /// the shortest burn-out of any painted cell.
     fn set_burn_round_bounds(&mut self) {
-        self.max_burn_rounds = self.burn_rounds.iter().fold(0.0f32, |most, &b| most.max(b));
-        let shortest = self.burn_rounds.iter().filter(|&&b| b > 0.0).fold(f32::INFINITY, |least, &b| least.min(b));
-        self.min_burn_rounds = if shortest.is_finite() { shortest } else { 0.0 };
+        let counts = self.cells_by_fuel_index();
+        let (mut most, mut least) = (0.0f32, f32::INFINITY);
+        for (index, &cells) in counts.iter().enumerate().skip(1) {
+            if cells == 0 {
+                (self.rate_of[index], self.slowness_of[index], self.burn_of[index]) = (0.0, 0.0, 0.0);
+            } else {
+                most = most.max(self.burn_of[index]);
+                least = least.min(self.burn_of[index]);
+            }
+        }
+        self.max_burn_rounds = most;
+        self.min_burn_rounds = if least.is_finite() { least } else { 0.0 };
     }
 
     fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
@@ -922,19 +996,17 @@ impl FireGrid {
         for index in 0..self.fuel.len() {
             let (x_in, y_in) = self.centre_of_index(index);
             let Some(choice) = choose(x_in, y_in) else { continue };
-            let (fuel, rate, burn) = match choice {
-                None => (0, 0.0, 0.0),
+            self.fuel[index] = match choice {
+                None => 0,
                 Some(fuel) => {
-                    if let Some(reason) = fuel.problem() {
+                    if let Some(reason) = fuel.problem().or_else(|| self.conflicts(&fuel).then_some(FUEL_CONFLICT)) {
                         result = Err(FireGridError::InvalidFuel { x_in, y_in, reason });
                         break;
                     }
-                    (fuel.index, fuel.spread_rate_in, fuel.burn_out_rounds)
+                    self.learn_fuel(&fuel);
+                    fuel.index
                 }
             };
-            self.fuel[index] = fuel;
-            self.rate[index] = rate;
-            self.burn_rounds[index] = burn;
         }
         self.set_burn_round_bounds();
         result
@@ -980,7 +1052,11 @@ impl FireGrid {
             let (cx, cy) = self.centre_of_index(index);
             let distance = ((cx - x_in).powi(2) + (cy - y_in).powi(2)).sqrt();
             // The cell holding the point catches at once; others when the fire covers the gap.
-            let delay = if index == origin { 0.0 } else { (distance - radius_in).max(0.0) / self.rate[index] };
+            let delay = if index == origin {
+                0.0
+            } else {
+                (distance - radius_in).max(0.0) / self.rate_of[usize::from(self.fuel[index])]
+            };
             let candidate = start + delay;
             if !self.settled[index] && candidate < self.arrival[index] {
                 self.arrival[index] = candidate;
@@ -1014,7 +1090,7 @@ impl FireGrid {
         let width = self.width as usize;
         let (x, y) = ((index % width) as i32, (index / width) as i32);
         let time = self.arrival[index];
-        let slowness = 1.0 / self.rate[index];
+        let slowness = self.slowness_of[usize::from(fuel)];
         let half_cell = 0.5 * self.cell_size;
         let interior = self.interior()[index];
         for edge in self.stencil.iter() {
@@ -1029,7 +1105,8 @@ impl FireGrid {
                 continue;
             }
             // Distance × mean slowness of the two cells: rounds to cross from centre to centre.
-            let candidate = time + edge.length_cells * half_cell * (slowness + 1.0 / self.rate[next]);
+            let candidate =
+                time + edge.length_cells * half_cell * (slowness + self.slowness_of[usize::from(self.fuel[next])]);
             if candidate < self.arrival[next] {
                 self.arrival[next] = candidate;
                 self.heap.push(HeapEntry::new(candidate, next as u32));
@@ -1067,7 +1144,7 @@ impl FireGrid {
         let arrival = self.arrival[index];
         if !self.settled[index] || !(arrival <= time) {
             CellState::Unburnt
-        } else if time < arrival + self.burn_rounds[index] {
+        } else if time < arrival + self.burn_of[usize::from(self.fuel[index])] {
             CellState::Burning
         } else {
             CellState::Spent
@@ -1083,7 +1160,7 @@ impl FireGrid {
         // with one burn-out time on the table none does, and none is looked at.
         let tested = if self.min_burn_rounds < self.max_burn_rounds { window.start..surely } else { surely..surely };
         let test = move |&index: &usize| self.state_of_index(index, time) == CellState::Burning;
-        let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&c| c as usize);
+        let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&key| key_cell(key));
         order(tested).filter(test).chain(order(surely..window.end))
     }
 
@@ -1093,14 +1170,13 @@ impl FireGrid {
     /// burn, and grows with the arrival, so they are a tail of the window.
     fn surely_burning_from(&self, time: f32, window: std::ops::Range<usize>) -> usize {
         let shortest = self.min_burn_rounds;
-        let arrival = &self.arrival;
-        window.start + self.settle_order[window].partition_point(|&c| arrival[c as usize] + shortest <= time)
+        window.start + self.settle_order[window].partition_point(|&key| key_arrival(key) + shortest <= time)
     }
 
     /// How many settled cells arrived by `time` (the settle order is by arrival). What burns at
     /// `time` changes only when this does, or when the grid is painted, cleared or restored.
     pub fn settled_by(&self, time: f32) -> usize {
-        self.settle_order.partition_point(|&c| self.arrival[c as usize] <= time)
+        self.settle_order.partition_point(|&key| key_arrival(key) <= time)
     }
 
     /// The entries of the settle order that may be burning at `time`: only cells that arrived
@@ -1314,6 +1390,58 @@ mod tests {
         assert!(g.paint_rect((0.0, 0.0), (0.5, 0.5), None).is_ok());
         assert_eq!(g.fuel_at(Cell { x: 2, y: 2 }), None);
         assert_eq!(g.fuel_at(Cell { x: 5, y: 2 }), Some(fuel(3, 0.4, 6.0)));
+    }
+
+    #[test]
+    fn a_fuel_index_has_one_spread_rate_and_burn_out() {
+        let mut g = grid(2.0, 1.0);
+        // Column x's centre, as the grid works it out.
+        let column = |x: u32| (x as f32 + 0.5) * g.cell_size_in();
+        let (c5, c10, c12) = (column(5), column(10), column(12));
+        let conflict = |result: Result<(), FireGridError>| match result {
+            Err(FireGridError::InvalidFuel { x_in, reason, .. }) => {
+                assert_eq!(reason, FUEL_CONFLICT);
+                x_in
+            }
+            other => panic!("{other:?}"),
+        };
+        // One index with two rates, or two burn-outs, in one paint: the first cell of the second.
+        assert_eq!(conflict(g.paint(|x, _| Some(fuel(1, if x < 1.0 { 0.5 } else { 0.25 }, 4.0)))), c10);
+        assert_eq!(conflict(g.paint(|x, _| Some(fuel(1, 0.5, if x < 0.5 { 4.0 } else { 6.0 })))), c5);
+        // A whole paint may give an index new numbers; painting a part may not.
+        assert!(g.paint(|_, _| Some(fuel(1, 0.5, 4.0))).is_ok());
+        assert!(g.paint(|_, _| Some(fuel(1, 0.25, 6.0))).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 3, y: 3 }), Some(fuel(1, 0.25, 6.0)));
+        assert_eq!(conflict(g.paint_rect((1.0, 0.0), (2.0, 1.0), Some(fuel(1, 0.5, 6.0)))), c10);
+        assert!(g.paint_rect((1.0, 0.0), (2.0, 1.0), Some(fuel(1, 0.25, 6.0))).is_ok());
+        assert!(g.paint_rect((1.0, 0.0), (2.0, 1.0), Some(fuel(2, 0.5, 2.0))).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 3, y: 3 }), Some(fuel(1, 0.25, 6.0)));
+        assert_eq!(g.fuel_at(Cell { x: 13, y: 3 }), Some(fuel(2, 0.5, 2.0)));
+        assert_eq!((g.min_burn_rounds, g.max_burn_rounds), (2.0, 6.0));
+        // An index no cell holds any more is forgotten: painting it anew gives it new numbers.
+        assert!(g.paint_rect((1.0, 0.0), (2.0, 1.0), None).is_ok());
+        assert_eq!((g.min_burn_rounds, g.max_burn_rounds), (6.0, 6.0));
+        assert!(g.paint_rect((1.0, 0.0), (2.0, 1.0), Some(fuel(2, 1.0, 1.0))).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 13, y: 3 }), Some(fuel(2, 1.0, 1.0)));
+        // By index: a list giving one index two sets of numbers, at the first cell taking the
+        // second; unused, it paints.
+        let list = [fuel(1, 0.5, 4.0), fuel(1, 0.25, 4.0)];
+        assert_eq!(conflict(g.paint_indexed(&list, |i| if i % 20 >= 12 { 2 } else { 1 })), c12);
+        assert!(g.paint_indexed(&list, |_| 1).is_ok());
+        assert_eq!(g.fuel_at(Cell { x: 13, y: 3 }), Some(fuel(1, 0.5, 4.0)));
+    }
+
+    #[test]
+    fn a_failed_restore_leaves_nothing_lit() {
+        let mut g = uniform(2.0, 2.0, 0.5, 4.0);
+        // Cells 0 and 5 are put back before cell 10⁶ fails; clearing must still find them.
+        let broken = g.restore(0.1, [(0, 0.5), (5, 2.0), (1_000_000, 1.0)]);
+        assert!(matches!(broken, Err(FireGridError::InvalidState(_))), "{broken:?}");
+        g.clear_fire();
+        assert_eq!(g.reached().count(), 0);
+        assert_eq!(g.settled_count(), 0);
+        assert!(g.paint(|_, _| Some(fuel(1, 0.5, 4.0))).is_ok());
+        assert_eq!(g.reached().count(), 0);
     }
 
     #[test]
@@ -1739,12 +1867,12 @@ mod tests {
         for g in [&mut one, &mut three] {
             assert!(g.ignite(3.0, 2.0, 0.3, 0.0).is_some());
             g.advance_to(20.0);
-            let order: Vec<u32> = g.settle_order.clone();
+            let order: Vec<u64> = g.settle_order.clone();
             for k in 0..=80 {
                 let time = k as f32 * 0.25;
                 let expected: Vec<usize> = order
                     .iter()
-                    .map(|&c| c as usize)
+                    .map(|&key| key_cell(key))
                     .filter(|&i| g.state_of_index(i, time) == CellState::Burning)
                     .collect();
                 assert_eq!(g.burning_indices(time).collect::<Vec<_>>(), expected, "at {time}");
@@ -2201,7 +2329,7 @@ mod tests {
             // Against a plain sort of every burnt cell, by arrival then cell.
             let mut expected: Vec<(f32, u32)> = jumped.reached().map(|(cell, arrival)| (arrival, cell)).collect();
             expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let expected: Vec<u32> = expected.into_iter().map(|(_, cell)| cell).collect();
+            let expected: Vec<u64> = expected.into_iter().map(|(arrival, cell)| settle_key(arrival, cell)).collect();
             let l_cells = 30 * 300 + 70 * 230;
             assert_eq!(expected.len(), 300 * 300 + if light_the_l { l_cells } else { 0 });
             assert!(jumped.settle_order == expected);

@@ -121,13 +121,14 @@ impl FireGrid {
         let id = self.patches.list.len() as u32;
         let material = self.material_of[self.fuel[origin] as usize];
         let width = self.width as usize;
-        let rate = self.rate[origin];
+        let rate = self.rate_of[usize::from(self.fuel[origin])];
         // Per row of the table: leftmost, rightmost and count of the patch's cells, filled run by
         // run (a scanline flood: each cell is looked at a few times, in row order).
         let mut rows: Vec<(u32, u32, u32)> = vec![(u32::MAX, 0, 0); self.height as usize];
         let mut uniform = true;
         let mut untouched = true;
         let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
+        let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
         // A cell of this fuel and patch joins the patch. Branch-free, so that passes over runs
         // of cells vectorise.
         let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == UNCLASSIFIED);
@@ -163,7 +164,7 @@ impl FireGrid {
             self.patches.of_cell[run.clone()].fill(id);
             // Folds, not `all`: one branch-free pass over the run each.
             uniform &=
-                self.rate[run.clone()].iter().fold(true, |same_rate, r| same_rate & (r.to_bits() == rate.to_bits()));
+                self.fuel[run.clone()].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
             untouched &= self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
                 && self.arrival[run].iter().fold(true, |none, &a| none & (a == f32::INFINITY));
             let entry = &mut rows[y];
@@ -426,7 +427,7 @@ impl FireGrid {
             sort_keys(&mut batch, bounds, &mut scratch, &mut counts);
             if first_new == self.settle_order.len() {
                 // No grid cells settled in this window: the batch is the settle order's tail.
-                self.settle_order.extend(batch.iter().map(|&key| key as u32));
+                self.settle_order.extend_from_slice(&batch);
             } else {
                 self.merge_settled(first_new, &batch);
             }
@@ -437,20 +438,19 @@ impl FireGrid {
     /// Merges `batch` (sorted) into the settle order's tail from `first_new` (sorted too: the
     /// heap's), by arrival then cell, as the heap alone would have settled them.
     fn merge_settled(&mut self, first_new: usize, batch: &[u64]) {
-        let grid: Vec<u32> = self.settle_order.split_off(first_new);
-        let arrival = &self.arrival;
+        let grid: Vec<u64> = self.settle_order.split_off(first_new);
         let (mut g, mut b) = (0, 0);
         while g < grid.len() && b < batch.len() {
-            if settle_key(arrival[grid[g] as usize], grid[g]) <= batch[b] {
+            if grid[g] <= batch[b] {
                 self.settle_order.push(grid[g]);
                 g += 1;
             } else {
-                self.settle_order.push(batch[b] as u32);
+                self.settle_order.push(batch[b]);
                 b += 1;
             }
         }
         self.settle_order.extend_from_slice(&grid[g..]);
-        self.settle_order.extend(batch[b..].iter().map(|&key| key as u32));
+        self.settle_order.extend_from_slice(&batch[b..]);
     }
 
     /// The ignitions of exact patches not yet burnt through, for a save.
@@ -514,6 +514,11 @@ pub(super) fn settle_key(arrival: f32, cell: u32) -> u64 {
     let bits = arrival.to_bits();
     let ordered = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
     u64::from(ordered) << 32 | u64::from(cell)
+}
+
+/// The cell a [`settle_key`] holds.
+pub(super) fn key_cell(key: u64) -> usize {
+    key as u32 as usize
 }
 
 /// The arrival a [`settle_key`] holds.

@@ -97,6 +97,14 @@ impl RunLabels {
         self.runs.iter().copied().zip(self.patch.iter().copied())
     }
 
+    /// The patch of the run holding cell (`column`, `row`), if one does: a binary search, as
+    /// runs are in row order, left to right.
+    pub fn patch_at(&self, row: u32, column: u32) -> Option<u32> {
+        let r = self.runs.partition_point(|run| (run.row, run.to) < (row, column));
+        let run = self.runs.get(r)?;
+        (run.row == row && run.from <= column).then(|| self.patch[r])
+    }
+
     /// Joins the patches of the runs of two neighbouring rows that touch (the column ranges
     /// overlap when each is widened by a cell).
     fn join_rows(&mut self, above: std::ops::Range<usize>, here: std::ops::Range<usize>) {
@@ -207,6 +215,13 @@ mod tests {
                 label[run.row as usize][x as usize] = patch as i32;
             }
         }
+        // Looked up cell by cell, every cell (in a run or not) finds what the runs give it.
+        for (y, row) in label.iter().enumerate() {
+            for (x, &patch) in row.iter().enumerate() {
+                assert_eq!(labels.patch_at(y as u32, x as u32).map_or(-1, |p| p as i32), patch, "({x}, {y})");
+            }
+        }
+        assert_eq!(labels.patch_at(rows.len() as u32, 0), None);
         (patches, label)
     }
 
