@@ -250,8 +250,11 @@ pub struct FireFront {
     igniters: Vec<IgniterFright>,
     /// Settled cells already counted in `arrivals`.
     seen_cells: usize,
-    /// Per fuel index − 1: arrival times of its reached cells, in order.
+    /// Per fuel index − 1: arrival times of its reached cells, in order. None are kept with
+    /// one region on the table: the grid's settle order holds them.
     arrivals: Vec<Vec<f32>>,
+    /// Per fuel index − 1: how many of its cells the fire has reached.
+    reached: Vec<usize>,
     /// Per fuel index − 1: how many of `arrivals` are spent.
     spent: Vec<usize>,
     /// Bumped whenever the burning state changes (the view redraws then).
@@ -622,6 +625,7 @@ impl FireFront {
         }
         self.arrivals = vec![Vec::new(); self.regions.len()];
         self.spent = vec![0; self.regions.len()];
+        self.reached = vec![0; self.regions.len()];
     }
 
     /// Paint the terrain and replay the recorded ignitions up to the scene clock.
@@ -745,20 +749,33 @@ impl FireFront {
     fn count_new_cells(&mut self, now: f32) -> Vec<(usize, usize)> {
         let mut changes = vec![(0usize, 0usize); self.regions.len()];
         let Some(grid) = &self.grid else { return changes };
-        // With one region, every settled cell (a burnable one) is its: none is looked up.
-        let one_region = self.regions.len() == 1;
+        let settled = grid.settled_count();
+        if let [region] = self.regions.as_slice() {
+            // Every settled cell (a burnable one) is the one region's, in the grid's settle
+            // order: none is looked up or copied.
+            let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
+            changes[0].0 = settled - self.seen_cells;
+            self.reached[0] = settled;
+            // The grid's test: spent once `now >= arrival + burn` (times here are finite).
+            while self.spent[0] < settled && grid.settled_arrival(self.spent[0]).is_some_and(|a| now >= a + burn) {
+                self.spent[0] += 1;
+                changes[0].1 += 1;
+            }
+            self.seen_cells = settled;
+            return changes;
+        }
         for (index, arrival) in grid.settled_indices_from(self.seen_cells) {
-            let region = if one_region { Some(0) } else { usize::from(grid.fuel_index_of(index)).checked_sub(1) };
-            if let Some(i) = region {
+            if let Some(i) = usize::from(grid.fuel_index_of(index)).checked_sub(1) {
                 if self.arrivals[i].capacity() == 0 {
                     // Room for the whole region once it catches: no copying as it burns.
                     self.arrivals[i].reserve(self.regions[i].cells);
                 }
                 self.arrivals[i].push(arrival);
+                self.reached[i] += 1;
                 changes[i].0 += 1;
             }
         }
-        self.seen_cells = grid.settled_count();
+        self.seen_cells = settled;
         for (i, region) in self.regions.iter().enumerate() {
             let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
             let arrivals = &self.arrivals[i];
@@ -1599,7 +1616,7 @@ fn log_region_changes(front: &FireFront, changes: &[(usize, usize)], log: &mut E
         }
         changed = true;
         let region = &front.regions[i];
-        let reached = front.arrivals[i].len();
+        let reached = front.reached[i];
         let burning = reached - front.spent[i];
         let cell_area = front.grid.as_ref().map_or(0.0, |g| g.cell_size_in().powi(2));
         let outcome = if new > 0 && reached == new {
@@ -1984,6 +2001,45 @@ mod tests {
         ] {
             assert_eq!(fuel_of_material(material), None, "{material:?}");
         }
+    }
+
+    /// A table of one region counts its reached and spent cells from the grid's settle order;
+    /// with a second region (never lit) it takes the general path, cell by cell. Round by
+    /// round, both count the same for the burning region, and every cell is spent at the end.
+    #[test]
+    fn one_region_counts_what_the_general_path_counts() {
+        let scene = |second: &str| {
+            crate::sim::testing::scene_from_str(&format!(
+                "(version: 1, table: (width: 12, height: 8),
+                  terrain: [
+                    (name: \"scrub\", material: brushwood, shape: Rect(min: (0, 0), max: (10, 8))),
+                    {second}
+                  ],
+                  ignitions: [(time: 0, position: (4, 3), radius: 0.25, source: \"test\")])"
+            ))
+        };
+        let mut one = FireFront::from_scene(&scene(""), false, None);
+        let mut two = FireFront::from_scene(
+            &scene("(name: \"far hay\", material: hay, shape: Rect(min: (11, 0), max: (12, 8))),"),
+            false,
+            None,
+        );
+        assert_eq!((one.regions.len(), two.regions.len()), (1, 2));
+        // The cells caught at once were counted when the grid was built.
+        let (mut reached, mut spent) = (one.reached[0], one.spent[0]);
+        assert!(reached > 0 && spent == 0);
+        for round in 1..=40 {
+            let end = round as f32;
+            let (a, _) = advance_front(&mut one, end);
+            let (b, _) = advance_front(&mut two, end);
+            assert_eq!((a[0], one.reached[0], one.spent[0]), (b[0], two.reached[0], two.spent[0]), "round {round}");
+            assert_eq!(b[1], (0, 0));
+            reached += a[0].0;
+            spent += a[0].1;
+        }
+        let cells = one.regions[0].cells;
+        assert_eq!((reached, spent, one.reached[0], one.spent[0]), (cells, cells, cells, cells), "burnt out by 40");
+        assert!(one.arrivals[0].is_empty(), "no arrival is copied for one region");
     }
 
     /// The patch holding a cell, read from the summary, is what a flood of it measures, for

@@ -700,6 +700,11 @@ impl FireGrid {
         self.settle_order.len()
     }
 
+    /// The arrival of the `k`-th cell settled (0: the first), if that many are.
+    pub fn settled_arrival(&self, k: usize) -> Option<f32> {
+        self.settle_order.get(k).map(|&key| key_arrival(key))
+    }
+
     /// Cells settled after the first `first` of them, by arrival.
     pub fn settled_from(&self, first: usize) -> impl Iterator<Item = (Cell, f32)> + '_ {
         self.settled_indices_from(first).map(|(index, arrival)| (self.cell_of(index), arrival))
