@@ -28,11 +28,11 @@ pub mod runs;
 pub mod textbook;
 
 pub use exact::ExactFront;
-use exact::{key_arrival, key_cell, settle_key};
+use exact::settle_key;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap};
 
-/// Most cells a grid may hold (4096 × 4096); each costs about 22 bytes once burnt.
+/// Most cells a grid may hold (4096 × 4096); each costs about 18 bytes once burnt.
 pub const MAX_CELLS: usize = 1 << 24;
 
 /// Most cells a scene's fire grid holds (1024 × 1024): bounds the work of one move, since a table
@@ -287,9 +287,10 @@ pub struct FireGrid {
     /// Tentative until `settled`; INFINITY = not reached.
     arrival: Vec<f32>,
     settled: Vec<bool>,
-    /// Settled cells in settling order, hence by non-decreasing arrival, each as its
-    /// [`exact::settle_key`]: readers by time read their arrivals in order, not cell by cell.
-    settle_order: Vec<u64>,
+    /// Settled cells in settling order, hence by non-decreasing arrival. Cells only, not their
+    /// arrivals too: a table burnt out settles every cell, and each page of this list touched
+    /// costs a page fault.
+    settle_order: Vec<u32>,
     heap: BinaryHeap<HeapEntry>,
     settled_until: f32,
     max_burn_rounds: f32,
@@ -597,7 +598,7 @@ impl FireGrid {
                 continue; // a stale entry: this cell was reached sooner
             }
             self.settled[index] = true;
-            self.settle_order.push(settle_key(self.arrival[index], top.cell()));
+            self.settle_order.push(top.cell());
             self.relax(index);
         }
         self.advance_exact(time, first_new);
@@ -666,7 +667,7 @@ impl FireGrid {
             self.arrival[index as usize] = time;
             if time <= settled_until {
                 self.settled[index as usize] = true;
-                self.settle_order.push(settle_key(time, index));
+                self.settle_order.push(index);
             } else {
                 pending.push(HeapEntry::new(time, index));
             }
@@ -689,7 +690,8 @@ impl FireGrid {
             }
         }
         // The order Dijkstra settles in: by time, then by cell (as the heap breaks ties).
-        self.settle_order.sort_unstable();
+        let arrival = &self.arrival;
+        self.settle_order.sort_unstable_by_key(|&cell| settle_key(arrival[cell as usize], cell));
         self.settled_until = settled_until;
         Ok(())
     }
@@ -702,7 +704,7 @@ impl FireGrid {
 
     /// The arrival of the `k`-th cell settled (0: the first), if that many are.
     pub fn settled_arrival(&self, k: usize) -> Option<f32> {
-        self.settle_order.get(k).map(|&key| key_arrival(key))
+        self.settle_order.get(k).map(|&cell| self.arrival[cell as usize])
     }
 
     /// Cells settled after the first `first` of them, by arrival.
@@ -712,7 +714,9 @@ impl FireGrid {
 
     /// [`Self::settled_from`] by cell index ([`Self::cell_index`]).
     pub fn settled_indices_from(&self, first: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
-        self.settle_order[first.min(self.settle_order.len())..].iter().map(|&key| (key_cell(key), key_arrival(key)))
+        self.settle_order[first.min(self.settle_order.len())..]
+            .iter()
+            .map(move |&cell| (cell as usize, self.arrival[cell as usize]))
     }
 
     /// The arrival time known so far, settled or not: finite when the fire of this cell's own
@@ -754,7 +758,7 @@ impl FireGrid {
     /// Area of `fuel` reached by `time` (burning or spent), in square inches.
     pub fn burnt_area_in2(&self, fuel: u8, time: f32) -> f32 {
         let reached = self.settled_by(time);
-        let cells = self.settle_order[..reached].iter().filter(|&&key| self.fuel[key_cell(key)] == fuel).count();
+        let cells = self.settle_order[..reached].iter().filter(|&&cell| self.fuel[cell as usize] == fuel).count();
         cells as f32 * self.cell_size * self.cell_size
     }
 
@@ -768,7 +772,9 @@ impl FireGrid {
     /// (call `advance_to(until)` first).
     pub fn newly_burnt_between(&self, after: f32, until: f32) -> impl Iterator<Item = (Cell, f32)> + '_ {
         let (lo, hi) = (self.settled_by(after), self.settled_by(until));
-        self.settle_order[lo..hi.max(lo)].iter().map(|&key| (self.cell_of(key_cell(key)), key_arrival(key)))
+        self.settle_order[lo..hi.max(lo)]
+            .iter()
+            .map(move |&cell| (self.cell_of(cell as usize), self.arrival[cell as usize]))
     }
 
     /// 001 "Fire Spreading" ("with the same material"). Burning cells at `time` touching
@@ -1165,7 +1171,7 @@ impl FireGrid {
         // with one burn-out time on the table none does, and none is looked at.
         let tested = if self.min_burn_rounds < self.max_burn_rounds { window.start..surely } else { surely..surely };
         let test = move |&index: &usize| self.state_of_index(index, time) == CellState::Burning;
-        let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&key| key_cell(key));
+        let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&cell| cell as usize);
         order(tested).filter(test).chain(order(surely..window.end))
     }
 
@@ -1175,13 +1181,14 @@ impl FireGrid {
     /// burn, and grows with the arrival, so they are a tail of the window.
     fn surely_burning_from(&self, time: f32, window: std::ops::Range<usize>) -> usize {
         let shortest = self.min_burn_rounds;
-        window.start + self.settle_order[window].partition_point(|&key| key_arrival(key) + shortest <= time)
+        let arrival = &self.arrival;
+        window.start + self.settle_order[window].partition_point(|&cell| arrival[cell as usize] + shortest <= time)
     }
 
     /// How many settled cells arrived by `time` (the settle order is by arrival). What burns at
     /// `time` changes only when this does, or when the grid is painted, cleared or restored.
     pub fn settled_by(&self, time: f32) -> usize {
-        self.settle_order.partition_point(|&key| key_arrival(key) <= time)
+        self.settle_order.partition_point(|&cell| self.arrival[cell as usize] <= time)
     }
 
     /// The entries of the settle order that may be burning at `time`: only cells that arrived
@@ -1872,12 +1879,12 @@ mod tests {
         for g in [&mut one, &mut three] {
             assert!(g.ignite(3.0, 2.0, 0.3, 0.0).is_some());
             g.advance_to(20.0);
-            let order: Vec<u64> = g.settle_order.clone();
+            let order: Vec<u32> = g.settle_order.clone();
             for k in 0..=80 {
                 let time = k as f32 * 0.25;
                 let expected: Vec<usize> = order
                     .iter()
-                    .map(|&key| key_cell(key))
+                    .map(|&cell| cell as usize)
                     .filter(|&i| g.state_of_index(i, time) == CellState::Burning)
                     .collect();
                 assert_eq!(g.burning_indices(time).collect::<Vec<_>>(), expected, "at {time}");
@@ -2334,7 +2341,7 @@ mod tests {
             // Against a plain sort of every burnt cell, by arrival then cell.
             let mut expected: Vec<(f32, u32)> = jumped.reached().map(|(cell, arrival)| (arrival, cell)).collect();
             expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let expected: Vec<u64> = expected.into_iter().map(|(arrival, cell)| settle_key(arrival, cell)).collect();
+            let expected: Vec<u32> = expected.into_iter().map(|(_, cell)| cell).collect();
             let l_cells = 30 * 300 + 70 * 230;
             assert_eq!(expected.len(), 300 * 300 + if light_the_l { l_cells } else { 0 });
             assert!(jumped.settle_order == expected);

@@ -427,7 +427,7 @@ impl FireGrid {
             sort_keys(&mut batch, bounds, &mut scratch, &mut counts);
             if first_new == self.settle_order.len() {
                 // No grid cells settled in this window: the batch is the settle order's tail.
-                self.settle_order.extend_from_slice(&batch);
+                self.settle_order.extend(batch.iter().map(|&key| key_cell(key)));
             } else {
                 self.merge_settled(first_new, &batch);
             }
@@ -438,19 +438,20 @@ impl FireGrid {
     /// Merges `batch` (sorted) into the settle order's tail from `first_new` (sorted too: the
     /// heap's), by arrival then cell, as the heap alone would have settled them.
     fn merge_settled(&mut self, first_new: usize, batch: &[u64]) {
-        let grid: Vec<u64> = self.settle_order.split_off(first_new);
+        let grid: Vec<u32> = self.settle_order.split_off(first_new);
+        let arrival = &self.arrival;
         let (mut g, mut b) = (0, 0);
         while g < grid.len() && b < batch.len() {
-            if grid[g] <= batch[b] {
+            if settle_key(arrival[grid[g] as usize], grid[g]) <= batch[b] {
                 self.settle_order.push(grid[g]);
                 g += 1;
             } else {
-                self.settle_order.push(batch[b]);
+                self.settle_order.push(key_cell(batch[b]));
                 b += 1;
             }
         }
         self.settle_order.extend_from_slice(&grid[g..]);
-        self.settle_order.extend_from_slice(&batch[b..]);
+        self.settle_order.extend(batch[b..].iter().map(|&key| key_cell(key)));
     }
 
     /// The ignitions of exact patches not yet burnt through, for a save.
@@ -517,8 +518,8 @@ pub(super) fn settle_key(arrival: f32, cell: u32) -> u64 {
 }
 
 /// The cell a [`settle_key`] holds.
-pub(super) fn key_cell(key: u64) -> usize {
-    key as u32 as usize
+pub(super) fn key_cell(key: u64) -> u32 {
+    key as u32
 }
 
 /// The arrival a [`settle_key`] holds.
