@@ -364,7 +364,7 @@ impl Pass<'_> {
         self.event(e);
         if out {
             let mover = &mut self.movers[m];
-            mover.conditions.remove(i);
+            mover.conditions.to_mut().remove(i);
             mover.changed = true;
             let d = mover.cap;
             if let Some(p) = edge {
@@ -438,7 +438,7 @@ impl Pass<'_> {
         let Some(i) = self.movers[m].conditions.iter().position(|c| c.kind == ConditionKind::UnderBlades) else {
             return;
         };
-        let condition = self.movers[m].conditions.remove(i);
+        let condition = self.movers[m].conditions.to_mut().remove(i);
         self.movers[m].changed = true;
         let victim = self.victim(m);
         let report = resolve_swinging_blades(&victim, false, &mut self.dice);

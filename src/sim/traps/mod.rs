@@ -433,7 +433,8 @@ struct Mover<'w> {
     sheet: &'w scene::Figure,
     /// Whether it rides: the sheet's, until a trap throws it.
     mounted: bool,
-    conditions: Vec<scene::Condition>,
+    /// Its conditions: the world's, read, until a trap changes them (most never do).
+    conditions: std::borrow::Cow<'w, [scene::Condition]>,
     wounds: Option<i32>,
     segments: &'w [(Vec2, Vec2)],
     /// Distance along the move at the start of each segment.
@@ -519,7 +520,7 @@ impl Mover<'_> {
     /// ([`scene::put_condition`]).
     fn add_condition(&mut self, condition: scene::Condition) -> scene::ConditionPut {
         self.changed = true;
-        scene::put_condition(&mut self.conditions, condition)
+        scene::put_condition(self.conditions.to_mut(), condition)
     }
 }
 
@@ -996,7 +997,7 @@ fn resolve_traps(
                 name: name.as_str(),
                 sheet: &figure.0,
                 mounted: figure.0.mounted,
-                conditions: conditions.0.clone(),
+                conditions: std::borrow::Cow::Borrowed(&conditions.0),
                 wounds: wounds.map(|w| w.0),
                 segments: &swept.segments,
                 starts,
@@ -1111,7 +1112,7 @@ impl Changes {
                     position,
                     waypoints,
                     segments,
-                    conditions: m.conditions,
+                    conditions: m.conditions.into_owned(),
                     wounds: m.wounds,
                     unhorsed: m.unhorsed,
                 }
@@ -1274,7 +1275,7 @@ mod tests {
             name: &sheet.name,
             sheet,
             mounted: sheet.mounted,
-            conditions: Vec::new(),
+            conditions: std::borrow::Cow::Borrowed(&[]),
             wounds: None,
             segments: Box::leak(segments.into_boxed_slice()),
             starts,

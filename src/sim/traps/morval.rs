@@ -738,7 +738,7 @@ impl Pass<'_> {
         }
         let hanging = mover.conditions.iter().any(|c| c.kind == ConditionKind::HangingInLoop);
         let mut released = Vec::new();
-        for c in mover.conditions.iter_mut().filter(|c| c.kind == ConditionKind::InjuryOnRelease) {
+        for c in mover.conditions.to_mut().iter_mut().filter(|c| c.kind == ConditionKind::InjuryOnRelease) {
             if hanging {
                 c.moves_left = c.moves_left.map(|n| n.saturating_add(1));
             } else {
