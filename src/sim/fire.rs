@@ -967,11 +967,11 @@ pub fn fuel_of_material(m: Material) -> Option<Fuel> {
     }
 }
 
-/// What `of_region` says of the terrain region on top at each cell centre (`none` where there is
-/// none), exactly as [`Shape::contains`] decides at the centre. Regions are painted from the top one down, each row
-/// by its spans (scanline; a polygon's edges are swept, not tested per cell), and cells already
-/// painted are skipped: the work is the rows and edge crossings of each region plus each cell
-/// once, never cells × vertices or regions × cells.
+/// What `of_region` says of the terrain region on top at each cell centre (`none` where there
+/// is none), exactly as [`Shape::contains`] decides at the centre. Regions are painted from the
+/// top one down, each row by its spans (scanline; a polygon's edges are swept, not tested per
+/// cell), and cells already painted are skipped: the work is the rows and edge crossings of
+/// each region plus each cell once, never cells × vertices or regions × cells.
 fn paint_owners<T: Copy>(
     grid: &FireGrid,
     terrain: &[scene::Region],

@@ -411,12 +411,11 @@ impl FireGrid {
 
     /// The material in a cell; `None` where nothing burns.
     pub fn fuel_at(&self, cell: Cell) -> Option<Fuel> {
-        let index = self.index_of(cell)?;
-        let index = usize::from(self.fuel[index]);
-        (index != 0).then(|| Fuel {
-            index: index as u8,
-            spread_rate_in: self.rate_of[index],
-            burn_out_rounds: self.burn_of[index],
+        let fuel = self.fuel[self.index_of(cell)?];
+        (fuel != 0).then(|| Fuel {
+            index: fuel,
+            spread_rate_in: self.rate_of[usize::from(fuel)],
+            burn_out_rounds: self.burn_of[usize::from(fuel)],
         })
     }
 
@@ -546,8 +545,7 @@ impl FireGrid {
     /// invalid fuel, stops there with an error (cells before it are painted). A fuel index has
     /// one spread rate and burn-out: a cell giving it others is an invalid fuel.
     pub fn paint(&mut self, mut fuel_at: impl FnMut(f32, f32) -> Option<Fuel>) -> Result<(), FireGridError> {
-        self.forget_fuels();
-        self.paint_cells(|x_in, y_in| Some(fuel_at(x_in, y_in)))
+        self.paint_cells(true, |x_in, y_in| Some(fuel_at(x_in, y_in)))
     }
 
     /// Sets the cells whose centres lie in the rectangle (corners in any order, right and bottom
@@ -561,7 +559,9 @@ impl FireGrid {
     ) -> Result<(), FireGridError> {
         let (left, right) = (x0.min(x1), x0.max(x1));
         let (top, bottom) = (y0.min(y1), y0.max(y1));
-        self.paint_cells(|x_in, y_in| (x_in >= left && x_in < right && y_in >= top && y_in < bottom).then_some(fuel))
+        self.paint_cells(false, |x_in, y_in| {
+            (x_in >= left && x_in < right && y_in >= top && y_in < bottom).then_some(fuel)
+        })
     }
 
     /// 001 "Fire Starting Rules": "1+ ignited (up to 0.5")". Sets fire to the material at a point:
@@ -960,7 +960,7 @@ impl FireGrid {
         self.interior = std::sync::OnceLock::new();
     }
 
-    /// Forgets every fuel index's numbers, before painting the whole table.
+    /// Forgets every fuel index's numbers, before painting the whole table from a checked list.
     fn forget_fuels(&mut self) {
         self.rate_of = [0.0; 256];
         self.slowness_of = [0.0; 256];
@@ -1001,8 +1001,18 @@ impl FireGrid {
         self.min_burn_rounds = if least.is_finite() { least } else { 0.0 };
     }
 
-    fn paint_cells(&mut self, mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>) -> Result<(), FireGridError> {
+    /// Paints the cells `choose` picks (`whole`: every cell). A whole paint may give an index
+    /// new numbers (its first cell painted decides); a partial one keeps the numbers of the
+    /// cells it leaves. Cells after an invalid fuel keep their fuel, and its numbers unless
+    /// this paint gave that index new ones.
+    fn paint_cells(
+        &mut self,
+        whole: bool,
+        mut choose: impl FnMut(f32, f32) -> Option<Option<Fuel>>,
+    ) -> Result<(), FireGridError> {
         self.clear_for_paint();
+        // Indices whose numbers this paint must keep.
+        let mut known = [!whole; 256];
         let mut result = Ok(());
         for index in 0..self.fuel.len() {
             let (x_in, y_in) = self.centre_of_index(index);
@@ -1010,10 +1020,12 @@ impl FireGrid {
             self.fuel[index] = match choice {
                 None => 0,
                 Some(fuel) => {
-                    if let Some(reason) = fuel.problem().or_else(|| self.conflicts(&fuel).then_some(FUEL_CONFLICT)) {
+                    let conflict = known[usize::from(fuel.index)] && self.conflicts(&fuel);
+                    if let Some(reason) = fuel.problem().or_else(|| conflict.then_some(FUEL_CONFLICT)) {
                         result = Err(FireGridError::InvalidFuel { x_in, y_in, reason });
                         break;
                     }
+                    known[usize::from(fuel.index)] = true;
                     self.learn_fuel(&fuel);
                     fuel.index
                 }
@@ -1420,6 +1432,13 @@ mod tests {
         // One index with two rates, or two burn-outs, in one paint: the first cell of the second.
         assert_eq!(conflict(g.paint(|x, _| Some(fuel(1, if x < 1.0 { 0.5 } else { 0.25 }, 4.0)))), c10);
         assert_eq!(conflict(g.paint(|x, _| Some(fuel(1, 0.5, if x < 0.5 { 4.0 } else { 6.0 })))), c5);
+        // A whole paint that fails leaves the cells after the failure as they were, with their
+        // fuel's numbers.
+        assert!(g.paint(|_, _| Some(fuel(3, 1.0, 1.0))).is_ok());
+        assert_eq!(conflict(g.paint(|x, _| Some(fuel(2, if x < 1.0 { 0.5 } else { 0.25 }, 4.0)))), c10);
+        assert_eq!(g.fuel_at(Cell { x: 3, y: 0 }), Some(fuel(2, 0.5, 4.0)));
+        assert_eq!(g.fuel_at(Cell { x: 3, y: 1 }), Some(fuel(3, 1.0, 1.0)), "not reached by the paint");
+        assert_eq!((g.min_burn_rounds, g.max_burn_rounds), (1.0, 4.0));
         // A whole paint may give an index new numbers; painting a part may not.
         assert!(g.paint(|_, _| Some(fuel(1, 0.5, 4.0))).is_ok());
         assert!(g.paint(|_, _| Some(fuel(1, 0.25, 6.0))).is_ok());
