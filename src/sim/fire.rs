@@ -253,8 +253,6 @@ pub struct FireFront {
     /// Per fuel index − 1: arrival times of its reached cells, in order. None are kept with
     /// one region on the table: the grid's settle order holds them.
     arrivals: Vec<Vec<f32>>,
-    /// Per fuel index − 1: how many of its cells the fire has reached.
-    reached: Vec<usize>,
     /// Per fuel index − 1: how many of `arrivals` are spent.
     spent: Vec<usize>,
     /// Bumped whenever the burning state changes (the view redraws then).
@@ -625,7 +623,6 @@ impl FireFront {
         }
         self.arrivals = vec![Vec::new(); self.regions.len()];
         self.spent = vec![0; self.regions.len()];
-        self.reached = vec![0; self.regions.len()];
     }
 
     /// Paint the terrain and replay the recorded ignitions up to the scene clock.
@@ -755,7 +752,6 @@ impl FireFront {
             // order: none is looked up or copied.
             let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
             changes[0].0 = settled - self.seen_cells;
-            self.reached[0] = settled;
             // The grid's test: spent once `now >= arrival + burn` (times here are finite).
             while self.spent[0] < settled && grid.settled_arrival(self.spent[0]).is_some_and(|a| now >= a + burn) {
                 self.spent[0] += 1;
@@ -771,7 +767,6 @@ impl FireFront {
                     self.arrivals[i].reserve(self.regions[i].cells);
                 }
                 self.arrivals[i].push(arrival);
-                self.reached[i] += 1;
                 changes[i].0 += 1;
             }
         }
@@ -786,6 +781,12 @@ impl FireFront {
             }
         }
         changes
+    }
+
+    /// How many cells of region `i` (fuel index − 1) the fire had reached at the last count:
+    /// with one region, every settled cell counted.
+    fn reached(&self, i: usize) -> usize {
+        if self.regions.len() == 1 { self.seen_cells } else { self.arrivals.get(i).map_or(0, Vec::len) }
     }
 
     /// Connected burning patches at `now`, in the order of their first cell (row by row), into
@@ -1616,7 +1617,7 @@ fn log_region_changes(front: &FireFront, changes: &[(usize, usize)], log: &mut E
         }
         changed = true;
         let region = &front.regions[i];
-        let reached = front.reached[i];
+        let reached = front.reached(i);
         let burning = reached - front.spent[i];
         let cell_area = front.grid.as_ref().map_or(0.0, |g| g.cell_size_in().powi(2));
         let outcome = if new > 0 && reached == new {
@@ -2026,19 +2027,19 @@ mod tests {
         );
         assert_eq!((one.regions.len(), two.regions.len()), (1, 2));
         // The cells caught at once were counted when the grid was built.
-        let (mut reached, mut spent) = (one.reached[0], one.spent[0]);
+        let (mut reached, mut spent) = (one.reached(0), one.spent[0]);
         assert!(reached > 0 && spent == 0);
         for round in 1..=40 {
             let end = round as f32;
             let (a, _) = advance_front(&mut one, end);
             let (b, _) = advance_front(&mut two, end);
-            assert_eq!((a[0], one.reached[0], one.spent[0]), (b[0], two.reached[0], two.spent[0]), "round {round}");
+            assert_eq!((a[0], one.reached(0), one.spent[0]), (b[0], two.reached(0), two.spent[0]), "round {round}");
             assert_eq!(b[1], (0, 0));
             reached += a[0].0;
             spent += a[0].1;
         }
         let cells = one.regions[0].cells;
-        assert_eq!((reached, spent, one.reached[0], one.spent[0]), (cells, cells, cells, cells), "burnt out by 40");
+        assert_eq!((reached, spent, one.reached(0), one.spent[0]), (cells, cells, cells, cells), "burnt out by 40");
         assert!(one.arrivals[0].is_empty(), "no arrival is copied for one region");
     }
 

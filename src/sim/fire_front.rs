@@ -267,7 +267,7 @@ impl HeapEntry {
     }
 
     fn cell(self) -> u32 {
-        self.0.0 as u32
+        exact::key_cell(self.0.0)
     }
 }
 
@@ -979,9 +979,9 @@ impl FireGrid {
     /// Whether `fuel` gives its index other numbers than the table holds for it.
     fn conflicts(&self, fuel: &Fuel) -> bool {
         let index = usize::from(fuel.index);
-        self.rate_of[index] != 0.0
-            && (self.rate_of[index].to_bits(), self.burn_of[index].to_bits())
-                != (fuel.spread_rate_in.to_bits(), fuel.burn_out_rounds.to_bits())
+        let known =
+            Fuel { index: fuel.index, spread_rate_in: self.rate_of[index], burn_out_rounds: self.burn_of[index] };
+        known.spread_rate_in != 0.0 && known.conflicts_with(fuel)
     }
 
     /// Forgets the numbers of indices no cell holds any more, then works out the longest and
