@@ -262,7 +262,7 @@ pub fn summarize(seed: u64, scene: &Scene, log: &EventLog) -> RunSummary {
         // Harm to a figure, from any system.
         if let Some(f) = s.figures.get_mut(&e.subject) {
             if is_harm(e) {
-                f.hurt.push(e.outcome.clone());
+                f.hurt.push(e.outcome.to_string());
                 s.harm += 1;
                 // Where: at the trap that did it, else where the figure stood.
                 let trap_at =

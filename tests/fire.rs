@@ -40,7 +40,7 @@ fn the_farmstead_burns_plausibly() {
 
         // The torch on dry thatch: D6 + 1 (torch) + 2 (thatch FR −2) is at least 4: lit in round 1.
         let torch = find(&|e| e.event == "ignition" && e.subject == "dropped torch").expect("torch rolled");
-        assert_eq!((torch.move_number, torch.round, torch.outcome.as_str()), (1, Some(1), "ignited"), "seed {seed}");
+        assert_eq!((torch.move_number, torch.round, torch.outcome), (1, Some(1), "ignited"), "seed {seed}");
 
         // The thatch fire reaches the west haystack's nearest thatch-touching cell
         // (23.95", 35.95") from the torch at (23.5", 33") less the 0.25" caught at once:
@@ -149,7 +149,7 @@ fn boundary_ignition_gains_one_per_two_rounds_of_contact() {
         app.step_moves(14);
         let log = app.world().resource::<EventLog>();
         let rolls = boundary_rolls(log);
-        assert_eq!(rolls.last().map(|e| e.outcome.as_str()), Some("ignited"), "seed {seed}");
+        assert_eq!(rolls.last().map(|e| e.outcome), Some("ignited"), "seed {seed}");
         longest = longest.max(rolls.len());
         for (k, e) in rolls.iter().enumerate() {
             // One roll a round, the contact one round older each time.
@@ -189,7 +189,7 @@ fn boundary_ignition_frequencies_match_the_text() {
         app.step_moves(10);
         let log = app.world().resource::<EventLog>();
         let rolls = boundary_rolls(log);
-        assert_eq!(rolls.last().map(|e| e.outcome.as_str()), Some("ignited"), "seed {seed}");
+        assert_eq!(rolls.last().map(|e| e.outcome), Some("ignited"), "seed {seed}");
         assert!(rolls.iter().all(|e| modifier(e, "fire strike") == Some(5)));
         observed[(rolls.len() - 1).min(3)] += 1;
     }
@@ -525,8 +525,7 @@ fn a_person_in_fire_rolls_once_a_move_and_keeps_the_worst_burn() {
     };
     for seed in 0..20 {
         let Run { log, end } = run(&standing_in_a_small_fire("per_round", "worst_kept"), seed, 2);
-        let worst =
-            log.events.iter().filter(|e| e.event == "person_in_fire").filter_map(|e| severity(&e.outcome)).max();
+        let worst = log.events.iter().filter(|e| e.event == "person_in_fire").filter_map(|e| severity(e.outcome)).max();
         let conditions = &end.figures[0].conditions;
         assert!(conditions.len() <= 1, "seed {seed}: {conditions:?}");
         let kept = conditions.first().map(|c| match c.me_and_mo {
@@ -540,7 +539,7 @@ fn a_person_in_fire_rolls_once_a_move_and_keeps_the_worst_burn() {
         let Run { log, end } = run(&standing_in_a_small_fire("per_round", "summed"), seed, 2);
         let rolled: Vec<&LogEvent> = log.events.iter().filter(|e| e.event == "person_in_fire").collect();
         let conditions = &end.figures[0].conditions;
-        assert_eq!(conditions.len(), rolled.iter().filter(|e| severity(&e.outcome).is_some()).count(), "seed {seed}");
+        assert_eq!(conditions.len(), rolled.iter().filter(|e| severity(e.outcome).is_some()).count(), "seed {seed}");
         let sum: i64 = rolled.iter().map(|e| field(e, "me_and_mo").as_i64().unwrap_or(0)).sum();
         assert_eq!(conditions.iter().map(|c| i64::from(c.me_and_mo)).sum::<i64>(), sum, "seed {seed}");
     }
@@ -618,7 +617,7 @@ fn sleepers_in_a_burning_region_are_burnt() {
             assert_eq!(field(e, "group"), "G");
             assert_eq!(modifier(e, "fire strike"), Some(5), "{e:?}");
             assert_eq!(modifier(e, "unclothed"), Some(1));
-            match e.outcome.as_str() {
+            match e.outcome {
                 "apparently_dead" => observed[0] += 1,
                 "definitely_dead" => observed[1] += 1,
                 other => panic!("impossible outcome {other} for D6 + 6"),

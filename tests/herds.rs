@@ -425,13 +425,13 @@ fn zone_creatures_attack_strangers_by_their_temper() {
     let three = [stranger("A", 104.0), stranger("B", 96.0), stranger("C", 100.5)].join(",");
     let Run { log, .. } = run(&scene(wolves, &three), 1, 1);
     let z = events(&log, "zone")[0];
-    assert_eq!((z.outcome.as_str(), z.rolls.len()), ("holds", 0));
+    assert_eq!((z.outcome, z.rolls.len()), ("holds", 0));
     // A neuserk with move 6" defends 5", always.
     let dog = "(name: \"guard dog\", beast: wolf, count: 1, position: (100, 100), side: \"farm\", tethered: true,
                zone: Some((temper: neuserk)), move_rate: Some(6))";
     let Run { log, .. } = run(&scene(dog, &[stranger("A", 104.9), stranger("B", 94.0)].join(",")), 1, 1);
     let z = events(&log, "zone")[0];
-    assert_eq!((z.outcome.as_str(), f(z, "zone")), ("attacks", 5.0));
+    assert_eq!((z.outcome, f(z, "zone")), ("attacks", 5.0));
     assert_eq!(z.fields["strangers"], serde_json::json!(["A"]));
 }
 
@@ -558,15 +558,15 @@ fn stampeding_beasts_roll_on_grids_escape_and_are_freed() {
                 "stuck"
             };
             assert_eq!(e.outcome, expected);
-            seen.insert(e.outcome.clone());
+            seen.insert(e.outcome);
         }
         for e in events(&log, "grid_escape") {
             assert_eq!(e.outcome == "escaped", e.rolls[0].faces[0] >= 5);
-            seen.insert(e.outcome.clone());
+            seen.insert(e.outcome);
         }
         for e in events(&log, "grid_freed") {
             assert_eq!(e.fields["helper"], "Helper");
-            seen.insert(e.outcome.clone());
+            seen.insert(e.outcome);
         }
         // Whatever is still held is written to the scene and loads again.
         let text = scene_to_ron(&end).unwrap();

@@ -156,7 +156,7 @@ fn the_infirmary_uses_its_tables_and_orders() {
     assert!(of("Ida", "healing_day").all(|e| e.rolls.iter().all(|r| !(r.dice == Dice::D10 && r.modifiers.is_empty()))));
     // Old Tam has no order: 001's sore wound, its D20 + 10 days, and an infection roll a day.
     let tam = of("Old Tam", "wound_recovery").next().expect("Tam's recovery rolled");
-    assert_eq!((tam.outcome.as_str(), tam.rolls[0].dice), ("sore_wounded", Dice::D20));
+    assert_eq!((tam.outcome, tam.rolls[0].dice), ("sore_wounded", Dice::D20));
     let first = of("Old Tam", "healing_day").next().expect("Tam's first day");
     assert_eq!(field(first, "day"), 1);
     assert_eq!((first.rolls[0].dice, first.rolls[0].modifiers.len()), (Dice::D10, 0));
@@ -263,7 +263,7 @@ fn without_a_table_a_burn_is_reported_and_kept() {
     let rested = rest_ok(&scene, 3, 1);
     assert_eq!(rested.log.events.len(), 1);
     let e = &rested.log.events[0];
-    assert_eq!((e.event, e.outcome.as_str()), ("location", "no_location_table"));
+    assert_eq!((e.event, e.outcome), ("location", "no_location_table"));
     assert_eq!(field(e, "report").as_str(), Some("burnt: no location table supplied"));
     assert!(e.rolls.is_empty());
     assert_eq!(rested.end.figures[0].conditions, scene.figures[0].conditions);

@@ -52,7 +52,7 @@ fn outcomes(scene: &Scene, event: &str, seeds: u64) -> BTreeMap<String, u32> {
         let log = sim.take_log();
         let found = events(&log, event);
         assert_eq!(found.len(), 1, "seed {seed}: {found:?}");
-        *counts.entry(found[0].outcome.clone()).or_insert(0) += 1;
+        *counts.entry(found[0].outcome.to_string()).or_insert(0) += 1;
     }
     counts
 }
@@ -152,7 +152,7 @@ fn a_failed_spell_waits_for_another_day() {
     );
     let Run { log, end } = run(&scene, 5, 3);
     let casts: Vec<(u32, &str, usize)> =
-        events(&log, "cast").iter().map(|e| (e.move_number, e.outcome.as_str(), e.rolls.len())).collect();
+        events(&log, "cast").iter().map(|e| (e.move_number, e.outcome, e.rolls.len())).collect();
     assert_eq!(casts, [(1, "fails", 1), (2, "not_until_another_day", 0), (3, "fails", 1)]);
     // The lockout is saved with its day: day 1's failure, day 0's forgotten.
     let failed: Vec<(&str, u32)> = end.magic.magicians[0].failed.iter().map(|f| (f.spell.as_str(), f.day)).collect();
@@ -359,7 +359,7 @@ impl Twins {
             let Some((p, c)) = self.pair(seed, moves, event, subject) else { continue };
             let i = assert_cursed_roll(&p, &c);
             if p.rolls[i].total == edge {
-                return (p.outcome, c.outcome);
+                return (p.outcome.to_string(), c.outcome.to_string());
             }
         }
         panic!("no seed under 500 puts {event}'s total on {edge}");
@@ -612,7 +612,7 @@ fn the_evil_eye_takes_one_off_a_person_caught_in_fire() {
     };
     for (p, c) in Twins::new(scene, &["Standing"]).pairs(10, 1, "person_in_fire", "Standing") {
         assert!(modifier(&c, "fire strike").is_some_and(|fs| fs > 0), "{c:?}");
-        assert_eq!((p.outcome.as_str(), c.outcome.as_str()), (row(p.rolls[0].total), row(c.rolls[0].total)));
+        assert_eq!((p.outcome, c.outcome), (row(p.rolls[0].total), row(c.rolls[0].total)));
     }
 }
 
@@ -659,7 +659,7 @@ fn the_evil_eye_takes_one_off_the_rolls_of_rest() {
         }
         if who == "Wulf" {
             let (p, c) = edge.expect("a 6 in 200 seeds");
-            assert_eq!((p.as_str(), c.as_str()), ("recovered_to_badly_disabled", "dead_as_first_thought"));
+            assert_eq!((p, c), ("recovered_to_badly_disabled", "dead_as_first_thought"));
         }
     }
 }
@@ -685,7 +685,7 @@ fn a_ward_dices_when_a_being_comes_within_reach() {
         assert_eq!(int(e, "fright_value"), Some(3));
         assert_eq!(modifier(e, "wolf's bane FV3 (house rule)"), Some(-3));
         let wolf = &end.magic.beings[0];
-        match e.outcome.as_str() {
+        match e.outcome {
             // Repelled, it goes no nearer.
             "repelled" => assert!((wolf.position.0 - 14.0).abs() < 1e-3, "{:?}", wolf.position),
             "braves" => assert!(wolf.position.0 > 14.0),

@@ -57,7 +57,7 @@ fn lodgement_and_throw_down_rates_match_the_text() {
         for e in events(&log, "grapnel_throw") {
             assert_eq!(e.rolls.len(), 1);
             assert_eq!(e.rolls[0].target, Some(6));
-            match e.outcome.as_str() {
+            match e.outcome {
                 "lodged" => lodgement[0] += 1,
                 "no_lodgement" => lodgement[1] += 1,
                 other => panic!("{other}"),
@@ -65,7 +65,7 @@ fn lodgement_and_throw_down_rates_match_the_text() {
         }
         for e in events(&log, "throw_down") {
             assert_eq!(e.rolls[0].target, Some(7));
-            match e.outcome.as_str() {
+            match e.outcome {
                 "thrown_down" => throw_down[0] += 1,
                 "holds" => throw_down[1] += 1,
                 other => panic!("{other}"),
@@ -123,7 +123,7 @@ fn rope_break_rate_matches_the_text() {
                     e.rolls[0].modifiers.last().map(|m| m.value),
                     Some(-(weights.iter().sum::<f32>() as i32 - 5))
                 );
-                match e.outcome.as_str() {
+                match e.outcome {
                     "breaks" => observed[0] += 1,
                     "holds" => observed[1] += 1,
                     other => panic!("{other}"),
@@ -147,11 +147,11 @@ fn the_wagon_waits_for_the_planks() {
     assert_eq!(moved.len(), 1);
     assert_eq!(moved[0].outcome, "stopped_at_grid");
     assert_eq!(moved[0].fields.get("grid").and_then(|v| v.as_str()), Some("Lane grid"));
-    let laying: Vec<&str> = events(&first, "planks").iter().map(|e| e.outcome.as_str()).collect();
+    let laying: Vec<&str> = events(&first, "planks").iter().map(|e| e.outcome).collect();
     assert_eq!(laying, vec!["laying", "laying"]);
     sim.step_moves(1);
     let second = sim.take_log();
-    let laying: Vec<&str> = events(&second, "planks").iter().map(|e| e.outcome.as_str()).collect();
+    let laying: Vec<&str> = events(&second, "planks").iter().map(|e| e.outcome).collect();
     assert_eq!(laying, vec!["laid"]);
     let moved = events(&second, "vehicle_moved");
     assert_eq!(moved[0].outcome, "moved");
@@ -274,7 +274,7 @@ fn cutting_rates_match_the_text() {
                 "fail"
             };
             assert_eq!(e.outcome, band, "{e:?}");
-            match e.outcome.as_str() {
+            match e.outcome {
                 "weakened" => {
                     assert_eq!(field_f64(e, "strength_after"), f64::from((before - 2).max(0)));
                     strength.insert(rope, (before - 2).max(0));
@@ -285,7 +285,7 @@ fn cutting_rates_match_the_text() {
                 _ => {}
             }
             if e.round == Some(1) {
-                match e.outcome.as_str() {
+                match e.outcome {
                     "fail" => first[0] += 1,
                     "weakened" => first[1] += 1,
                     "cut" => first[2] += 1,
@@ -373,7 +373,7 @@ fn a_figure_stopped_at_a_wall_climbs_a_hanging_rope() {
     let log = sim.take_log();
     let climb = events(&log, "rope_climb");
     let seen: Vec<(&str, Option<u8>, f64)> =
-        climb.iter().map(|e| (e.outcome.as_str(), e.round, field_f64(e, "height_in"))).collect();
+        climb.iter().map(|e| (e.outcome, e.round, field_f64(e, "height_in"))).collect();
     assert_eq!(seen, vec![("takes_rope", Some(1), 2.0), ("climbing", Some(2), 4.0), ("over_the_wall", Some(2), 4.0)]);
     assert!(climb.iter().all(|e| e.house_rule_paths() == vec!["obstacles.rope_climb_rounds"]), "{climb:?}");
     // 4 quabits and his 1¼ on a rope for 10: no overload roll.
@@ -421,7 +421,7 @@ fn a_climber_overloading_a_rope_rolls_as_he_takes_it() {
         assert_eq!(field_f64(o, "excess_quabits"), 1.0);
         let now = sim.scene_now().expect("a scene");
         let (x, _) = position_of(&now, "Climber");
-        match o.outcome.as_str() {
+        match o.outcome {
             "breaks" => {
                 broke += 1;
                 let falls = o.fields.get("falls").and_then(|v| v.as_array()).cloned().unwrap_or_default();
@@ -514,7 +514,7 @@ fn a_figure_builds_stakes_in_play() {
     let seen: Vec<(u32, &str, f64, &str, f64)> = work
         .iter()
         .copied()
-        .map(|e| (e.move_number, e.outcome.as_str(), field_f64(e, "moves_worked"), field_str(e, "stage"), left(e)))
+        .map(|e| (e.move_number, e.outcome, field_f64(e, "moves_worked"), field_str(e, "stage"), left(e)))
         .collect();
     assert_eq!(
         seen,

@@ -194,7 +194,7 @@ fn encounter_events_carry_their_factors() {
             assert_eq!(e.rolls.len(), 1);
             assert_eq!(e.rolls[0].target, Some(score as i32));
             assert_eq!(e.rolls[0].faces.len(), 2, "2d10");
-            assert!(["acts_normally", "flees", "surrenders"].contains(&e.outcome.as_str()));
+            assert!(["acts_normally", "flees", "surrenders"].contains(&e.outcome));
         }
         for e in events(&log, "loyalty_check") {
             loyalty += 1;
@@ -301,7 +301,7 @@ fn an_attack_table_fights_each_combat_to_its_end() {
         let combats = events(&log, "combat").iter().filter(|e| e.outcome == "combat_begins").count();
         let endings = events(&log, "combat_ended");
         for e in &endings {
-            assert!(["slaughter", "surrender", "retreat"].contains(&e.outcome.as_str()), "seed {seed}: {}", e.outcome);
+            assert!(["slaughter", "surrender", "retreat"].contains(&e.outcome), "seed {seed}: {}", e.outcome);
         }
         assert!(endings.len() <= combats && combats <= endings.len() + 1, "seed {seed}: only the last may run on");
         begun += combats;

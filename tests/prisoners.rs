@@ -142,13 +142,13 @@ fn a_guard_runs_down_and_ties_a_runaway() {
     let Run { log, end } = run(&scene, 1, 1);
     let catch = events(&log, "catch");
     assert_eq!(catch.len(), 1, "{catch:?}");
-    assert_eq!((catch[0].outcome.as_str(), catch[0].round), ("caught_knocked_down", Some(1)));
+    assert_eq!((catch[0].outcome, catch[0].round), ("caught_knocked_down", Some(1)));
     assert_eq!(catch[0].rolls.len(), 2, "guard, then fugitive");
     assert!(modifiers(catch[0], 0).contains(&("using whip".to_string(), 2)));
     assert!(modifiers(catch[0], 1).contains(&("hands bound".to_string(), -2)));
     let struggle = events(&log, "struggle");
     assert_eq!(struggle.len(), 1);
-    assert_eq!((struggle[0].outcome.as_str(), struggle[0].round), ("gains_control", Some(2)));
+    assert_eq!((struggle[0].outcome, struggle[0].round), ("gains_control", Some(2)));
     let fugitive = modifiers(struggle[0], 1);
     assert!(fugitive.contains(&("for being caught".to_string(), -1)), "{fugitive:?}");
     assert!(fugitive.contains(&("down".to_string(), -2)), "{fugitive:?}");
@@ -232,7 +232,7 @@ fn bonds_are_worked_only_unsupervised_and_by_rank() {
     }
     let last = rolls.last().expect("a roll");
     let officer = &end.figures[1];
-    match last.outcome.as_str() {
+    match last.outcome {
         "free" if last.move_number < moves => {
             // Free hands: the feet, then the gag, one a round from the next move.
             assert!(!officer.bound.hands && !officer.bound.feet && !officer.bound.gag);
@@ -260,7 +260,7 @@ fn a_berserker_builds_his_rage_then_charges_the_nearest_within_twelve_inches() {
            (name: \"Friend\", side: \"outlaws\", position: (11, 10))])",
     );
     let Run { log, end } = run(&scene, 4, 5);
-    let rage: Vec<(u32, &str)> = events(&log, "berserk").iter().map(|e| (e.move_number, e.outcome.as_str())).collect();
+    let rage: Vec<(u32, &str)> = events(&log, "berserk").iter().map(|e| (e.move_number, e.outcome)).collect();
     assert_eq!(
         rage,
         [(1, "builds_rage"), (2, "charges"), (3, "charges"), (4, "collapses_exhausted")],

@@ -175,7 +175,7 @@ fn pit_walk(walls: &str) -> Scene {
 
 fn spot_outcomes(scene: &Scene) -> Vec<String> {
     let Run { log, .. } = run(scene, 1, 2);
-    events(&log, "spot_check").iter().map(|e| e.outcome.clone()).collect()
+    events(&log, "spot_check").iter().map(|e| e.outcome.to_string()).collect()
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn investigation(doors: &str) -> Scene {
 
 fn investigator_outcome(scene: &Scene) -> String {
     let Run { log, .. } = run(scene, 1, 1);
-    events(&log, "investigator_moved")[0].outcome.clone()
+    events(&log, "investigator_moved")[0].outcome.to_string()
 }
 
 #[test]

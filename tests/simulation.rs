@@ -29,7 +29,7 @@ fn a_man_walks_six_inches_a_move() {
     let pos = world.query::<&TablePosition>().single(world).unwrap().0;
     assert!((pos.x - 21.0).abs() < 1e-4, "stops at the last waypoint: {pos}");
     let log = world.resource::<EventLog>();
-    let outcomes: Vec<&str> = log.events.iter().map(|e| e.outcome.as_str()).collect();
+    let outcomes: Vec<&str> = log.events.iter().map(|e| e.outcome).collect();
     assert_eq!(outcomes, ["moved", "moved", "moved", "arrived"]);
     assert_eq!(world.resource::<MoveClock>().move_number, 4);
 }
@@ -125,7 +125,7 @@ fn walls_stop_figures_and_open_doors_let_them_through() {
     app.step_moves(2);
     let log = app.world().resource::<EventLog>();
     let outcome =
-        |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome.clone();
+        |who: &str, m: u32| log.events.iter().find(|e| e.subject == who && e.move_number == m).unwrap().outcome;
     assert_eq!(outcome("Through the door", 1), "moved");
     assert_eq!(outcome("Through the door", 2), "arrived");
     assert_eq!(outcome("At the window", 1), "blocked_by_wall");
@@ -142,7 +142,7 @@ fn an_immobile_condition_holds_a_figure_until_it_ends() {
     let mut app = Simulation::new(&scene, 1);
     app.step_moves(3);
     let log = app.world().resource::<EventLog>();
-    let outcomes: Vec<&str> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.outcome.as_str()).collect();
+    let outcomes: Vec<&str> = log.events.iter().filter(|e| e.event == "moved").map(|e| e.outcome).collect();
     assert_eq!(outcomes, ["held", "held", "moved"]);
 }
 

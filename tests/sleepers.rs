@@ -441,7 +441,7 @@ fn the_alarmed_arm_from_the_round_after_waking() {
     let log = app.world().resource::<EventLog>();
     let dressing: Vec<(u32, &str, u64)> = events(log, "dressing")
         .iter()
-        .map(|e| (e.move_number, e.outcome.as_str(), e.fields["rounds_taken"].as_u64().unwrap()))
+        .map(|e| (e.move_number, e.outcome, e.fields["rounds_taken"].as_u64().unwrap()))
         .collect();
     // Clothed: 2 rounds, for each of the two officers.
     assert_eq!(dressing, [(1, "dressing", 1), (1, "dressing", 1), (2, "dressed", 2), (2, "dressed", 2)]);
@@ -552,12 +552,12 @@ fn dressing_takes_the_texts_rounds_two_a_move() {
         let mine: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == armour).collect();
         assert_eq!(mine.len() as u32, done_move, "{armour}: one event a move until dressed");
         let last = mine.last().unwrap();
-        assert_eq!((last.outcome.as_str(), last.move_number), ("dressed", done_move), "{armour}");
+        assert_eq!((last.outcome, last.move_number), ("dressed", done_move), "{armour}");
         assert_eq!(last.fields["rounds_needed"], rounds);
         assert_eq!(last.fields["armour_worn"], armour);
         assert_eq!(last.fields["melee_modifier"], 0);
         for e in &mine[..mine.len() - 1] {
-            assert_eq!((e.outcome.as_str(), &e.fields["half_dressed"]), ("dressing", &serde_json::json!(true)));
+            assert_eq!((e.outcome, &e.fields["half_dressed"]), ("dressing", &serde_json::json!(true)));
             assert_eq!(e.fields["melee_modifier"], -1, "fighting half dressed −1 in melee");
         }
     }
@@ -582,7 +582,7 @@ fn full_dressing_adds_the_listed_rounds() {
     let Run { log, .. } = run(&s, 1, 5);
     let d = events(&log, "dressing");
     let seen: Vec<(u32, &str, bool)> =
-        d.iter().map(|e| (e.move_number, e.outcome.as_str(), e.fields["half_dressed"].as_bool().unwrap())).collect();
+        d.iter().map(|e| (e.move_number, e.outcome, e.fields["half_dressed"].as_bool().unwrap())).collect();
     assert_eq!(seen, [(1, "dressing", true), (2, "dressing", false), (3, "dressing", false), (4, "dressed", false)]);
     assert_eq!(d[3].fields["rounds_needed"], 8);
 }
@@ -610,7 +610,7 @@ fn women_add_two_rounds_to_full_dressing() {
         let mine: Vec<_> = events(&log, "dressing").into_iter().filter(|e| e.fields["member"] == member).collect();
         assert_eq!(mine.len(), moves, "{member}");
         let last = mine.last().unwrap();
-        assert_eq!((last.outcome.as_str(), &last.fields["rounds_needed"]), ("dressed", &serde_json::json!(needed)));
+        assert_eq!((last.outcome, &last.fields["rounds_needed"]), ("dressed", &serde_json::json!(needed)));
         assert_eq!(last.fields["dresser"], dresser);
     }
 }
@@ -671,7 +671,7 @@ fn a_watch_in_the_group_stays_awake() {
         let Run { log, end } = run(&s, seed, 1);
         let r = events(&log, "response")[0];
         // Nidderling −2, ceased −1: D6 − 3 is 3 at most: listens or thinks nothing of it.
-        assert!(["stays_awake", "listen_awake"].contains(&r.outcome.as_str()), "{}", r.outcome);
+        assert!(["stays_awake", "listen_awake"].contains(&r.outcome), "{}", r.outcome);
         if r.outcome == "stays_awake" {
             assert_eq!(end.sleepers[0].members[0].0.state, SleeperState::Awake);
         }
@@ -719,7 +719,7 @@ fn an_investigator_who_finds_nothing_walks_back_to_sleep() {
     let s = scene(&investigator((20.0, 10.0)), "", "", "", "");
     let Run { log, end } = run(&s, 1, 4);
     let walks: Vec<(&str, serde_json::Value)> =
-        events(&log, "investigator_moved").iter().map(|e| (e.outcome.as_str(), e.fields["to"].clone())).collect();
+        events(&log, "investigator_moved").iter().map(|e| (e.outcome, e.fields["to"].clone())).collect();
     use serde_json::json;
     assert_eq!(
         walks,
@@ -735,7 +735,7 @@ fn an_investigator_who_finds_nothing_walks_back_to_sleep() {
     let wall = "(name: \"w\", kind: outer, points: [(13, 0), (13, 30)])";
     let Run { log, .. } = run(&scene(&investigator((20.0, 10.0)), "", wall, "", ""), 1, 1);
     let e = events(&log, "investigator_moved")[0];
-    assert_eq!((e.outcome.as_str(), e.fields["blocked_by_wall"].as_bool()), ("found_nothing", Some(true)));
+    assert_eq!((e.outcome, e.fields["blocked_by_wall"].as_bool()), ("found_nothing", Some(true)));
 }
 
 #[test]

@@ -150,7 +150,7 @@ fn a_figure_that_succumbs_stops_stays_its_time_and_walks_on() {
         let tempted = events(&log, "temptation");
         assert_eq!(tempted.len(), 1, "seed {seed}: once a passing");
         let e = tempted[0];
-        assert_eq!((e.move_number, e.outcome.as_str()), (2, "succumbed"));
+        assert_eq!((e.move_number, e.outcome), (2, "succumbed"));
         // It stops where its path came nearest the baths, and pays.
         let stopped = e.fields.get("stopped_at").and_then(|v| v.as_array()).expect("stopped_at");
         assert_eq!((stopped[0].as_f64(), stopped[1].as_f64()), (Some(10.0), Some(10.0)));
@@ -162,7 +162,7 @@ fn a_figure_that_succumbs_stops_stays_its_time_and_walks_on() {
         let inside = events(&log, "time_inside");
         assert_eq!(inside.len() as u32, stay, "seed {seed}");
         assert!(inside.iter().enumerate().all(|(i, t)| t.move_number == 3 + i as u32));
-        assert_eq!(inside.last().map(|t| t.outcome.as_str()), Some("time_up"));
+        assert_eq!(inside.last().map(|t| t.outcome), Some("time_up"));
         // It did not walk while inside, then walked on from the baths to the end of its path.
         let walks: Vec<u32> =
             events(&log, "moved").iter().filter(|m| m.subject == "Walker").map(|m| m.move_number).collect();
@@ -237,7 +237,7 @@ fn a_decide_order_is_diced_at_its_move() {
     let decided = events(&log, "decision");
     assert_eq!(decided.len(), 1);
     let e = decided[0];
-    assert_eq!((e.move_number, e.subject.as_str(), e.outcome.as_str()), (3, "Walker", "decided"));
+    assert_eq!((e.move_number, e.subject.as_str(), e.outcome), (3, "Walker", "decided"));
     assert_eq!(e.rolls.len(), 1);
     assert!(matches!(text(e, "chosen"), Some("left" | "right")), "{e:?}");
     assert_eq!(text(e, "decision"), Some("Which way?"));
@@ -287,7 +287,7 @@ fn an_outvote_order_takes_a_figure_out_of_its_site() {
     let votes = events(&log, "outvote");
     assert_eq!(votes.len(), 1, "{votes:?}");
     let e = votes[0];
-    assert_eq!((e.move_number, e.subject.as_str(), e.outcome.as_str()), (2, "Gorm", "outvoted"));
+    assert_eq!((e.move_number, e.subject.as_str(), e.outcome), (2, "Gorm", "outvoted"));
     assert_eq!(text(e, "site"), Some("Inn"));
     assert_eq!(text(e, "order"), Some("drag Gorm out"));
     assert_eq!(number(e, "outvoters"), Some(2));
@@ -315,11 +315,11 @@ fn too_few_voters_of_equal_or_higher_rank_do_not_outvote() {
     let Run { log, end } = run(&scene, 7, 3);
     let votes = events(&log, "outvote");
     assert_eq!(votes.len(), 2, "{votes:?}");
-    assert_eq!((votes[0].subject.as_str(), votes[0].outcome.as_str()), ("Gorm", "not_outvoted"));
+    assert_eq!((votes[0].subject.as_str(), votes[0].outcome), ("Gorm", "not_outvoted"));
     assert_eq!(number(votes[0], "outvoters"), Some(1));
     assert_eq!(list_len(votes[0], "voters"), Some(2));
     // Aldo is in no site: nothing to outvote him out of.
-    assert_eq!((votes[1].subject.as_str(), votes[1].outcome.as_str()), ("Aldo", "not_inside"));
+    assert_eq!((votes[1].subject.as_str(), votes[1].outcome), ("Aldo", "not_inside"));
     assert_eq!(text(votes[1], "site"), None);
     let gorm = end.figures.iter().find(|f| f.name == "Gorm").unwrap();
     assert_eq!(gorm.temptation.inside.as_ref().map(|i| i.site.as_str()), Some("Inn"));
@@ -361,11 +361,11 @@ fn a_weakness_check_rolls_at_its_move_and_only_then() {
         assert_eq!((talk.move_number, talk.subject.as_str()), (3, "Ilse"));
         assert_eq!((text(talk, "check"), text(talk, "roll")), (Some("a new acquaintance"), Some("stop_talking")));
         assert_eq!(text(talk, "weakness"), Some("over_talkative"));
-        assert!(matches!(talk.outcome.as_str(), "stops" | "carries_on"), "{talk:?}");
+        assert!(matches!(talk.outcome, "stops" | "carries_on"), "{talk:?}");
         assert_eq!(talk.rolls.len(), 1);
         assert_eq!(talk.rolls[0].target, Some(7));
         assert_eq!((book.move_number, text(book, "roll")), (3, Some("not_distracted")));
-        assert!(matches!(book.outcome.as_str(), "resists" | "gives_in"), "{book:?}");
+        assert!(matches!(book.outcome, "resists" | "gives_in"), "{book:?}");
     }
 }
 
@@ -391,7 +391,7 @@ fn a_clumsy_figure_in_melee_rolls_for_each_friend_within_an_inch() {
         for e in &melee {
             assert_eq!(e.rolls.len(), 1);
             assert_eq!(e.rolls[0].target, Some(2));
-            assert!(matches!(e.outcome.as_str(), "friend_hit" | "friend_spared"), "{e:?}");
+            assert!(matches!(e.outcome, "friend_hit" | "friend_spared"), "{e:?}");
         }
         let alone: Vec<&&LogEvent> = checks.iter().filter(|e| e.move_number == 3).collect();
         assert_eq!(alone.len(), 1);

@@ -81,14 +81,14 @@ fn a_tracker_follows_a_fresh_trail_and_logs_its_factors() {
         let factors: Vec<(&str, i32)> = e.rolls[0].modifiers.iter().map(|m| (&*m.reason, m.value)).collect();
         assert!(factors.contains(&("tracker level", 3)), "{factors:?}");
         assert!(!factors.iter().any(|(r, _)| r.contains("rain") || r.contains("wind")), "{factors:?}");
-        let inches = match e.outcome.as_str() {
+        let inches = match e.outcome {
             "follow_normal" => 8.0,
             "follow_minus_one" => 7.0,
             "follow_minus_three" => 5.0,
             "halted" => 0.0,
             other => panic!("D6 + 3 cannot give {other}"),
         };
-        seen.insert(e.outcome.clone());
+        seen.insert(e.outcome);
         let (x, y) = position(&end, "Hound");
         let expected = 1.0 + f32::min(inches, 6.0);
         assert!((x - expected).abs() < 1e-3 && (y - 10.0).abs() < 1e-3, "{}: at ({x}, {y})", e.outcome);
@@ -369,7 +369,7 @@ fn a_direction_uncertain_ranger_stays_guesses_three_inches_then_dices_to_pick_up
     // Beyond 1" of the trail there is nothing to pick up: no dice.
     let off = third[0].fields.get("distance_to_trail").and_then(|v| v.as_f64()).expect("a distance");
     if off > 1.0 {
-        assert_eq!((third[0].outcome.as_str(), third[0].rolls.len()), ("off_trail", 0));
+        assert_eq!((third[0].outcome, third[0].rolls.len()), ("off_trail", 0));
     } else {
         assert_eq!(third[0].rolls.len(), 1);
     }

@@ -43,7 +43,7 @@ fn outcomes(scene: &Scene, moves: u32, event: &str) -> (BTreeMap<String, u32>, u
     for seed in 0..SEEDS {
         let Run { log, .. } = run(scene, 1000 + seed, moves);
         for e in log.events.iter().filter(|e| e.event == event) {
-            *counts.entry(e.outcome.clone()).or_insert(0) += 1;
+            *counts.entry(e.outcome.to_string()).or_insert(0) += 1;
             n += 1;
         }
     }
@@ -148,9 +148,9 @@ fn specimen_pit_bands() {
     let Run { log, end } = run(&scene, 5, 1);
     for e in log.events.iter().filter(|e| e.event == "pit") {
         let fig = end.figures.iter().find(|f| f.name == e.subject).unwrap();
-        match e.outcome.as_str() {
+        match e.outcome {
             "fall_unimpeded" | "retarded_fall_minus_one" | "retarded_fall_minus_two" => {
-                let adjust = match e.outcome.as_str() {
+                let adjust = match e.outcome {
                     "retarded_fall_minus_two" => -2,
                     "retarded_fall_minus_one" => -1,
                     _ => 0,
@@ -243,7 +243,7 @@ fn leydonic_strikes_harder_through_metal_and_recharges() {
     );
     let Run { log, end } = run(&scene, 1, 3);
     let out: Vec<_> =
-        log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome.as_str())).collect();
+        log.events.iter().filter(|e| e.event == "leydonic").map(|e| (e.subject.as_str(), e.outcome)).collect();
     assert_eq!(out, [("first", "discharged"), ("second", "not_charged")]);
     assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Leydonic { discharged_at_move: Some(1), .. }));
 }
@@ -392,7 +392,7 @@ fn spotted_traps_are_revealed_and_own_side_is_not_caught() {
           ])",
     );
     let Run { log, end } = run(&scene, 1, 2);
-    assert_eq!(events(&log, "spot_check").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["spotted"]);
+    assert_eq!(events(&log, "spot_check").iter().map(|e| e.outcome).collect::<Vec<_>>(), ["spotted"]);
     assert!(events(&log, "trip_cord").is_empty() && events(&log, "pit").is_empty());
     assert!(end.traps[0].revealed && !end.traps[1].revealed);
 }
@@ -416,13 +416,13 @@ fn treadles_lifters_floors_and_flame() {
           ])",
     );
     let Run { log, end } = run(&scene, 1, 3);
-    let treadles: Vec<_> = events(&log, "treadle").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
+    let treadles: Vec<_> = events(&log, "treadle").iter().map(|e| (e.subject.clone(), e.outcome.to_string())).collect();
     assert_eq!(treadles, [("guard".to_string(), "safety_lever".to_string()), ("thief".into(), "sprung".into())]);
     assert!(events(&log, "trap_flame").iter().any(|e| e.subject == "flame"));
     let lifter = events(&log, "lifter");
     assert_eq!(lifter.len(), 1, "sprung where the looter's path ends");
     assert!(events(&log, "noise_made").iter().any(|e| e.subject == "idol" && e.outcome == "alarm"));
-    let floors: Vec<_> = events(&log, "falling_floor").iter().map(|e| e.outcome.clone()).collect();
+    let floors: Vec<_> = events(&log, "falling_floor").iter().map(|e| e.outcome.to_string()).collect();
     assert_eq!(floors.last().map(String::as_str), Some("gives_way"), "{floors:?}");
     assert_eq!(floors.iter().filter(|o| *o == "gives_way").count(), 1);
     assert_eq!(events(&log, "pit").len(), 2, "both on the bridge go down with it");
@@ -448,10 +448,9 @@ fn khemri_effects_on_the_table() {
     let world = app.world_mut();
     let flames: Vec<TrapFlame> = world.resource_mut::<bevy::ecs::message::Messages<TrapFlame>>().drain().collect();
     let log = world.resource::<EventLog>();
-    let trap_events: Vec<_> =
-        events(log, "khemri_trap").iter().map(|e| (e.subject.clone(), e.outcome.clone())).collect();
-    assert!(trap_events.contains(&("victim".into(), "pit".into())), "{trap_events:?}");
-    assert!(trap_events.contains(&("burnt".into(), "fire_trap".into())), "{trap_events:?}");
+    let trap_events: Vec<_> = events(log, "khemri_trap").iter().map(|e| (e.subject.clone(), e.outcome)).collect();
+    assert!(trap_events.contains(&("victim".into(), "pit")), "{trap_events:?}");
+    assert!(trap_events.contains(&("burnt".into(), "fire_trap")), "{trap_events:?}");
     // The figure beside the pit (within 1") tests I 0: it falls in too.
     assert!(events(log, "khemri_pit_edge").iter().any(|e| e.subject == "near" && e.outcome == "fell_in"));
     // 002 "Use the MH rules for falling": the Mordheim rule, labelled as not in the sources.
@@ -1045,7 +1044,7 @@ fn a_sprung_pit_stays_open() {
           ], traps: [(name: \"pit\", kind: pit(bottom: earth), position: (5, 2))])"
     ));
     let Run { log, end } = run(&scene, 1, 1);
-    assert_eq!(events(&log, "pit").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["jump_over"]);
+    assert_eq!(events(&log, "pit").iter().map(|e| e.outcome).collect::<Vec<_>>(), ["jump_over"]);
     assert!(matches!(end.traps[0].kind, tabula::scene::TrapKind::Pit { open: true, .. }), "{:?}", end.traps[0]);
     let mut back = end.clone();
     back.figures[0].path = vec![(1.0, 2.0)];
@@ -1079,7 +1078,7 @@ fn revealed_traps_follow_their_kind_setting() {
     // Defaults: the cord is stepped over, the idol still fires, the pit is gone round.
     let Run { log, end } = run(&scene(""), 3, 1);
     assert!(events(&log, "trip_cord").is_empty());
-    assert_eq!(events(&log, "lifter").iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["sprung"]);
+    assert_eq!(events(&log, "lifter").iter().map(|e| e.outcome).collect::<Vec<_>>(), ["sprung"]);
     assert!(events(&log, "pit").is_empty());
     assert!(moved_distance(&log, "pit_walker") > 8.0 && moved_distance(&log, "cord_walker") < 8.0 + 1e-3);
     assert_eq!(end.figures[2].position, (9.0, 10.0));
@@ -1171,7 +1170,7 @@ fn a_door_lifter_fires_when_the_door_is_passed() {
         let Run { log, .. } = run(&scene, 1, 3);
         events(&log, "lifter")
             .iter()
-            .map(|e| (e.outcome.clone(), e.fields.get("in_round").and_then(serde_json::Value::as_u64)))
+            .map(|e| (e.outcome.to_string(), e.fields.get("in_round").and_then(serde_json::Value::as_u64)))
             .collect::<Vec<_>>()
     };
     let door = "action: open_door, door: Some(\"D\")";

@@ -762,10 +762,7 @@ mod tests {
         let events = &world.resource::<EventLog>().events;
         assert_eq!(events.len(), before + 1);
         let e = &events[before];
-        assert_eq!(
-            (e.system, e.event, e.subject.as_str(), e.outcome.as_str()),
-            ("magic", "cast_ordered", "Mage", "ordered")
-        );
+        assert_eq!((e.system, e.event, e.subject.as_str(), e.outcome), ("magic", "cast_ordered", "Mage", "ordered"));
         assert_eq!(e.fields["at_move"], 2);
         assert_eq!(e.fields["spell"], "lay_evil_eye_curse");
         assert_eq!(e.fields["target"], "Ann");
@@ -829,7 +826,7 @@ mod tests {
         assert_eq!(events.len(), before + 1);
         let e = &events[before];
         assert_eq!(
-            (e.system, e.event, e.subject.as_str(), e.outcome.as_str()),
+            (e.system, e.event, e.subject.as_str(), e.outcome),
             ("encounters", "combat_ordered", "goblin 1-1", "ordered")
         );
         assert_eq!((e.fields["round"].as_u64(), e.fields["damage"].as_i64()), (Some(2), Some(1)));
@@ -844,7 +841,7 @@ mod tests {
         let log = &world.resource::<EventLog>().events;
         let hits: Vec<&LogEvent> = log.iter().filter(|e| e.event == "hit").collect();
         assert_eq!(hits.len(), 1, "the hit lands once, in round 2");
-        assert_eq!((hits[0].outcome.as_str(), hits[0].fields["hp"].as_i64()), ("hit", Some(2)));
+        assert_eq!((hits[0].outcome, hits[0].fields["hp"].as_i64()), ("hit", Some(2)));
         let ended: Vec<&LogEvent> = log.iter().filter(|e| e.event == "combat_ended").collect();
         assert_eq!(ended.len(), 1);
         assert_eq!(ended[0].outcome, CombatEnd::Retreat.id());

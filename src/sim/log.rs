@@ -5,6 +5,7 @@ use crate::rules::dice::Roll;
 use crate::rules::outcome::{Meaning, Outcome};
 use bevy::prelude::*;
 use serde::Serialize;
+use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
 pub(super) fn plugin(app: &mut App) {
@@ -29,13 +30,98 @@ pub struct LogEvent {
     /// Every roll made for it, in order.
     pub rolls: Vec<Roll>,
     /// A stable snake_case outcome id.
-    pub outcome: String,
+    pub outcome: &'static str,
     /// What the outcome means (trap sprung, harm, ...), for the play-test report; not written.
     #[serde(skip)]
     pub meaning: Meaning,
     /// The event's own data, written as further keys of its JSON object.
     #[serde(flatten)]
-    pub fields: Map<String, Value>,
+    pub fields: Fields,
+}
+
+/// An event's own fields by key, written in key order as a JSON object's keys are. Keys are
+/// the code's own names: a move logs thousands of events, and an owned key a field was an
+/// allocation each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fields(Vec<(&'static str, Value)>);
+
+impl Fields {
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.position(key).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Whether there is a value under `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.position(key).is_ok()
+    }
+
+    /// Puts `value` under `key`, replacing what was there.
+    pub fn insert(&mut self, key: &'static str, value: Value) {
+        match self.position(key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
+        }
+    }
+
+    /// The value under `key`, put there by `make` first if there was none.
+    pub fn get_or_insert_with(&mut self, key: &'static str, make: impl FnOnce() -> Value) -> &mut Value {
+        let i = match self.position(key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (key, make()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    /// The fields in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Value)> + '_ {
+        self.0.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// How many fields there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Where `key` is, or where it would go: appended fields are the common case, so the last
+    /// key is compared first.
+    fn position(&self, key: &str) -> Result<usize, usize> {
+        match self.0.last() {
+            None => Err(0),
+            Some((last, _)) if *last < key => Err(self.0.len()),
+            _ => self.0.binary_search_by(|(k, _)| (*k).cmp(key)),
+        }
+    }
+}
+
+impl std::ops::Index<&str> for Fields {
+    type Output = Value;
+
+    /// The value under `key`. Panics when there is none, as a JSON map does.
+    fn index(&self, key: &str) -> &Value {
+        match self.get(key) {
+            Some(value) => value,
+            None => panic!("the event has no field {key:?}"),
+        }
+    }
+}
+
+impl Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
 }
 
 impl LogEvent {
@@ -49,9 +135,9 @@ impl LogEvent {
             event,
             subject: subject.into(),
             rolls: Vec::new(),
-            outcome: event.to_string(),
+            outcome: event,
             meaning: Meaning::NONE,
-            fields: Map::new(),
+            fields: Fields::default(),
         }
     }
 
@@ -63,15 +149,15 @@ impl LogEvent {
 
     /// The outcome: its id is written, its meaning kept for the report.
     pub fn outcome(mut self, outcome: impl Outcome) -> Self {
-        self.outcome = outcome.id().to_string();
+        self.outcome = outcome.id();
         self.meaning = outcome.meaning();
         self
     }
 
     /// Add one of the event's own fields. A value that cannot be written as JSON is stored
     /// as null rather than lost silently in a panic.
-    pub fn field(mut self, key: &str, value: impl Serialize) -> Self {
-        self.fields.insert(key.to_string(), serde_json::to_value(value).unwrap_or(Value::Null));
+    pub fn field(mut self, key: &'static str, value: impl Serialize) -> Self {
+        self.fields.insert(key, serde_json::to_value(value).unwrap_or(Value::Null));
         self
     }
 
@@ -87,7 +173,7 @@ impl LogEvent {
     /// [`LogEvent::house_rule`] on an event already built.
     pub fn add_house_rule(&mut self, path: &'static str) {
         debug_assert!(crate::rules::house_rules::is_house_rule(path), "{path} is not a registered house rule");
-        let entry = self.fields.entry(HOUSE_RULES_KEY.to_string()).or_insert_with(|| Value::Array(Vec::new()));
+        let entry = self.fields.get_or_insert_with(HOUSE_RULES_KEY, || Value::Array(Vec::new()));
         if !entry.is_array() {
             *entry = Value::Array(Vec::new());
         }
@@ -108,7 +194,7 @@ impl LogEvent {
     /// or `dropped`, see [`crate::scene::put_condition`]): written under
     /// [`CONDITION_AT_CAP_KEY`], one entry a condition.
     pub fn note_condition_at_cap(&mut self, name: &str, how: &str) {
-        let entry = self.fields.entry(CONDITION_AT_CAP_KEY.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        let entry = self.fields.get_or_insert_with(CONDITION_AT_CAP_KEY, || Value::Object(Map::new()));
         if !entry.is_object() {
             *entry = Value::Object(Map::new());
         }
@@ -138,7 +224,7 @@ pub const CONDITION_AT_CAP_KEY: &str = "condition_at_cap";
 
 /// The house-rule setting paths in an event's `fields` (its `house_rules` array), in order;
 /// empty when there are none.
-pub fn house_rule_paths(fields: &Map<String, Value>) -> Vec<&str> {
+pub fn house_rule_paths(fields: &Fields) -> Vec<&str> {
     fields
         .get(HOUSE_RULES_KEY)
         .and_then(Value::as_array)
@@ -261,6 +347,50 @@ mod tests {
             e.fields["conditions_added"].to_string(),
             r#"[{"immobile":true,"me_and_mo":-2,"move_penalty":1.5,"moves_left":3,"name":"Deceased"},{"move_penalty":2.0,"moves_left":null,"name":"strained ankle"}]"#
         );
+    }
+
+    #[test]
+    fn fields_are_written_in_key_order_as_a_json_map_writes_them() {
+        // Out of order, one replaced, one past the last: written as serde_json's sorted map.
+        let e = LogEvent::new("traps", "test", "x")
+            .field("to", (1.0, 2.0))
+            .field("allowance", 5.5)
+            .field("gait", "normal")
+            .field("allowance", 6)
+            .field("waypoints_left", 2)
+            .field("a_first", true);
+        let mut map = Map::new();
+        for (k, v) in [
+            ("to", serde_json::json!([1.0, 2.0])),
+            ("allowance", serde_json::json!(6)),
+            ("gait", serde_json::json!("normal")),
+            ("waypoints_left", serde_json::json!(2)),
+            ("a_first", serde_json::json!(true)),
+        ] {
+            map.insert(k.to_string(), v);
+        }
+        assert_eq!(serde_json::to_string(&e.fields).ok(), serde_json::to_string(&map).ok());
+        assert_eq!(e.fields.len(), 5);
+        assert_eq!(
+            e.fields.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            ["a_first", "allowance", "gait", "to", "waypoints_left"]
+        );
+        assert_eq!(e.fields["allowance"], 6);
+        assert!(e.fields.contains_key("gait") && !e.fields.contains_key("fatigue"));
+        assert_eq!(e.fields.get("fatigue"), None);
+        let line = e.to_json_line();
+        assert!(
+            line.ends_with(
+                r#""outcome":"test","a_first":true,"allowance":6,"gait":"normal","to":[1.0,2.0],"waypoints_left":2}"#
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no field \"fatigue\"")]
+    fn a_missing_field_indexed_panics_as_a_json_map_does() {
+        let _ = &LogEvent::new("traps", "test", "x").field("a", 1).fields["fatigue"];
     }
 
     #[test]

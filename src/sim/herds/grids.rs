@@ -163,8 +163,8 @@ pub(super) fn figures_cross_cattle_grids(
             position.0 = at;
             swept.segments = kept;
             if let Some(last) = events.last_mut() {
-                last.fields.insert("moved_back_from".into(), serde_json::json!(point(from)));
-                last.fields.insert("to".into(), serde_json::json!(point(position.0)));
+                last.fields.insert("moved_back_from", serde_json::json!(point(from)));
+                last.fields.insert("to", serde_json::json!(point(position.0)));
             }
         } else if loss > 0.0 {
             let keep = (swept_len - loss).max(floor);
@@ -175,8 +175,8 @@ pub(super) fn figures_cross_cattle_grids(
                 swept.segments = kept;
             }
             if let Some(last) = events.iter_mut().rev().find(|e| e.outcome == HerdOutcome::Walked.id()) {
-                last.fields.insert("moved_back_from".into(), serde_json::json!(point(from)));
-                last.fields.insert("to".into(), serde_json::json!(point(position.0)));
+                last.fields.insert("moved_back_from", serde_json::json!(point(from)));
+                last.fields.insert("to", serde_json::json!(point(position.0)));
             }
         }
         for e in events {
