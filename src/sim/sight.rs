@@ -19,6 +19,7 @@ use crate::rules::sight::{CarriedLight, SightSettings, sight_range_in};
 use crate::scene::fog::{FogGrid, FogState, decode_explored, encode_explored, words_for};
 use crate::scene::{ConditionKind, Scene};
 use bevy::prelude::*;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The players' side, whose sight the fog of war follows: the scene's default side.
@@ -449,13 +450,14 @@ impl PartySight {
     }
 }
 
-/// A figure as sight needs it.
+/// A figure as sight needs it: its name and side borrowed from the world while it is looked
+/// at each move (a crowd of thousands would copy both every move).
 #[derive(Debug, Clone)]
-pub struct Looker {
+pub struct Looker<'a> {
     /// Its scene name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// Its side.
-    pub side: String,
+    pub side: Cow<'a, str>,
     /// Where it stands.
     pub position: Vec2,
     /// The light it carries.
@@ -503,7 +505,7 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
             let own = visibility_polygon(origin, sight.blockers(), own_range);
             let line_of_sight = (own_range.is_finite() && anything_lit)
                 .then(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY));
-            Viewer { name: l.name.clone(), position: l.position, own, line_of_sight }
+            Viewer { name: l.name.to_string(), position: l.position, own, line_of_sight }
         })
         .collect();
     let words = words_for(grid.cells());
@@ -756,15 +758,18 @@ impl ExploredFog {
     }
 }
 
+/// What sight reads of each figure.
+type LookerData = (&'static SceneOrder, &'static Figure, &'static TablePosition, Option<&'static Conditions>);
+
 /// The figures as sight needs them, in scene order.
-fn lookers(world: &mut World) -> Vec<Looker> {
-    let mut figures: Vec<(SceneOrder, Looker)> = world
-        .query::<(&SceneOrder, &Figure, &TablePosition, Option<&Conditions>)>()
+fn lookers<'w>(query: &mut QueryState<LookerData>, world: &'w World) -> Vec<Looker<'w>> {
+    let mut figures: Vec<(SceneOrder, Looker)> = query
         .iter(world)
         .map(|(order, figure, position, conditions)| {
             let f = &figure.0;
             let awake = can_look(conditions.map_or(&f.conditions[..], |c| &c.0[..]));
-            (*order, Looker { name: f.name.clone(), side: f.side.clone(), position: position.0, light: f.light, awake })
+            let (name, side) = (Cow::Borrowed(f.name.as_str()), Cow::Borrowed(f.side.as_str()));
+            (*order, Looker { name, side, position: position.0, light: f.light, awake })
         })
         .collect();
     figures.sort_by_key(|(order, _)| *order);
@@ -772,14 +777,14 @@ fn lookers(world: &mut World) -> Vec<Looker> {
 }
 
 /// What the players' side sees in the world as it stands.
-fn party_sight_now(world: &mut World) -> PartySight {
-    let Some(sight) = world.get_resource::<SceneSight>().cloned() else { return PartySight::default() };
+fn party_sight_now(world: &World, query: &mut QueryState<LookerData>) -> PartySight {
+    let Some(sight) = world.get_resource::<SceneSight>() else { return PartySight::default() };
     let grid = world.get_resource::<ExploredFog>().map_or_else(|| PartySight::default().grid, |f| f.grid);
     let lighting = world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default();
     let lighting_settings = world.get_resource::<Lights>().map(|l| l.1.clone()).unwrap_or_default();
     let own_range = sight_range_in(lighting, &lighting_settings, sight.settings()).map_or(f64::INFINITY, f64::from);
-    let lookers = lookers(world);
-    party_sight(&lookers, own_range, &sight, grid)
+    let lookers = lookers(query, world);
+    party_sight(&lookers, own_range, sight, grid)
 }
 
 /// A run no one watches (a play-test): what the players' side sees and the fog it explores are
@@ -799,7 +804,12 @@ pub(super) fn spawn(world: &mut World, scene: &Scene, prepared: Option<SceneSigh
     }
     world.insert_resource(sight);
     world.insert_resource(ExploredFog::from_scene(scene));
-    let party = if world.contains_resource::<UnwatchedRun>() { PartySight::default() } else { party_sight_now(world) };
+    let party = if world.contains_resource::<UnwatchedRun>() {
+        PartySight::default()
+    } else {
+        let mut query = world.query::<LookerData>();
+        party_sight_now(world, &mut query)
+    };
     world.insert_resource(party);
 }
 
@@ -831,12 +841,13 @@ fn light_fires_now(world: &mut World) {
 }
 
 /// The Sight set: what the players' side sees at the end of the move, added to the explored cells.
-fn update_party_sight(world: &mut World) {
+/// The figures' query is the system's own, built once.
+fn update_party_sight(world: &mut World, query: &mut QueryState<LookerData>) {
     light_fires_now(world);
     if world.contains_resource::<UnwatchedRun>() {
         return;
     }
-    let party = party_sight_now(world);
+    let party = party_sight_now(world, query);
     if let Some(mut fog) = world.get_resource_mut::<ExploredFog>() {
         fog.explore(&party.seen);
     }
@@ -937,8 +948,9 @@ mod tests {
         assert!(poly.contains(TablePoint::new(16.0, 8.0)) && !poly.contains(TablePoint::new(14.0, 14.0)), "concave");
     }
 
-    fn looker(name: &str, side: &str, at: (f32, f32)) -> Looker {
-        Looker { name: name.into(), side: side.into(), position: Vec2::new(at.0, at.1), light: None, awake: true }
+    fn looker(name: &str, side: &str, at: (f32, f32)) -> Looker<'static> {
+        let (name, side) = (Cow::Owned(name.to_string()), Cow::Owned(side.to_string()));
+        Looker { name, side, position: Vec2::new(at.0, at.1), light: None, awake: true }
     }
 
     #[test]
