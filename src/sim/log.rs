@@ -45,6 +45,9 @@ pub struct LogEvent {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Fields(Vec<(&'static str, Value)>);
 
+/// Room an event's fields get at their first: a move's event has up to about eight.
+const FIELDS_AT_ONCE: usize = 8;
+
 impl Fields {
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -60,7 +63,13 @@ impl Fields {
     pub fn insert(&mut self, key: &'static str, value: Value) {
         match self.position(key) {
             Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (key, value)),
+            Err(i) => {
+                // Room for a typical event's fields at once, not grown 4 then 8.
+                if self.0.capacity() == 0 {
+                    self.0.reserve_exact(FIELDS_AT_ONCE);
+                }
+                self.0.insert(i, (key, value))
+            }
         }
     }
 

@@ -254,7 +254,11 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
     super::encounters::spawn(world, scene);
     // Last: what the players' side sees from where every figure stands.
     super::sight::spawn(world, scene, sight);
-    world.insert_resource(LoadedScene(scene.clone()));
+    // A play-test restarts one scene thousands of times: the copy the world holds is kept, not
+    // made again each run.
+    if world.get_resource::<LoadedScene>().is_none_or(|loaded| loaded.0 != *scene) {
+        world.insert_resource(LoadedScene(scene.clone()));
+    }
 }
 
 /// The indexed walls and the sight blockers of the scene on the table, when `scene` has the
