@@ -499,41 +499,83 @@ impl FireGrid {
     fn borders(&self) -> &Borders {
         self.borders.get_or_init(|| {
             let (width, height) = (self.width as usize, self.height as usize);
-            let material = self.cell_materials();
-            let mut borders = Borders { of_cell: vec![false; material.len()], cells: Vec::new() };
-            // One material (or none) has no borders: the common whole-table case costs one pass.
-            let first = material.iter().copied().find(|&m| m != 0).unwrap_or(0);
-            if material.iter().all(|&m| m == 0 || m == first) {
+            let mut borders = Borders { of_cell: vec![false; self.fuel.len()], cells: Vec::new() };
+            // One material (or none) has no borders: the common whole-table case costs a pass.
+            if self.one_material() {
                 return borders;
             }
-            let other = |here: u8, there: u8| there != 0 && there != here;
-            for y in 0..height {
-                let rows = [y.checked_sub(1), Some(y), (y + 1 < height).then_some(y + 1)];
-                let row = &material[y * width..(y + 1) * width];
-                for (x, &here) in row.iter().enumerate() {
-                    if here == 0 {
-                        continue;
+            // Three rows' materials at a time, not a copy of the table's: the row above, this
+            // one and the one below (a row off the table is all "nothing", which borders none).
+            let table = self.material_table();
+            let material_row = |y: Option<usize>, row: &mut [u8]| match y {
+                Some(y) => {
+                    for (m, &f) in row.iter_mut().zip(&self.fuel[y * width..(y + 1) * width]) {
+                        *m = table[usize::from(f)];
                     }
-                    let columns = x.saturating_sub(1)..=(x + 1).min(width - 1);
-                    let touches = rows.iter().flatten().any(|&ny| {
-                        material[ny * width + columns.start()..=ny * width + columns.end()]
-                            .iter()
-                            .any(|&m| other(here, m))
-                    });
-                    if touches {
+                }
+                None => row.fill(0),
+            };
+            let (mut above, mut here, mut below) = (vec![0u8; width], vec![0u8; width], vec![0u8; width]);
+            material_row(None, &mut above);
+            material_row(Some(0), &mut here);
+            let mut touches = vec![false; width];
+            for y in 0..height {
+                material_row((y + 1 < height).then_some(y + 1), &mut below);
+                touches.fill(false);
+                // Each of the eight neighbours in turn, over the whole row: branch-free passes
+                // over slices, so that they vectorise.
+                let other = |there: u8, here: u8| (there != 0) & (there != here);
+                for (k, row) in [&above, &here, &below].into_iter().enumerate() {
+                    if k != 1 {
+                        for ((t, &n), &h) in touches.iter_mut().zip(row.iter()).zip(here.iter()) {
+                            *t |= other(n, h);
+                        }
+                    }
+                    // The neighbour to the left, then to the right.
+                    for ((t, &n), &h) in touches[1..].iter_mut().zip(row.iter()).zip(here[1..].iter()) {
+                        *t |= other(n, h);
+                    }
+                    for ((t, &n), &h) in touches.iter_mut().zip(row[1..].iter()).zip(here.iter()) {
+                        *t |= other(n, h);
+                    }
+                }
+                for (x, (&t, &h)) in touches.iter().zip(here.iter()).enumerate() {
+                    if t & (h != 0) {
                         let index = y * width + x;
                         borders.of_cell[index] = true;
                         borders.cells.push(index as u32);
                     }
                 }
+                std::mem::swap(&mut above, &mut here);
+                std::mem::swap(&mut here, &mut below);
             }
             borders
         })
     }
 
+    /// Whether every burnable cell is of one material, so that no cell borders another.
+    fn one_material(&self) -> bool {
+        let Some(&first) = self.fuel.iter().find(|&&f| f != 0) else { return true };
+        // Mostly one fuel index: byte comparisons over the table, which vectorise.
+        if self.fuel.iter().fold(true, |all, &f| all & ((f == 0) | (f == first))) {
+            return true;
+        }
+        let table = self.material_table();
+        let material = table[usize::from(first)];
+        self.fuel
+            .iter()
+            .fold(true, |all, &f| all & ((table[usize::from(f)] == 0) | (table[usize::from(f)] == material)))
+    }
+
+    /// Each fuel index's material, 0 for index 0 (nothing burns).
+    fn material_table(&self) -> [u8; 256] {
+        std::array::from_fn(|f| if f == 0 { 0 } else { self.material_of[f] })
+    }
+
     /// Each cell's material, row by row (0 where nothing burns).
     fn cell_materials(&self) -> Vec<u8> {
-        self.fuel.iter().map(|&f| if f == 0 { 0 } else { self.material_of[f as usize] }).collect()
+        let table = self.material_table();
+        self.fuel.iter().map(|&f| table[usize::from(f)]).collect()
     }
 
     /// Whether two fuel indices (both burnable) are one material.
@@ -1669,6 +1711,73 @@ mod tests {
         let arrival = g.arrival(Cell { x: 35, y: 15 }).expect("the new fire spreads");
         assert!((arrival - 60.5).abs() < 1e-3, "{arrival}");
         assert!(g.contacts(61.0).iter().all(|c| c.to_cell.x == 30 && g.arrival(c.to_cell).is_none()));
+    }
+
+    /// Border cells, worked out three rows at a time, are the cells a plain look at each cell's
+    /// eight neighbours finds: fuels of one material border none of each other, rock borders
+    /// nothing, and the table's edges and corners are checked. One material has none.
+    #[test]
+    fn border_cells_are_the_cells_beside_another_material() {
+        let plain = |g: &FireGrid| -> Vec<u32> {
+            let (width, height) = (g.width_cells() as i32, g.height_cells() as i32);
+            let material = |x: i32, y: i32| {
+                let f = g.fuel[(y * width + x) as usize];
+                if f == 0 { 0 } else { g.material_of[usize::from(f)] }
+            };
+            (0..width * height)
+                .filter(|&i| {
+                    let (x, y) = (i % width, i / width);
+                    let here = material(x, y);
+                    here != 0
+                        && (-1..=1).any(|dy: i32| {
+                            (-1..=1).any(|dx: i32| {
+                                let (nx, ny) = (x + dx, y + dy);
+                                (0..width).contains(&nx) && (0..height).contains(&ny) && {
+                                    let there = material(nx, ny);
+                                    there != 0 && there != here
+                                }
+                            })
+                        })
+                })
+                .map(|i| i as u32)
+                .collect()
+        };
+        for merged in [false, true] {
+            let mut g = grid(3.3, 2.1);
+            g.paint(|x, y| match ((x * 1.7 + y * 0.9) as u32 + ((x - 1.6).hypot(y - 1.0) < 0.5) as u32) % 5 {
+                0 => Some(fuel(1, 0.5, 2.0)),
+                1 => Some(fuel(2, 0.5, 2.0)),
+                2 => None,
+                3 => Some(fuel(3, 0.5, 2.0)),
+                _ => Some(fuel(4, 0.2, 2.0)),
+            })
+            .expect("valid fuel");
+            if merged {
+                g.set_material(1, 9);
+                g.set_material(3, 9);
+            }
+            let expected = plain(&g);
+            assert!(!expected.is_empty());
+            let borders = g.borders();
+            assert_eq!(borders.cells, expected, "merged {merged}");
+            assert!(borders.of_cell.iter().enumerate().all(|(i, &b)| b == expected.contains(&(i as u32))));
+        }
+        // Two fuel indices of one material, and rock: no borders at all.
+        let mut g = grid(2.0, 1.0);
+        g.paint(|x, _| {
+            if x < 0.5 {
+                None
+            } else if x < 1.2 {
+                Some(fuel(5, 0.5, 2.0))
+            } else {
+                Some(fuel(6, 0.5, 2.0))
+            }
+        })
+        .expect("valid fuel");
+        assert!(!g.borders().cells.is_empty(), "two materials until merged");
+        g.set_material(5, 2);
+        g.set_material(6, 2);
+        assert!(g.borders().cells.is_empty() && g.borders().of_cell.iter().all(|&b| !b));
     }
 
     #[test]
