@@ -170,20 +170,34 @@ pub fn wound_of(conditions: &[scene::Condition]) -> Option<WoundRecovery> {
 }
 
 /// The Magic set: beings walk, orders are cast, wards dice, Magic Power comes back.
-fn resolve_magic(world: &mut World) {
-    let Some(book) = world.get_resource::<MagicBook>().cloned() else { return };
-    let mut beings: Vec<(u32, BeingRt)> = world
-        .query::<(Entity, &SceneOrder, &OccultBeing, &TablePosition)>()
-        .iter(world)
-        .map(|(entity, order, b, p)| (order.0, BeingRt { entity, being: b.0.clone(), position: p.0, changed: false }))
-        .collect();
-    if book.magic.magicians.is_empty() && beings.is_empty() {
+/// What the magic pass reads of each occult being.
+type BeingData = (Entity, &'static SceneOrder, &'static OccultBeing, &'static TablePosition);
+
+/// What the magic pass reads of each figure.
+type BodyData = (
+    Entity,
+    &'static SceneOrder,
+    &'static Figure,
+    &'static TablePosition,
+    &'static Swept,
+    &'static Conditions,
+    Option<&'static Cursed>,
+);
+
+/// The queries are the system's own, built once (a play-test runs this thousands of times).
+fn resolve_magic(world: &mut World, being_query: &mut QueryState<BeingData>, body_query: &mut QueryState<BodyData>) {
+    let Some(book) = world.get_resource::<MagicBook>() else { return };
+    if book.magic.magicians.is_empty() && being_query.iter(world).next().is_none() {
         // Nothing to cast, nothing to ward: no die is rolled, so other systems' dice are as before.
         return;
     }
+    let book = book.clone();
+    let mut beings: Vec<(u32, BeingRt)> = being_query
+        .iter(world)
+        .map(|(entity, order, b, p)| (order.0, BeingRt { entity, being: b.0.clone(), position: p.0, changed: false }))
+        .collect();
     beings.sort_by_key(|(o, _)| *o);
-    let mut bodies: Vec<(u32, Body)> = world
-        .query::<(Entity, &SceneOrder, &Figure, &TablePosition, &Swept, &Conditions, Option<&Cursed>)>()
+    let mut bodies: Vec<(u32, Body)> = body_query
         .iter(world)
         .map(|(entity, order, figure, position, swept, conditions, cursed)| {
             let moved = swept.segments.iter().any(|(a, b)| a.distance(*b) > 1e-4);
