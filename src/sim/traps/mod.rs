@@ -249,7 +249,8 @@ impl TrapIndex {
 
     /// The cells (clamped to the grid) a box from `lo` to `hi` overlaps.
     fn cells_over(&self, lo: Vec2, hi: Vec2) -> (usize, usize, usize, usize) {
-        let to_cell = |v: f32, o: f32, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
+        // The cast truncates: the floor for what `max` leaves (no `floor` call).
+        let to_cell = |v: f32, o: f32, n: usize| (((v - o) / self.cell).max(0.0) as usize).min(n - 1);
         (
             to_cell(lo.x, self.origin.x, self.columns),
             to_cell(lo.y, self.origin.y, self.rows),
