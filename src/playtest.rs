@@ -364,8 +364,8 @@ fn play(sim: &mut Simulation, scene: &Scene, moves: u32) -> BTreeMap<u32, Standi
 /// objectives, where the figures ended and what burnt.
 fn play_and_summarize(sim: &mut Simulation, scene: &Scene, seed: u64, moves: u32) -> RunSummary {
     let standings = play(sim, scene, moves);
-    let log = sim.take_log();
-    let mut summary = summarize(seed, scene, &log);
+    // Read in place, not taken: the next restart empties the log and keeps its room.
+    let mut summary = summarize(seed, scene, sim.log());
     summary.objectives = judge_objectives(scene, &standings);
     let at = sim.figure_positions();
     summary.ends = scene.figures.iter().map(|f| at.get(&f.name).copied()).collect();

@@ -134,10 +134,10 @@ fn resolve_prisoners(
     cursed_figures: Query<&Name, With<crate::sim::magic::Cursed>>,
 ) {
     let Some(table) = table else { return };
-    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     if !figures.iter().any(|(_, f, ..)| takes_part(&f.0)) {
         return;
     }
+    let mut figures = in_scene_order(figures.iter_mut(), |item| *item.0);
     let mut pieces: Vec<Piece> = figures
         .iter()
         .map(|(_, figure, position, facing, swept, conditions)| {

@@ -236,7 +236,12 @@ pub fn spawn_scene(world: &mut World, scene: &Scene, seed: u64) {
         rounds_per_move: scene.rules.rounds_per_move,
     });
     world.insert_resource(SimDice::new(seed));
-    world.insert_resource(EventLog::default());
+    // Emptied rather than replaced: a play-test's next run logs as much again, and growing a
+    // log of large events from nothing each run cost it whole copies and large allocations.
+    match world.get_resource_mut::<EventLog>() {
+        Some(mut log) => log.events.clear(),
+        None => world.insert_resource(EventLog::default()),
+    }
     for (i, f) in scene.figures.iter().enumerate() {
         world.spawn(figure_bundle(i as u32, f));
     }

@@ -18,6 +18,9 @@ const MAX_SIDE: usize = 1024;
 /// Most (cell, id) entries (or four an item, where that is more): cells start large enough for
 /// the items' total length to fit in half of it, and double in size until the entries fit.
 const MAX_ENTRIES: usize = 1 << 23;
+/// Most items a grid of one cell holds: so few that measuring each costs less than finding the
+/// cells a query crosses (a tomb's few walls, a party's paths).
+const ONE_CELL_MOST: usize = 32;
 
 /// Segment ids bucketed by square cells: built once from a list of items, then queried.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +41,17 @@ impl SegmentGrid {
     /// `a == b`, found by every query that comes within `reach` of it. Cells are at least
     /// `min_cell` inches (at least 0.01"); items that are not finite are left out.
     pub fn new(items: &[(Vec2, Vec2, f32)], min_cell: f32) -> Self {
+        Self::build(items, min_cell, ONE_CELL_MOST)
+    }
+
+    /// As [`SegmentGrid::new`], in cells however few the items: for a caller whose answer
+    /// depends on more than which candidates meet its query. A sight polygon is built from the
+    /// blockers near the viewer, and a far one adds vertices its range then cuts.
+    pub fn in_cells(items: &[(Vec2, Vec2, f32)], min_cell: f32) -> Self {
+        Self::build(items, min_cell, 0)
+    }
+
+    fn build(items: &[(Vec2, Vec2, f32)], min_cell: f32, one_cell_most: usize) -> Self {
         let finite = |&(a, b, r): &(Vec2, Vec2, f32)| a.is_finite() && b.is_finite() && r.is_finite();
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         let mut length = 0.0f32;
@@ -56,6 +70,12 @@ impl SegmentGrid {
         }
         let min_cell = if min_cell.is_finite() { min_cell.max(0.01) } else { 1.0 };
         let span = (hi - lo).max(Vec2::splat(min_cell));
+        if count <= one_cell_most {
+            // One cell holding every finite item, in id order.
+            let ids: Vec<u32> = items.iter().enumerate().filter(|(_, i)| finite(i)).map(|(id, _)| id as u32).collect();
+            let starts = vec![0, ids.len() as u32];
+            return Self { starts, ids, items: items.len(), ..Self::empty(lo, span, f32::INFINITY) };
+        }
         let most = MAX_ENTRIES.max(4 * count);
         let mut cell = min_cell.max(span.max_element() / MAX_SIDE as f32).max(length / (most / 2) as f32);
         loop {
@@ -103,7 +123,7 @@ impl SegmentGrid {
         Self { origin, cell, columns: side(span.x), rows: side(span.y), starts: Vec::new(), ids: Vec::new(), items: 0 }
     }
 
-    /// The cell size in inches (0 for an empty grid).
+    /// The cell size in inches (0 for an empty grid, infinite for a grid of one cell).
     pub fn cell_size(&self) -> f32 {
         self.cell
     }
@@ -166,6 +186,10 @@ impl SegmentGrid {
         if self.ids.is_empty() || !(a.is_finite() && b.is_finite()) {
             return out;
         }
+        if self.starts.len() == 2 {
+            // One cell: its ids, ascending and each once as they were put in.
+            return self.ids.clone();
+        }
         self.for_each_cell(a, b, reach, |c| self.push_cell(c, &mut out));
         self.ascending_once(out)
     }
@@ -202,6 +226,9 @@ impl SegmentGrid {
         let mut out = Vec::new();
         if self.ids.is_empty() || !(lo.is_finite() && hi.is_finite()) {
             return out;
+        }
+        if self.starts.len() == 2 {
+            return self.ids.clone();
         }
         let col = |x: f32| Self::index(x, self.origin.x, self.cell, self.columns);
         let row = |y: f32| Self::index(y, self.origin.y, self.cell, self.rows);
@@ -365,6 +392,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Up to `ONE_CELL_MOST` finite items make one cell: every query, even far off, finds each
+    /// finite item, ascending. One item more and the grid has cells again.
+    #[test]
+    fn few_items_make_one_cell_that_every_query_finds_whole() {
+        let at = |k: usize| Vec2::new(k as f32 * 3.0, (k % 5) as f32 * 7.0);
+        let mut items: Vec<(Vec2, Vec2, f32)> = (0..ONE_CELL_MOST).map(|k| (at(k), at(k) + Vec2::X, 0.5)).collect();
+        items.insert(3, (Vec2::NAN, Vec2::ONE, 0.0));
+        let grid = SegmentGrid::new(&items, 1.0);
+        assert_eq!(grid.cell_size(), f32::INFINITY);
+        let all: Vec<u32> = (0..items.len() as u32).filter(|&i| i != 3).collect();
+        assert_eq!(grid.along(Vec2::new(-500.0, -500.0), Vec2::new(-499.0, -500.0), 0.0), all);
+        assert_eq!(grid.along(at(7), at(7), f32::INFINITY), all);
+        assert_eq!(grid.in_box(Vec2::new(900.0, 900.0), Vec2::new(901.0, 901.0)), all);
+        assert!(grid.along(Vec2::NAN, Vec2::ONE, 0.0).is_empty());
+        // Asked for cells, it has them.
+        assert_eq!(SegmentGrid::in_cells(&items, 1.0).cell_size(), 1.0);
+        items.push((at(40), at(40), 0.0));
+        let grid = SegmentGrid::new(&items, 1.0);
+        assert_eq!(grid.cell_size(), 1.0);
+        assert_eq!(grid.along(Vec2::new(-500.0, -500.0), Vec2::new(-499.0, -500.0), 0.0), vec![0]);
     }
 
     #[test]

@@ -383,7 +383,7 @@ fn merge_straight_runs(segments: Vec<Segment>) -> Vec<Segment> {
 /// A grid over segments, each found by queries that touch it.
 fn grid_over(segments: &[Segment]) -> SegmentGrid {
     let items: Vec<(Vec2, Vec2, f32)> = segments.iter().map(|s| (s.from.to_vec2(), s.to.to_vec2(), 0.0)).collect();
-    SegmentGrid::new(&items, GRID_MIN_CELL)
+    SegmentGrid::in_cells(&items, GRID_MIN_CELL)
 }
 
 /// `s` cut to `bounds` (Liang–Barsky), if any of it is on the table.
