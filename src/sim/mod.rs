@@ -149,10 +149,13 @@ pub fn plugin(app: &mut App) {
 /// Run the [`Round`] schedule once per round of the move, with the clock showing the round.
 fn run_rounds(world: &mut World) {
     let rounds = world.resource::<MoveClock>().rounds_per_move;
-    for round in 1..=rounds {
-        world.resource_mut::<MoveClock>().round = Some(round);
-        world.run_schedule(Round);
-    }
+    // Taken out of the world's schedules once for all the rounds, not once a round.
+    world.schedule_scope(Round, |world, schedule| {
+        for round in 1..=rounds {
+            world.resource_mut::<MoveClock>().round = Some(round);
+            schedule.run(world);
+        }
+    });
     world.resource_mut::<MoveClock>().round = None;
 }
 

@@ -33,7 +33,6 @@ use crate::scene::{self, Scene};
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 pub use khemri::KhemriCounter;
@@ -531,7 +530,7 @@ struct TrapRt<'w> {
     entity: Entity,
     order: u32,
     /// The trap as the world holds it, copied when the pass changes it.
-    spec: Cow<'w, scene::Trap>,
+    spec: TrapSpec<'w>,
     khemri: Option<KhemriCounter>,
     position: Vec2,
     /// Figures that have rolled to spot it this move (2nd, 3rd, 4th in the area).
@@ -542,6 +541,46 @@ struct TrapRt<'w> {
     /// A lifter set on a door: the door's line (its `from` and `to`).
     door: Option<(Vec2, Vec2)>,
     changed: bool,
+}
+
+/// A trap as the world holds it, or the pass's copy once the pass changes it. The copy is
+/// boxed: the pass lists every trap each move, and a list of whole traps was a large
+/// allocation every move.
+#[derive(Debug, Clone)]
+enum TrapSpec<'w> {
+    Read(&'w scene::Trap),
+    Changed(Box<scene::Trap>),
+}
+
+impl std::ops::Deref for TrapSpec<'_> {
+    type Target = scene::Trap;
+
+    fn deref(&self) -> &scene::Trap {
+        match self {
+            Self::Read(trap) => trap,
+            Self::Changed(trap) => trap,
+        }
+    }
+}
+
+impl TrapSpec<'_> {
+    /// The pass's own copy, made at the first change.
+    fn to_mut(&mut self) -> &mut scene::Trap {
+        if let Self::Read(trap) = *self {
+            *self = Self::Changed(Box::new(trap.clone()));
+        }
+        match self {
+            Self::Changed(trap) => trap,
+            Self::Read(_) => unreachable!("the copy was made above"),
+        }
+    }
+
+    fn into_owned(self) -> scene::Trap {
+        match self {
+            Self::Read(trap) => trap.clone(),
+            Self::Changed(trap) => *trap,
+        }
+    }
 }
 
 impl TrapRt<'_> {
@@ -1024,7 +1063,7 @@ fn resolve_traps(
         .map(|(entity, order, trap, counter, position)| TrapRt {
             entity,
             order: order.0,
-            spec: Cow::Borrowed(&trap.0),
+            spec: TrapSpec::Read(&trap.0),
             khemri: counter.cloned(),
             position: position.0,
             spotters: 0,
@@ -1132,7 +1171,8 @@ fn door_line(trap: &scene::Trap, doors: &[scene::Door]) -> Option<(Vec2, Vec2)> 
 }
 
 fn write_back(world: &mut World, pass: Changes, state: &mut SystemState<PassOutput>) {
-    world.insert_resource(pass.dice);
+    // Written over the world's dice (the pass read them there): cheaper than inserting anew.
+    *world.resource_mut::<SimDice>() = pass.dice;
     for m in pass.movers {
         let mut entity = world.entity_mut(m.entity);
         if let Some(mut p) = entity.get_mut::<TablePosition>() {
