@@ -173,6 +173,23 @@ pub struct FigureRun {
 /// Whether an event hurt its subject, by the harm rule in the module docs: a Morval injury or
 /// strike, a Khemri wound (read from the event's fields), or an outcome that is harm in itself
 /// (a fall into a pit, a burn, death: its typed [`Harm`]).
+/// Every event field [`summarize`] reads: all a play-test's runs log (see
+/// [`crate::sim::log::keeping_only_fields`]). A key read and not listed here would never be found.
+pub const SUMMARIZED_FIELDS: &[&str] = &[
+    "allowance",
+    "building",
+    "distance",
+    "injury",
+    "material",
+    "noise",
+    "out_of_wounds",
+    "reached_in2",
+    "strike",
+    "to",
+    "trap",
+    "wounds",
+];
+
 fn is_harm(e: &LogEvent) -> bool {
     if e.system != "traps" && e.system != "fire" {
         return false;
@@ -363,6 +380,12 @@ fn play(sim: &mut Simulation, scene: &Scene, moves: u32) -> BTreeMap<u32, Standi
 /// Play one run on `sim` (already holding the scene, seeded `seed`) and summarize it, with its
 /// objectives, where the figures ended and what burnt.
 fn play_and_summarize(sim: &mut Simulation, scene: &Scene, seed: u64, moves: u32) -> RunSummary {
+    // The log is read for its summary and never written: its events keep only what that reads.
+    crate::sim::log::keeping_only_fields(SUMMARIZED_FIELDS, || summarized_run(sim, scene, seed, moves))
+}
+
+/// [`play_and_summarize`] with the log keeping whatever fields this thread's log keeps.
+fn summarized_run(sim: &mut Simulation, scene: &Scene, seed: u64, moves: u32) -> RunSummary {
     let standings = play(sim, scene, moves);
     // Read in place, not taken: the next restart empties the log and keeps its room.
     let mut summary = summarize(seed, scene, sim.log());
@@ -1177,6 +1200,37 @@ pub fn to_csv(r: &Report) -> String {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A play-test's runs log only [`SUMMARIZED_FIELDS`]: every example scene's runs summarize
+    /// the same as runs that logged every field, and the lean logs did leave fields out.
+    #[test]
+    fn runs_logging_only_the_summarized_fields_summarize_as_whole_logs_do() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        let (mut scenes, mut left_out) = (0, 0);
+        for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "ron")) {
+            let scene = crate::scene::load_scene(path).unwrap();
+            scenes += 1;
+            for seed in 1..=3 {
+                let mut whole = Simulation::unwatched(&scene, seed);
+                let expected = summarized_run(&mut whole, &scene, seed, 25);
+                let mut lean = Simulation::unwatched(&scene, seed);
+                assert_eq!(play_and_summarize(&mut lean, &scene, seed, 25), expected, "{} seed {seed}", path.display());
+                let (whole, lean) = (&whole.log().events, &lean.log().events);
+                assert_eq!(whole.len(), lean.len(), "{}", path.display());
+                for (w, l) in whole.iter().zip(lean) {
+                    // Every summarized field as the whole log has it; anything else, as there too
+                    // (fields put in other than by `field`, such as house rules, are kept).
+                    assert!(SUMMARIZED_FIELDS.iter().all(|k| w.fields.get(k) == l.fields.get(k)));
+                    assert!(l.fields.iter().all(|(k, v)| w.fields.get(k) == Some(v)));
+                    assert_eq!((w.event, w.outcome, &w.subject, &w.rolls), (l.event, l.outcome, &l.subject, &l.rolls));
+                    left_out += w.fields.len() - l.fields.len();
+                }
+            }
+        }
+        assert!(scenes >= 10 && left_out > 1000, "{scenes} scenes, {left_out} fields left out");
+    }
 
     #[test]
     fn wilson_interval_known_values() {

@@ -168,8 +168,12 @@ impl LogEvent {
     }
 
     /// Add one of the event's own fields. A value that cannot be written as JSON is stored
-    /// as null rather than lost silently in a panic.
+    /// as null rather than lost silently in a panic. Left out, unbuilt, where this thread keeps
+    /// only other keys ([`keeping_only_fields`]).
     pub fn field(mut self, key: &'static str, value: impl Serialize) -> Self {
+        if KEPT_FIELDS.get().is_some_and(|kept| !kept.contains(&key)) {
+            return self;
+        }
         self.fields.insert(key, serde_json::to_value(value).unwrap_or(Value::Null));
         self
     }
@@ -243,6 +247,28 @@ pub fn house_rule_paths(fields: &Fields) -> Vec<&str> {
         .and_then(Value::as_array)
         .map(|paths| paths.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+thread_local! {
+    /// The only keys [`LogEvent::field`] keeps on this thread, or `None` for every key: see
+    /// [`keeping_only_fields`].
+    static KEPT_FIELDS: std::cell::Cell<Option<&'static [&'static str]>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` with [`LogEvent::field`] on this thread keeping only the fields under `keys` (the
+/// rest of each event is as ever). For a run whose log is read for those keys and never written:
+/// a play-test's run, whose report reads a dozen keys. Building every field (a move's allowance
+/// factors and path, as JSON values) was about a tenth of such a run.
+pub fn keeping_only_fields<R>(keys: &'static [&'static str], f: impl FnOnce() -> R) -> R {
+    /// Puts back what was kept before, however `f` ends.
+    struct Restore(Option<&'static [&'static str]>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            KEPT_FIELDS.set(self.0);
+        }
+    }
+    let _restore = Restore(KEPT_FIELDS.replace(Some(keys)));
+    f()
 }
 
 /// Every event of the run so far.
@@ -333,6 +359,20 @@ pub fn round_to_thousandths_f32(v: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fields under other keys are left out while only some are kept, and every key is kept
+    /// again after.
+    #[test]
+    fn a_thread_keeping_only_some_fields_leaves_the_rest_out_until_it_is_done() {
+        let build = || LogEvent::new("movement", "moved", "Ann").field("to", [1, 2]).field("gait", "normal");
+        let lean = keeping_only_fields(&["to", "trap"], build);
+        assert_eq!((lean.fields.get("to"), lean.fields.get("gait")), (Some(&serde_json::json!([1, 2])), None));
+        let whole = build();
+        assert_eq!(whole.fields.len(), 2);
+        // Not on another thread.
+        let other = keeping_only_fields(&["to"], || std::thread::spawn(build).join().unwrap());
+        assert_eq!(other.fields.len(), 2);
+    }
     use crate::scene::{Condition, ConditionKind};
 
     #[test]
