@@ -1289,7 +1289,8 @@ fn fire_round(
         Ignitions { front, settings: &settings, dice: &mut dice, log: &mut log, clock: &clock, time: times.start };
     ignitions.requested(requested);
     let mut fires = in_scene_order(fires.iter_mut(), |item| *item.0);
-    let figure_positions: Vec<(String, Vec2)> = figures.iter().map(|(_, n, _, p, ..)| (n.to_string(), p.0)).collect();
+    // Borrowed names: a crowded table copied every figure's name each round.
+    let figure_positions: Vec<(&str, Vec2)> = figures.iter().map(|(_, n, _, p, ..)| (n.as_str(), p.0)).collect();
     ignitions.scene_fires(&mut fires, &figure_positions, times.round);
     ignitions.front.igniters = igniter_frights(&fires);
 
@@ -1689,7 +1690,7 @@ impl Ignitions<'_> {
     /// Step 1, then: the scene's fires and igniters in scene order, in round `round`. A fire
     /// with no igniter catches without a roll; a thrown igniter is rolled once; a held or
     /// dropped one is rolled each round, +1 per two rounds held in one place.
-    fn scene_fires(&mut self, fires: &mut [FireRow], figure_positions: &[(String, Vec2)], round: u32) {
+    fn scene_fires(&mut self, fires: &mut [FireRow], figure_positions: &[(&str, Vec2)], round: u32) {
         let start = self.time;
         for (_, name, fire, position) in fires.iter_mut() {
             let fire = &mut fire.0;
