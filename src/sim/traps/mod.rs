@@ -89,10 +89,12 @@ pub(super) fn spawn(world: &mut World, scene: &Scene) {
     let seed = world.get_resource::<SimDice>().map_or(scene.seed, |d| d.seed);
     let counters = khemri::deal(world, scene, seed);
     for (i, t) in scene.traps.iter().enumerate() {
-        let mut entity = world.spawn((placed_bundle(i as u32, &t.name, t.position), Trap(t.clone())));
-        if let Some(counter) = counters.get(&i) {
-            entity.insert(counter.clone());
-        }
+        // Spawned whole: a counter inserted after the spawn moved the trap to another table.
+        let trap = (placed_bundle(i as u32, &t.name, t.position), Trap(t.clone()));
+        match counters.get(&i) {
+            Some(counter) => world.spawn((trap, counter.clone())),
+            None => world.spawn(trap),
+        };
     }
 }
 
