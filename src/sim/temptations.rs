@@ -39,8 +39,23 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<WeaknessChecks>();
     app.add_systems(
         Move,
-        (tempt_figures, outvote_orders, weakness_checks, decide_orders).chain().in_set(MoveSystems::Temptations),
+        (tempt_figures, outvote_orders, weakness_checks, decide_orders)
+            .chain()
+            .in_set(MoveSystems::Temptations)
+            .run_if(any_temptation_or_order),
     );
+}
+
+/// Whether the table has a temptation site, or the scene an order or check for some move: the
+/// set's systems act on nothing else, yet a table with none paid for their parameters every
+/// move.
+fn any_temptation_or_order(
+    sites: Query<(), With<TemptationSite>>,
+    decisions: Res<DecisionOrders>,
+    outvotes: Res<OutvoteOrders>,
+    checks: Res<WeaknessChecks>,
+) -> bool {
+    !sites.is_empty() || !decisions.0.is_empty() || !outvotes.0.is_empty() || !checks.0.is_empty()
 }
 
 /// A temptation site on the table: the scene's entry (sites do not change in play).

@@ -42,7 +42,13 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TrailRules>();
     app.init_resource::<TrailsLaid>();
     app.init_resource::<TrailsScene>().init_resource::<LaysTrails>();
-    app.add_systems(Move, (record_trails, track).chain().in_set(MoveSystems::Trails));
+    app.add_systems(Move, (record_trails, track).chain().in_set(MoveSystems::Trails).run_if(lays_or_tracks));
+}
+
+/// Whether the scene lays trails or a figure tracks: what `record_trails` and `track` look at
+/// first, asked once a move before their many parameters are fetched.
+fn lays_or_tracks(lays: Res<LaysTrails>, trackers: Query<(), With<Tracker>>) -> bool {
+    lays.0 || !trackers.is_empty()
 }
 
 /// How near its quarry a tracker must end a move to have caught up, in inches.

@@ -29,16 +29,22 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Move,
         (
-            obstacles::fires_turn_herds,
+            obstacles::fires_turn_herds.run_if(any_herd),
+            // Figures cross cattle grids with or without a herd on the table.
             grids::figures_cross_cattle_grids,
-            catch::free_held_beasts,
-            catch::catch_steeds,
-            movement::move_herds,
-            zones::check_zones,
+            (catch::free_held_beasts, catch::catch_steeds, movement::move_herds, zones::check_zones)
+                .chain()
+                .run_if(any_herd),
         )
             .chain()
             .in_set(MoveSystems::Herds),
     );
+}
+
+/// Whether a herd is on the table. Its systems act on herds only, yet a table without one paid
+/// for their parameters every move.
+fn any_herd(herds: Query<(), With<Herd>>) -> bool {
+    !herds.is_empty()
 }
 
 /// A herd as the scene gives it; `tethered` and `stampede` change in play.
