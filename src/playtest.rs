@@ -170,9 +170,6 @@ pub struct FigureRun {
     pub apparently_dead: bool,
 }
 
-/// Whether an event hurt its subject, by the harm rule in the module docs: a Morval injury or
-/// strike, a Khemri wound (read from the event's fields), or an outcome that is harm in itself
-/// (a fall into a pit, a burn, death: its typed [`Harm`]).
 /// Every event field [`summarize`] reads: all a play-test's runs log (see
 /// [`crate::sim::log::keeping_only_fields`]). A key read and not listed here would never be found.
 pub const SUMMARIZED_FIELDS: &[&str] = &[
@@ -190,6 +187,9 @@ pub const SUMMARIZED_FIELDS: &[&str] = &[
     "wounds",
 ];
 
+/// Whether an event hurt its subject, by the harm rule in the module docs: a Morval injury or
+/// strike, a Khemri wound (read from the event's fields), or an outcome that is harm in itself
+/// (a fall into a pit, a burn, death: its typed [`Harm`]).
 fn is_harm(e: &LogEvent) -> bool {
     if e.system != "traps" && e.system != "fire" {
         return false;

@@ -51,14 +51,13 @@ const FIELDS_AT_ONCE: usize = 8;
 impl Fields {
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        // A scan, lengths first: an event has a few fields, and their keys mostly differ in
-        // length (cheaper than a binary search of byte-by-byte comparisons).
-        self.0.iter().find(|(k, _)| k.len() == key.len() && k.bytes().eq(key.bytes())).map(|(_, v)| v)
+        // A scan: an event has a few fields (cheaper than a binary search of comparisons).
+        self.0.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
     }
 
     /// Whether there is a value under `key`.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.position(key).is_ok()
+        self.get(key).is_some()
     }
 
     /// Puts `value` under `key`, replacing what was there.
@@ -171,9 +170,7 @@ impl LogEvent {
     /// as null rather than lost silently in a panic. Left out, unbuilt, where this thread keeps
     /// only other keys ([`keeping_only_fields`]).
     pub fn field(mut self, key: &'static str, value: impl Serialize) -> Self {
-        // Lengths first, then bytes: no `memcmp` call for each key of the list.
-        if KEPT_FIELDS.get().is_some_and(|kept| !kept.iter().any(|k| k.len() == key.len() && k.bytes().eq(key.bytes())))
-        {
+        if KEPT_FIELDS.get().is_some_and(|kept| !kept.iter().any(|k| same_key(k, key))) {
             return self;
         }
         self.fields.insert(key, serde_json::to_value(value).unwrap_or(Value::Null));
@@ -249,6 +246,12 @@ pub fn house_rule_paths(fields: &Fields) -> Vec<&str> {
         .and_then(Value::as_array)
         .map(|paths| paths.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// Whether two field keys are the same: lengths first (keys mostly differ in length), then
+/// byte by byte, with no call to `memcmp` for such short strings.
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().eq(b.bytes())
 }
 
 thread_local! {

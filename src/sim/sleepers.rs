@@ -466,10 +466,6 @@ fn hear_noises(
     referee: Referee,
     mut messages: ResMut<Messages<NoiseMade>>,
 ) {
-    // No one to wake: nothing can be heard (the noises stay for whatever else reads them).
-    if groups.is_empty() {
-        return;
-    }
     let Referee { clock, mut dice, mut log } = referee;
     // The figures that moved, by name (a noise's source is its maker's name).
     let mut moving: HashMap<String, Vec<FigureNow>> = HashMap::new();
