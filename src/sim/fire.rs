@@ -752,11 +752,11 @@ impl FireFront {
             // order: none is looked up or copied.
             let burn = region.fuel.burn_out_rounds(&self.settings) as f32;
             changes[0].0 = settled - self.seen_cells;
-            // The grid's test: spent once `now >= arrival + burn` (times here are finite).
-            while self.spent[0] < settled && grid.settled_arrival(self.spent[0]).is_some_and(|a| now >= a + burn) {
-                self.spent[0] += 1;
-                changes[0].1 += 1;
-            }
+            // The grid's test: spent once `now >= arrival + burn` (times here are finite). It
+            // holds for a prefix of the settle order, which is by arrival: halved, not walked.
+            let newly_spent = grid.settled_passing_from(self.spent[0], |a| now >= a + burn);
+            self.spent[0] += newly_spent;
+            changes[0].1 += newly_spent;
             self.seen_cells = settled;
             return changes;
         }
@@ -824,12 +824,13 @@ impl FireFront {
         let SummaryMarks { burning: marks, runs } = all;
         // A bit per cell, row by row: burning. Fires are the 8-connected patches of its runs,
         // found in the order of their first cell; the bits are cleared again at the end.
-        let (mut first_word, mut last_word) = (usize::MAX, 0);
-        for index in grid.burning_indices(now) {
-            marks[index / 64] |= 1 << (index % 64);
-            first_word = first_word.min(index / 64);
-            last_word = last_word.max(index / 64);
-        }
+        // A fold, not a `for`: the chained iterator then runs each part as a plain loop, and
+        // the bounds stay in registers rather than being reloaded after each store to a mark.
+        let marked: &mut [u64] = marks;
+        let (first_word, last_word) = grid.burning_indices(now).fold((usize::MAX, 0), |(first, last), index| {
+            marked[index / 64] |= 1 << (index % 64);
+            (first.min(index / 64), last.max(index / 64))
+        });
         if first_word > last_word || width == 0 {
             return (Vec::new(), Vec::new());
         }

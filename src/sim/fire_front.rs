@@ -749,6 +749,14 @@ impl FireGrid {
         self.settle_order.get(k).map(|&cell| self.arrival[cell as usize])
     }
 
+    /// How many cells settled after the first `first` of them, in order, pass `test` before one
+    /// fails, where `test` holds for every arrival up to some time and none after (so the
+    /// answer is found by halving, not by looking at each cell).
+    pub fn settled_passing_from(&self, first: usize, test: impl Fn(f32) -> bool) -> usize {
+        let order = &self.settle_order[first.min(self.settle_order.len())..];
+        order.partition_point(|&cell| test(self.arrival[cell as usize]))
+    }
+
     /// Cells settled after the first `first` of them, by arrival.
     pub fn settled_from(&self, first: usize) -> impl Iterator<Item = (Cell, f32)> + '_ {
         self.settled_indices_from(first).map(|(index, arrival)| (self.cell_of(index), arrival))

@@ -512,9 +512,18 @@ fn boundary_is_hull(points: &[(i64, i64)]) -> bool {
 /// integer: the arrival's bits mapped so that integer order is `f32::total_cmp`'s, above the
 /// cell.
 pub(super) fn settle_key(arrival: f32, cell: u32) -> u64 {
+    u64::from(ordered_bits(arrival)) << 32 | u64::from(cell)
+}
+
+/// An arrival's bits mapped so that integer order is `f32::total_cmp`'s.
+fn ordered_bits(arrival: f32) -> u32 {
     let bits = arrival.to_bits();
-    let ordered = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
-    u64::from(ordered) << 32 | u64::from(cell)
+    if bits >> 31 == 1 { !bits } else { bits | 1 << 31 }
+}
+
+/// The arrival whose [`ordered_bits`] these are.
+fn arrival_of_bits(ordered: u32) -> f32 {
+    f32::from_bits(if ordered >> 31 == 1 { ordered & !(1 << 31) } else { !ordered })
 }
 
 /// The cell a [`settle_key`] holds.
@@ -524,50 +533,63 @@ pub(super) fn key_cell(key: u64) -> u32 {
 
 /// The arrival a [`settle_key`] holds.
 pub(super) fn key_arrival(key: u64) -> f32 {
-    let ordered = (key >> 32) as u32;
-    f32::from_bits(if ordered >> 31 == 1 { ordered & !(1 << 31) } else { !ordered })
+    arrival_of_bits((key >> 32) as u32)
 }
 
 /// Most buckets of one sort (16 MiB of counts).
 const MAX_BUCKETS: usize = 1 << 22;
 
-/// Arrivals quantised to buckets, monotone in time: a key's bucket is never before that of an
-/// earlier arrival, so only keys of one bucket can be out of order once placed by bucket.
+/// Keys quantised to buckets by the upper bits of their ordered arrival (a subtraction and a
+/// shift a key, no float work), monotone in time: a key's bucket is never before that of an
+/// earlier arrival, so only keys of one bucket can be out of order once placed by bucket. Within
+/// one binade the buckets are even in time; a sort's arrivals mostly span one or two.
 #[derive(Clone, Copy, Debug)]
 struct Buckets {
-    earliest: f32,
-    scale: f32,
-    last: usize,
+    first: u32,
+    shift: u32,
+    last: u32,
 }
 
 impl Buckets {
-    /// About one bucket for every four of `cells` arrivals spread over `bounds` (arrivals
-    /// outside them take the first or last bucket); `None` for a few cells or no finite span.
+    /// About one bucket for every one or two of `cells` arrivals spread over `bounds`
+    /// (arrivals outside them take the first or last bucket); `None` for a few cells or no
+    /// span. Few keys share a bucket, so few are out of order after it.
     fn spread(cells: usize, bounds: (f32, f32)) -> Option<Self> {
         if cells < 64 {
             return None;
         }
-        Self::spread_into(cells / 4, bounds)
+        Self::spread_into(cells, bounds)
     }
 
-    /// `count` buckets (at least 2, rounded up to a power of two) over `bounds`; `None` for no
-    /// finite span.
+    /// At most `count` buckets (at least 2, rounded up to a power of two) over `bounds`; `None`
+    /// for no span (or a NaN bound).
+    // `!(earliest < latest)` on purpose: a NaN bound gives no buckets.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn spread_into(count: usize, (earliest, latest): (f32, f32)) -> Option<Self> {
-        let span = latest - earliest;
-        if !(span > 0.0 && span.is_finite()) {
+        if !(earliest < latest) {
             return None;
         }
-        let buckets = count.max(2).next_power_of_two().min(MAX_BUCKETS);
-        Some(Self { earliest, scale: (buckets - 1) as f32 / span, last: buckets - 1 })
+        let (first, span) = (ordered_bits(earliest), ordered_bits(latest) - ordered_bits(earliest));
+        let buckets = count.max(2).next_power_of_two().min(MAX_BUCKETS) as u32;
+        // The least shift that leaves at most `buckets` buckets: span >> shift < buckets.
+        let shift = (u32::BITS - span.leading_zeros()).saturating_sub(buckets.trailing_zeros());
+        Some(Self { first, shift, last: span >> shift })
     }
 
     fn len(&self) -> usize {
-        self.last + 1
+        self.last as usize + 1
     }
 
-    fn of(&self, arrival: f32) -> usize {
-        // `as` saturates: before `earliest` (or NaN) is bucket 0.
-        (((arrival - self.earliest) * self.scale) as usize).min(self.last)
+    fn of(&self, key: u64) -> usize {
+        // Saturating: a key before `first` is bucket 0, one after the last bucket's is the last.
+        ((((key >> 32) as u32).saturating_sub(self.first) >> self.shift).min(self.last)) as usize
+    }
+
+    /// The arrivals bucket `bucket` starts at and the next one starts at.
+    fn bounds(&self, bucket: usize) -> (f32, f32) {
+        let start =
+            |b: u64| arrival_of_bits((u64::from(self.first) + (b << self.shift)).min(u64::from(u32::MAX)) as u32);
+        (start(bucket as u64), start(bucket as u64 + 1))
     }
 }
 
@@ -602,8 +624,7 @@ impl Bands {
 
     /// About the arrivals of band `band` (the first and last take any arrival beyond them).
     fn bounds(&self, band: usize) -> (f32, f32) {
-        let Buckets { earliest, scale, .. } = self.0;
-        (earliest + band as f32 / scale, earliest + (band + 1) as f32 / scale)
+        self.0.bounds(band)
     }
 }
 
@@ -646,14 +667,38 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
     };
     count(keys, buckets, counts);
     scatter(keys, sorted, buckets, counts);
-    let mut from = 0;
-    for &end in &counts[..buckets.len()] {
-        // Ties in time (an ignition disc, the cells at one distance about a symmetric point)
-        // share a bucket and end by cell.
-        let run = &mut sorted[from..end as usize];
-        from = end as usize;
-        if !run.is_sorted() {
-            run.sort_unstable();
+    finish_by_insertion(sorted);
+}
+
+/// Most moves [`finish_by_insertion`] makes per key before it sorts the rest another way.
+const INSERTION_MOVES_PER_KEY: usize = 4;
+
+/// Sorts keys already in order by bucket: only keys of one bucket (a few, or ties in time such
+/// as an ignition disc's, which the walk gives in order) can be out of order, so one insertion
+/// pass finishes them, with a general sort if a big bucket turns out to be scrambled.
+fn finish_by_insertion(keys: &mut [u64]) {
+    let most = INSERTION_MOVES_PER_KEY * keys.len();
+    let mut moves = 0;
+    let Some(&first) = keys.first() else { return };
+    // The greatest key so far, kept in a register: most keys are in order and are not stored.
+    let mut greatest = first;
+    for i in 1..keys.len() {
+        let key = keys[i];
+        if key >= greatest {
+            greatest = key;
+            continue;
+        }
+        // Out of order: shift the greater keys up one. The greatest stays the greatest.
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        moves += i - j;
+        if moves > most {
+            keys.sort_unstable();
+            return;
         }
     }
 }
@@ -663,7 +708,7 @@ fn count(keys: &[u64], buckets: Buckets, counts: &mut Vec<u32>) {
     counts.clear();
     counts.resize(buckets.len() + 1, 0);
     for &key in keys {
-        counts[buckets.of(key_arrival(key)) + 1] += 1;
+        counts[buckets.of(key) + 1] += 1;
     }
 }
 
@@ -675,7 +720,7 @@ fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32])
     }
     // counts[b]: where bucket b starts; after placing, where it ends.
     for &key in keys {
-        let slot = &mut counts[buckets.of(key_arrival(key))];
+        let slot = &mut counts[buckets.of(key)];
         into[*slot as usize] = key;
         *slot += 1;
     }
@@ -845,7 +890,12 @@ mod tests {
         }
         assert!(Buckets::spread(63, (0.0, 1.0)).is_none());
         assert!(Buckets::spread(1000, (1.0, 1.0)).is_none());
-        assert!(Buckets::spread(1000, (0.0, f32::INFINITY)).is_none());
-        assert_eq!(Buckets::spread(4000, (0.0, 1.0)).map(|b| b.len()), Some(1024));
+        assert!(Buckets::spread(1000, (2.0, 1.0)).is_none());
+        assert!(Buckets::spread(1000, (f32::NAN, 1.0)).is_none());
+        // At most the buckets asked for, and more than half of them.
+        for bounds in [(0.0, 1.0), (40.0, 41.5), (-3.0, 7.0), (0.0, f32::INFINITY)] {
+            let buckets = Buckets::spread(3000, bounds).map(|b| b.len());
+            assert!(buckets.is_some_and(|b| b > 2048 && b <= 4096), "{bounds:?}: {buckets:?}");
+        }
     }
 }
