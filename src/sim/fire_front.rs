@@ -1432,6 +1432,26 @@ mod tests {
     }
 
     #[test]
+    fn cells_passing_a_test_on_arrival_are_counted_as_a_walk_counts_them() {
+        // Two fires, settled round by round; spent-by-now counts from several starts.
+        let mut g = grid(6.0, 4.0);
+        g.paint(|x, _| Some(if x < 3.0 { fuel(1, 0.5, 3.0) } else { fuel(2, 0.3, 5.0) })).expect("valid fuel");
+        g.ignite(1.0, 1.0, 0.0, 0.0);
+        g.ignite(5.0, 3.0, 0.2, 1.5);
+        for round in 1..=12 {
+            g.advance_to(round as f32);
+            let arrivals: Vec<f32> = g.settled_from(0).map(|(_, arrival)| arrival).collect();
+            assert!(arrivals.len() > 1);
+            for now in [0.0f32, 1.0, 2.5, round as f32, 30.0] {
+                for first in [0, 1, arrivals.len() / 2, arrivals.len(), arrivals.len() + 3] {
+                    let walked = arrivals.iter().skip(first).take_while(|&&arrival| now >= arrival + 3.0).count();
+                    assert_eq!(g.settled_passing_from(first, |arrival| now >= arrival + 3.0), walked, "{now} {first}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn new_grid_sizes_and_errors() {
         let g = FireGrid::new(72.0, 48.0, 0.1).expect("a full table");
         assert_eq!((g.width_cells(), g.height_cells()), (720, 480));
