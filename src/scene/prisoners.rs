@@ -194,89 +194,92 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker) {
     }
     let figure = |name: &str| scene.figures.iter().find(|f| f.name == name);
     for f in &scene.figures {
-        let e = format!("figure \"{}\"", shown(&f.name));
+        // Formatted only for a problem: most figures have none.
+        let e = || format!("figure \"{}\"", shown(&f.name));
         if f.melee_factor.abs() > MAX_MELEE_FACTOR {
             c.problem(
-                &e,
+                &e(),
                 format!("melee_factor: {} must be -{MAX_MELEE_FACTOR} to {MAX_MELEE_FACTOR}", f.melee_factor),
             );
         }
         if f.fatigue > MAX_FATIGUE {
-            c.problem(&e, format!("fatigue: {} is more than {MAX_FATIGUE}", f.fatigue));
+            c.problem(&e(), format!("fatigue: {} is more than {MAX_FATIGUE}", f.fatigue));
         }
         if let Some(refuge) = f.refuge {
-            c.on_table(&e, "refuge", refuge);
+            c.on_table(&e(), "refuge", refuge);
             if !f.is_prisoner() {
-                c.problem(&e, "refuge: only a prisoner (bound, or with a prisoner_rank) runs for a refuge".into());
+                c.problem(&e(), "refuge: only a prisoner (bound, or with a prisoner_rank) runs for a refuge".into());
             }
         }
         if let Some(g) = &f.guard {
             if f.is_prisoner() {
-                c.problem(&e, "guard: a prisoner cannot guard".into());
+                c.problem(&e(), "guard: a prisoner cannot guard".into());
             }
             if g.prisoners.is_empty() || g.prisoners.len() > MAX_GUARDED {
-                c.problem(&e, format!("guard prisoners: {} must be 1 to {MAX_GUARDED}", g.prisoners.len()));
+                c.problem(&e(), format!("guard prisoners: {} must be 1 to {MAX_GUARDED}", g.prisoners.len()));
             } else {
                 for (i, name) in g.prisoners.iter().enumerate() {
                     match figure(name) {
-                        None => c.problem(&e, format!("guard prisoners[{i}]: no figure is named \"{}\"", shown(name))),
+                        None => {
+                            c.problem(&e(), format!("guard prisoners[{i}]: no figure is named \"{}\"", shown(name)))
+                        }
                         Some(p) if p.name == f.name => {
-                            c.problem(&e, format!("guard prisoners[{i}]: \"{}\" cannot guard itself", shown(name)))
+                            c.problem(&e(), format!("guard prisoners[{i}]: \"{}\" cannot guard itself", shown(name)))
                         }
                         Some(p) if !p.is_prisoner() => c.problem(
-                            &e,
+                            &e(),
                             format!(
                                 "guard prisoners[{i}]: \"{}\" is not a prisoner (give it bound or a prisoner_rank)",
                                 shown(name)
                             ),
                         ),
                         Some(p) if p.side == f.side && !p.bound.hands => c.problem(
-                            &e,
+                            &e(),
                             format!(
                                 "guard prisoners[{i}]: \"{}\" is of the guard's own side and its hands are not bound",
                                 shown(name)
                             ),
                         ),
                         Some(_) if g.prisoners[..i].contains(name) => {
-                            c.problem(&e, format!("guard prisoners[{i}]: \"{}\" is listed twice", shown(name)))
+                            c.problem(&e(), format!("guard prisoners[{i}]: \"{}\" is listed twice", shown(name)))
                         }
                         Some(_) => {}
                     }
                 }
             }
             if g.sides_blocked > MAX_SIDES_BLOCKED {
-                c.problem(&e, format!("guard sides_blocked: {} must be 0 to {MAX_SIDES_BLOCKED}", g.sides_blocked));
+                c.problem(&e(), format!("guard sides_blocked: {} must be 0 to {MAX_SIDES_BLOCKED}", g.sides_blocked));
             }
         }
         if let Some(b) = &f.berserker {
             if let Some(p) = b.exhaustion_point
                 && !(1..=MAX_EXHAUSTION_POINT).contains(&p)
             {
-                c.problem(&e, format!("berserker exhaustion_point: {p} must be 1 to {MAX_EXHAUSTION_POINT}"));
+                c.problem(&e(), format!("berserker exhaustion_point: {p} must be 1 to {MAX_EXHAUSTION_POINT}"));
             }
             if let Some(m) = b.begin_rage
                 && !(1..=MAX_MOVES_PLAYED).contains(&m)
             {
-                c.problem(&e, format!("berserker begin_rage: {m} must be 1 to {MAX_MOVES_PLAYED}"));
+                c.problem(&e(), format!("berserker begin_rage: {m} must be 1 to {MAX_MOVES_PLAYED}"));
             }
         }
         let p = &f.prisoner;
         if !p.is_empty() && !f.is_prisoner() {
-            c.problem(&e, "prisoner: only a prisoner (bound, or with a prisoner_rank) has a prisoner state".into());
+            c.problem(&e(), "prisoner: only a prisoner (bound, or with a prisoner_rank) has a prisoner state".into());
         }
         if p.loosenings > MAX_LOOSENINGS {
-            c.problem(&e, format!("prisoner loosenings: {} is more than {MAX_LOOSENINGS}", p.loosenings));
+            c.problem(&e(), format!("prisoner loosenings: {} is more than {MAX_LOOSENINGS}", p.loosenings));
         }
         if let Some(m) = p.last_ran_at
             && m > MAX_MOVES_PLAYED
         {
-            c.problem(&e, format!("prisoner last_ran_at: {m} is more than {MAX_MOVES_PLAYED}"));
+            c.problem(&e(), format!("prisoner last_ran_at: {m} is more than {MAX_MOVES_PLAYED}"));
         }
         if let Some(run) = &p.run {
-            c.on_table(&e, "prisoner run toward", run.toward);
+            c.on_table(&e(), "prisoner run toward", run.toward);
             if run.struggle_rounds > MAX_STRUGGLE_ROUNDS {
                 c.problem(
-                    &e,
+                    &e(),
                     format!("prisoner run struggle_rounds: {} is more than {MAX_STRUGGLE_ROUNDS}", run.struggle_rounds),
                 );
             }
@@ -285,13 +288,13 @@ pub(crate) fn check_scene(scene: &Scene, c: &mut Checker) {
                     figure(guard).and_then(|g| g.guard.as_ref()).is_some_and(|role| role.prisoners.contains(&f.name));
                 if !guards_him {
                     c.problem(
-                        &e,
+                        &e(),
                         format!("prisoner run pursued_by: \"{}\" is not a guard of this prisoner", shown(guard)),
                     );
                 }
             }
             if run.status == RunStatus::Caught && run.pursued_by.is_none() {
-                c.problem(&e, "prisoner run: a caught runaway needs pursued_by, the guard holding him".into());
+                c.problem(&e(), "prisoner run: a caught runaway needs pursued_by, the guard holding him".into());
             }
         }
     }

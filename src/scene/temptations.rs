@@ -177,33 +177,41 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
     }
     let site = |name: &str| scene.temptations.iter().find(|s| s.name == name);
     for f in &scene.figures {
-        let e = format!("figure \"{}\"", shown(&f.name));
+        // Formatted only for a problem: most figures have none.
+        let e = || format!("figure \"{}\"", shown(&f.name));
         if let Err(err) = f.qualities.validate() {
-            c.problem(&e, format!("qualities: {err}"));
+            c.problem(&e(), format!("qualities: {err}"));
         }
         if f.weaknesses.len() > MAX_WEAKNESSES {
-            c.problem(&e, format!("weaknesses: {} listed, more than the {MAX_WEAKNESSES} allowed", f.weaknesses.len()));
+            c.problem(
+                &e(),
+                format!("weaknesses: {} listed, more than the {MAX_WEAKNESSES} allowed", f.weaknesses.len()),
+            );
         }
         let t = &f.temptation;
         for (field, list) in [("passing", &t.passing), ("reminded", &t.reminded)] {
             if list.len() > MAX_TEMPTATION_SITES {
-                c.problem(&e, format!("temptation {field}: {} entries, more than {MAX_TEMPTATION_SITES}", list.len()));
+                c.problem(
+                    &e(),
+                    format!("temptation {field}: {} entries, more than {MAX_TEMPTATION_SITES}", list.len()),
+                );
             }
         }
         if let Some(inside) = &t.inside {
             match site(&inside.site) {
-                None => {
-                    c.problem(&e, format!("temptation inside: no temptation site is named \"{}\"", shown(&inside.site)))
-                }
+                None => c.problem(
+                    &e(),
+                    format!("temptation inside: no temptation site is named \"{}\"", shown(&inside.site)),
+                ),
                 Some(s) => {
                     let timed = s.kind.row().stay.is_some();
                     match inside.moves_left {
                         None if timed => c.problem(
-                            &e,
+                            &e(),
                             format!("temptation inside \"{}\": a {} needs moves_left", shown(&s.name), s.kind.id()),
                         ),
                         Some(_) if !timed => c.problem(
-                            &e,
+                            &e(),
                             format!(
                                 "temptation inside \"{}\": moves_left is for timed sites; a {} is left by a roll",
                                 shown(&s.name),
@@ -211,14 +219,14 @@ pub(crate) fn check_scene<'a>(scene: &'a Scene, c: &mut Checker<'a>) {
                             ),
                         ),
                         Some(m) if m > MAX_STAY_MOVES => {
-                            c.problem(&e, format!("temptation inside moves_left: {m} is more than {MAX_STAY_MOVES}"))
+                            c.problem(&e(), format!("temptation inside moves_left: {m} is more than {MAX_STAY_MOVES}"))
                         }
                         _ => {}
                     }
                 }
             }
             if inside.moves > MAX_MOVES_PLAYED {
-                c.problem(&e, format!("temptation inside moves: {} is more than {MAX_MOVES_PLAYED}", inside.moves));
+                c.problem(&e(), format!("temptation inside moves: {} is more than {MAX_MOVES_PLAYED}", inside.moves));
             }
         }
     }
