@@ -435,11 +435,18 @@ impl FireGrid {
     /// leaves), at the cost of the cells a fire reached: a grid no fire reached is cleared at
     /// once. For reusing one grid across runs of one table.
     pub fn clear_fire(&mut self) {
-        if self.settle_order.is_empty() && self.heap.is_empty() && self.patches.list.is_empty() {
+        if self.nothing_lit() {
             self.settled_until = f32::NEG_INFINITY;
         } else {
             self.wipe_fire();
         }
+    }
+
+    /// Whether no fire was lit since the grid was made or wiped: then every arrival is
+    /// infinite and no cell is settled (every arrival written is settled, in the heap, or in a
+    /// classified patch).
+    fn nothing_lit(&self) -> bool {
+        self.settle_order.is_empty() && self.heap.is_empty() && self.patches.list.is_empty()
     }
 
     /// [`Self::clear_fire`] at the cost of the table, whatever is lit.

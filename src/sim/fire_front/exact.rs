@@ -126,6 +126,9 @@ impl FireGrid {
         // run (a scanline flood: each cell is looked at a few times, in row order).
         let mut rows: Vec<(u32, u32, u32)> = vec![(u32::MAX, 0, 0); self.height as usize];
         let mut uniform = true;
+        // A fresh patch on a grid never lit is untouched without looking (a restore, which
+        // writes arrivals before it classifies, is not fresh).
+        let surely_untouched = fresh && self.nothing_lit();
         let mut untouched = true;
         let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
         let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
@@ -165,8 +168,9 @@ impl FireGrid {
             // Folds, not `all`: one branch-free pass over the run each.
             uniform &=
                 self.fuel[run.clone()].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
-            untouched &= self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
-                && self.arrival[run].iter().fold(true, |none, &a| none & (a == f32::INFINITY));
+            untouched &= surely_untouched
+                || self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
+                    && self.arrival[run].iter().fold(true, |none, &a| none & (a == f32::INFINITY));
             let entry = &mut rows[y];
             *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
             // One seed for each run of the patch's cells touching this run above and below.
@@ -178,6 +182,11 @@ impl FireGrid {
                 let cells = base + lo..=base + hi;
                 // Mostly the row the flood came from, all claimed: one branch-free pass says so.
                 if self.patches.of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != UNCLASSIFIED)) {
+                    continue;
+                }
+                // Mostly the row it goes on to, all joining: one run, one seed, found the same way.
+                if fit(self, base + lo..base + hi + 1) {
+                    seeds.push(base + lo);
                     continue;
                 }
                 let mut in_run = false;
