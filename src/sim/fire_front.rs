@@ -751,11 +751,6 @@ impl FireGrid {
         self.settle_order.len()
     }
 
-    /// The arrival of the `k`-th cell settled (0: the first), if that many are.
-    pub fn settled_arrival(&self, k: usize) -> Option<f32> {
-        self.settle_order.get(k).map(|&cell| self.arrival[cell as usize])
-    }
-
     /// How many cells settled after the first `first` of them, in order, pass `test` before one
     /// fails, where `test` holds for every arrival up to some time and none after (so the
     /// answer is found by halving, not by looking at each cell).

@@ -560,9 +560,9 @@ struct Buckets {
 }
 
 impl Buckets {
-    /// About one bucket for every one or two of `cells` arrivals spread over `bounds`
-    /// (arrivals outside them take the first or last bucket); `None` for a few cells or no
-    /// span. Few keys share a bucket, so few are out of order after it.
+    /// About one bucket an arrival (between half and twice as many as `cells`) spread over
+    /// `bounds` (arrivals outside them take the first or last bucket); `None` for a few cells
+    /// or no span. Few keys share a bucket, so few are out of order after it.
     fn spread(cells: usize, bounds: (f32, f32)) -> Option<Self> {
         if cells < 64 {
             return None;
