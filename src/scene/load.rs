@@ -163,18 +163,27 @@ pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(SceneError::TooLarge { path: path.to_path_buf(), size: text.len() as u64 });
     }
+    // Plain RON is read quickly; anything else, and every error, by `ron` itself.
+    let scene: Scene = match super::quick_ron::read(text) {
+        Some(scene) => scene,
+        None => read_with_ron(text, path)?,
+    };
+    let problems = validate(&scene);
+    if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
+}
+
+/// `text` read by `ron`, with the scene loader's extensions; a syntax error is located.
+fn read_with_ron(text: &str, path: &Path) -> Result<Scene, SceneError> {
     // The recursion limit keeps hostile nesting from overflowing the stack.
     let options = ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .with_recursion_limit(64);
-    let scene: Scene = options.from_str(text).map_err(|e| SceneError::Syntax {
+    options.from_str(text).map_err(|e| SceneError::Syntax {
         path: path.to_path_buf(),
         line: e.span.start.line,
         col: e.span.start.col,
         message: syntax_message(&e.code.to_string()),
-    })?;
-    let problems = validate(&scene);
-    if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
+    })
 }
 
 /// Longest entity or message in a problem, in characters (a longer one ends in "…").
