@@ -240,6 +240,14 @@ impl FireRegion {
     }
 }
 
+/// A stencil edge from a cell whose every step stays in its material: see
+/// [`FireGrid::interior_steps`].
+#[derive(Clone, Copy, Debug)]
+struct InteriorStep {
+    offset: isize,
+    half_length_in: f32,
+}
+
 #[derive(Clone, Debug)]
 struct StencilEdge {
     dx: i32,
@@ -298,6 +306,9 @@ pub struct FireGrid {
     /// this long ago burns, whatever its fuel.
     min_burn_rounds: f32,
     stencil: Vec<StencilEdge>,
+    /// The stencil as an interior cell steps it: index offset and half the edge's length in
+    /// inches, worked out once.
+    interior_steps: Vec<InteriorStep>,
     /// The eight edges to neighbouring cells (sides and corners), for floods and contacts.
     unit_stencil: Vec<StencilEdge>,
     /// The material of each fuel index (index 0: none); the front spreads freely between
@@ -351,6 +362,13 @@ impl FireGrid {
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
             min_burn_rounds: 0.0,
+            interior_steps: build_stencil()
+                .iter()
+                .map(|e| InteriorStep {
+                    offset: e.dy as isize * width as isize + e.dx as isize,
+                    half_length_in: e.length_cells * (0.5 * cell_size_in),
+                })
+                .collect(),
             stencil: build_stencil(),
             unit_stencil: build_stencil().into_iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1).collect(),
             material_of: std::array::from_fn(|i| i as u8),
@@ -1162,27 +1180,32 @@ impl FireGrid {
 
     fn relax(&mut self, index: usize) {
         let fuel = self.fuel[index];
-        let width = self.width as usize;
-        let (x, y) = ((index % width) as i32, (index / width) as i32);
         let time = self.arrival[index];
         let slowness = self.slowness_of[usize::from(fuel)];
-        let half_cell = 0.5 * self.cell_size;
-        let interior = self.interior()[index];
-        for edge in self.stencil.iter() {
+        // Whether a neighbour is settled is a coin toss along the front: it is tested with the
+        // arrival in one branch (`&`, not `&&`), which is rarely taken and so well predicted.
+        if self.interior()[index] {
             // Inside one material every step is open (what `step` would find, unchecked).
-            let next = if interior {
-                (index as isize + edge.dy as isize * width as isize + edge.dx as isize) as usize
-            } else {
-                let Some(next) = self.step(x, y, edge, fuel) else { continue };
-                next
-            };
-            if self.settled[next] {
-                continue;
+            for step in &self.interior_steps {
+                let next = index.wrapping_add_signed(step.offset);
+                // Distance × mean slowness of the two cells: rounds to cross from centre to centre.
+                let candidate =
+                    time + step.half_length_in * (slowness + self.slowness_of[usize::from(self.fuel[next])]);
+                if !self.settled[next] & (candidate < self.arrival[next]) {
+                    self.arrival[next] = candidate;
+                    self.heap.push(HeapEntry::new(candidate, next as u32));
+                }
             }
-            // Distance × mean slowness of the two cells: rounds to cross from centre to centre.
+            return;
+        }
+        let width = self.width as usize;
+        let (x, y) = ((index % width) as i32, (index / width) as i32);
+        let half_cell = 0.5 * self.cell_size;
+        for edge in self.stencil.iter() {
+            let Some(next) = self.step(x, y, edge, fuel) else { continue };
             let candidate =
                 time + edge.length_cells * half_cell * (slowness + self.slowness_of[usize::from(self.fuel[next])]);
-            if candidate < self.arrival[next] {
+            if !self.settled[next] & (candidate < self.arrival[next]) {
                 self.arrival[next] = candidate;
                 self.heap.push(HeapEntry::new(candidate, next as u32));
             }
