@@ -931,11 +931,7 @@ pub fn mutate_scene(text: &str, seed: u64) -> String {
 /// The scene in `text` as the loader parses it, before the checks, so a scene that fails them
 /// can still be mutated.
 fn parse_unchecked(text: &str) -> Option<Scene> {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .with_recursion_limit(64)
-        .from_str(text)
-        .ok()
+    crate::scene::load::ron_options().from_str(text).ok()
 }
 
 fn mutate_structure(s: &mut Scene, rng: &mut Mix) {

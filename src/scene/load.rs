@@ -172,13 +172,15 @@ pub fn parse_scene(text: &str, path: &Path) -> Result<Scene, SceneError> {
     if problems.is_empty() { Ok(scene) } else { Err(SceneError::Invalid { path: path.to_path_buf(), problems }) }
 }
 
+/// How `ron` reads a scene: `implicit_some` on, and a recursion limit, which keeps hostile
+/// nesting from overflowing the stack.
+pub(crate) fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME).with_recursion_limit(64)
+}
+
 /// `text` read by `ron`, with the scene loader's extensions; a syntax error is located.
 fn read_with_ron(text: &str, path: &Path) -> Result<Scene, SceneError> {
-    // The recursion limit keeps hostile nesting from overflowing the stack.
-    let options = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .with_recursion_limit(64);
-    options.from_str(text).map_err(|e| SceneError::Syntax {
+    ron_options().from_str(text).map_err(|e| SceneError::Syntax {
         path: path.to_path_buf(),
         line: e.span.start.line,
         col: e.span.start.col,

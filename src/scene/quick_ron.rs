@@ -342,6 +342,15 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     }
 }
 
+/// Integers of each width: decimal digits, `-` for a signed one, in range.
+macro_rules! integers {
+    ($($method:ident => $visit:ident),* $(,)?) => {
+        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.integer()?)
+        })*
+    };
+}
+
 /// What the reader leaves to `ron`.
 macro_rules! decline {
     ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
@@ -384,36 +393,15 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_bool(value)
     }
 
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i8(self.integer()?)
-    }
-
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i16(self.integer()?)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i32(self.integer()?)
-    }
-
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i64(self.integer()?)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u8(self.integer()?)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u16(self.integer()?)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u32(self.integer()?)
-    }
-
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u64(self.integer()?)
+    integers! {
+        deserialize_i8 => visit_i8,
+        deserialize_i16 => visit_i16,
+        deserialize_i32 => visit_i32,
+        deserialize_i64 => visit_i64,
+        deserialize_u8 => visit_u8,
+        deserialize_u16 => visit_u16,
+        deserialize_u32 => visit_u32,
+        deserialize_u64 => visit_u64,
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -525,11 +513,7 @@ mod tests {
 
     /// What `ron` reads, as the loader asks it.
     fn ron_reads(text: &str) -> Option<Scene> {
-        ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-            .with_recursion_limit(64)
-            .from_str(text)
-            .ok()
+        crate::scene::load::ron_options().from_str(text).ok()
     }
 
     /// The reader accepts `text` only where `ron` does, with the same value (compared by its
