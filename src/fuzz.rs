@@ -10,6 +10,8 @@
 //! - a refused input gets a clear error: a scene error starts with the file name and is located
 //!   (`file:line:col` for syntax, an entity and a field for a failed check); a map error names
 //!   the file and a field;
+//! - the loader's quick reader of plain RON takes a text only where `ron` reads the same scene
+//!   from it;
 //! - an accepted input saves as `tabula` saves (`--final`, `import -o`) and loads again with no
 //!   problem, unchanged;
 //! - an accepted scene within the [`SimBudget`] runs a few moves with the case's seed, and the
@@ -464,6 +466,7 @@ fn scene_case(text: &str, seed: u64, options: &CheckOptions) -> Result<CaseOutco
     let started = Instant::now();
     let loaded = guarded("loading the scene", || parse_scene(text, path))?;
     check_time(options, "loading the scene", started.elapsed())?;
+    quick_reader_agrees(text)?;
     let scene = match loaded {
         Ok(scene) => scene,
         Err(e) => {
@@ -474,6 +477,19 @@ fn scene_case(text: &str, seed: u64, options: &CheckOptions) -> Result<CaseOutco
     round_trip(&scene, "the loaded scene")?;
     let simulated = simulate(&scene, seed, options)?;
     Ok(CaseOutcome::Accepted { simulated })
+}
+
+/// The loader's quick reader takes a text only where `ron` reads the same scene from it.
+fn quick_reader_agrees(text: &str) -> Result<(), String> {
+    let Some(quick) = guarded("the quick reader", || crate::scene::quick_ron::read::<Scene>(text))? else {
+        return Ok(());
+    };
+    // Compared as `Debug` text, so NaNs in both compare equal.
+    match parse_unchecked(text) {
+        Some(slow) if format!("{quick:?}") == format!("{slow:?}") => Ok(()),
+        Some(_) => Err("the quick reader and ron read different scenes from the text".into()),
+        None => Err("the quick reader took a text ron refuses".into()),
+    }
 }
 
 fn map_case(bytes: &[u8], seed: u64, options: &CheckOptions) -> Result<CaseOutcome, String> {

@@ -16,7 +16,7 @@ pub mod obstacles;
 pub mod osr;
 pub mod pictures;
 pub mod prisoners;
-mod quick_ron;
+pub(crate) mod quick_ron;
 pub mod save;
 pub mod sleepers;
 pub mod stress;
