@@ -4,13 +4,14 @@
 //! spellings, searches for a range and allocates before every float). This reader knows only
 //! the plain forms `tabula` writes and people type: structs with or without their name, tuples,
 //! lists, `Some(..)`/`None` and bare values for options (the `implicit_some` extension the
-//! loader turns on), enum variants, decimal numbers, strings without escapes, `true`/`false`,
-//! `()`, and line comments. For anything else, and for every error, it declines, and the loader
-//! reads the text again with `ron`, which also words the error with its place in the file.
+//! loader turns on), enum variants and raw identifiers, decimal numbers, strings with the
+//! escapes `ron` writes, `true`/`false`, `()`, and line comments. For anything else, and for
+//! every error, it declines, and the loader reads the text again with `ron`, which also words
+//! the error with its place in the file.
 //!
 //! So it never changes what a scene file means: what it accepts, `ron` accepts with the same
 //! value. `tests` check that on every example scene, on `tabula`'s saves and on thousands of
-//! mutated ones.
+//! mutated ones, and every fuzz case checks it again (`crate::fuzz`).
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
