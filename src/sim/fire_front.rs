@@ -347,6 +347,15 @@ impl FireGrid {
         }
         let (width, height) = grid_dimensions(width_in, height_in, cell_size_in)?;
         let count = width as usize * height as usize;
+        let stencil = build_stencil();
+        let interior_steps = stencil
+            .iter()
+            .map(|e| InteriorStep {
+                offset: e.dy as isize * width as isize + e.dx as isize,
+                half_length_in: e.length_cells * (0.5 * cell_size_in),
+            })
+            .collect();
+        let unit_stencil = stencil.iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1).cloned().collect();
         Ok(Self {
             width,
             height,
@@ -362,15 +371,9 @@ impl FireGrid {
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,
             min_burn_rounds: 0.0,
-            interior_steps: build_stencil()
-                .iter()
-                .map(|e| InteriorStep {
-                    offset: e.dy as isize * width as isize + e.dx as isize,
-                    half_length_in: e.length_cells * (0.5 * cell_size_in),
-                })
-                .collect(),
-            stencil: build_stencil(),
-            unit_stencil: build_stencil().into_iter().filter(|e| e.dx.abs() <= 1 && e.dy.abs() <= 1).collect(),
+            stencil,
+            interior_steps,
+            unit_stencil,
             material_of: std::array::from_fn(|i| i as u8),
             flood_mark: vec![0; count],
             flood_generation: 0,
