@@ -284,8 +284,8 @@ struct KeptPaint {
 /// [`FireFront::summarise`]'s buffers, a bit or a label per grid cell, kept between rounds.
 #[derive(Debug, Clone, Default)]
 struct SummaryMarks {
-    /// Burning at the time being summarised, while it is: all clear between calls.
-    burning: Vec<u64>,
+    /// Burning at the last time summarised: brought up to date from there at the next.
+    burning: fire_front::BurningBits,
     /// The runs of burning cells and their fires (which fire holds a cell burning then: a
     /// binary search of its row's runs, so no label is written per cell).
     runs: fire_front::runs::RunLabels,
@@ -816,27 +816,15 @@ impl FireFront {
         let Some(grid) = &self.grid else { return (Vec::new(), Vec::new()) };
         let width = grid.width_cells() as usize;
         let height = grid.height_cells() as usize;
-        let words = (width * height).div_ceil(64);
-        if all.burning.len() != words {
-            all.burning.clear();
-            all.burning.resize(words, 0);
-        }
-        let SummaryMarks { burning: marks, runs } = all;
+        let SummaryMarks { burning, runs } = all;
         // A bit per cell, row by row: burning. Fires are the 8-connected patches of its runs,
-        // found in the order of their first cell; the bits are cleared again at the end.
-        // A fold, not a `for`: the chained iterator then runs each part as a plain loop, and
-        // the bounds stay in registers rather than being reloaded after each store to a mark.
-        let marked: &mut [u64] = marks;
-        let (first_word, last_word) = grid.burning_indices(now).fold((usize::MAX, 0), |(first, last), index| {
-            marked[index / 64] |= 1 << (index % 64);
-            (first.min(index / 64), last.max(index / 64))
-        });
-        if first_word > last_word || width == 0 {
+        // found in the order of their first cell. The bits are kept for the next summary.
+        grid.mark_burning(burning, now);
+        let Some((first_word, last_word)) = burning.set_words().filter(|_| width > 0) else {
             return (Vec::new(), Vec::new());
-        }
+        };
         let rows = first_word * 64 / width..=((last_word * 64 + 63) / width).min(height - 1);
-        let count = runs.label(marks, width, rows);
-        marks[first_word..=last_word].fill(0);
+        let count = runs.label(burning.bits(), width, rows);
         let regions = self.regions.len();
         let mut sums = vec![PatchSums::default(); count];
         // Burning cells of each region in each fire.
@@ -2086,7 +2074,14 @@ mod tests {
                     (patch.area_in2, patch.diameter_in, patch.span_in)
                 );
             }
-            assert!(front.marks.burning.iter().all(|&w| w == 0), "the bits are clear");
+            // The bits kept for the next summary are the cells burning at this one.
+            let grid = front.grid.as_ref().expect("grid");
+            let bits = front.marks.burning.bits();
+            for &cell in &cells[..cells.len() - 2] {
+                let index = grid.cell_index(cell).expect("on the grid");
+                let marked = bits[index / 64] >> (index % 64) & 1 == 1;
+                assert_eq!(marked, grid.state_at(cell, 1.5) == CellState::Burning, "{cell:?}");
+            }
             // Each fire's centre is the mean of its cells' centres, and its regions those its
             // cells lie in, from the cells themselves.
             let grid = front.grid.as_ref().expect("grid");

@@ -248,6 +248,29 @@ struct InteriorStep {
     half_length_in: f32,
 }
 
+/// How [`FireGrid::relax`] steps from a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepKind {
+    /// Each step is checked: it may leave the table or the material.
+    Checked,
+    /// Every cell the stencil can reach or cross is on the table and of the cell's material.
+    Interior,
+    /// As `Interior`, and all of them hold the cell's own fuel index, so each step costs the
+    /// same from every such cell of that fuel.
+    OneFuel,
+}
+
+/// [`FireGrid::interior`]: how each cell steps, and what each interior step costs between two
+/// cells of one fuel.
+#[derive(Clone, Debug)]
+struct Interior {
+    /// Per cell.
+    kind: Vec<StepKind>,
+    /// Per fuel index, a cost per interior step (rounds): the step's half length times twice
+    /// the fuel's slowness, worked out as [`FireGrid::relax`] works out any step.
+    one_fuel_costs: Vec<f32>,
+}
+
 #[derive(Clone, Debug)]
 struct StencilEdge {
     dx: i32,
@@ -324,10 +347,86 @@ pub struct FireGrid {
     /// The cells touching (edge or corner) a burnable cell of another material, the only cells
     /// [`Self::contacts`] need look at; worked out when first asked after a paint.
     borders: std::sync::OnceLock<Borders>,
-    /// Per cell: whether every cell the stencil can reach or cross from it is on the table and
-    /// of its material, so [`Self::relax`] steps without checking; worked out when first asked
-    /// after a paint.
-    interior: std::sync::OnceLock<Vec<bool>>,
+    /// How [`Self::relax`] steps from each cell; worked out when first asked after a paint.
+    interior: std::sync::OnceLock<Interior>,
+    /// This grid's fire, for [`BurningBits`]: new for each copy and each wipe.
+    epoch: FireEpoch,
+}
+
+/// Which fire a [`BurningBits`] was marked from: drawn anew for each grid, each copy of one and
+/// each wipe of its fire, so that bits marked from one fire are never carried on for another.
+/// Between two wipes a grid's settle order only grows.
+#[derive(Debug)]
+struct FireEpoch(u64);
+
+impl FireEpoch {
+    fn fresh() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for FireEpoch {
+    fn clone(&self) -> Self {
+        Self::fresh()
+    }
+}
+
+/// The cells burning at one time, a bit per cell (cell `y × width + x` is bit `i % 64` of word
+/// `i / 64`), marked by [`FireGrid::mark_burning`]. Kept from one time to a later one, the bits
+/// are brought up to date at the cost of the cells that caught or burnt out between.
+#[derive(Clone, Debug)]
+pub struct BurningBits {
+    bits: Vec<u64>,
+    /// What the bits hold: the grid's fire (its epoch), the time, and how many cells of its
+    /// settle order had arrived by then. None: every bit is clear.
+    marked: Option<(u64, f32, usize)>,
+    /// Words that may hold a set bit: `first_word..=last_word` (none while first > last).
+    first_word: usize,
+    last_word: usize,
+}
+
+impl Default for BurningBits {
+    fn default() -> Self {
+        Self { bits: Vec::new(), marked: None, first_word: usize::MAX, last_word: 0 }
+    }
+}
+
+impl BurningBits {
+    /// The bits.
+    pub fn bits(&self) -> &[u64] {
+        &self.bits
+    }
+
+    /// The first and the last word holding a set bit, if any.
+    pub fn set_words(&mut self) -> Option<(usize, usize)> {
+        while self.first_word <= self.last_word && self.bits[self.first_word] == 0 {
+            self.first_word += 1;
+        }
+        while self.first_word <= self.last_word && self.bits[self.last_word] == 0 {
+            self.last_word -= 1;
+        }
+        (self.first_word <= self.last_word).then_some((self.first_word, self.last_word))
+    }
+
+    /// Every bit clear, `words` words of them.
+    fn clear(&mut self, words: usize) {
+        if self.bits.len() != words {
+            self.bits.clear();
+            self.bits.resize(words, 0);
+        } else if self.first_word <= self.last_word {
+            self.bits[self.first_word..=self.last_word].fill(0);
+        }
+        (self.first_word, self.last_word) = (usize::MAX, 0);
+        self.marked = None;
+    }
+
+    fn set(&mut self, index: usize) {
+        let word = index / 64;
+        self.bits[word] |= 1 << (index % 64);
+        self.first_word = self.first_word.min(word);
+        self.last_word = self.last_word.max(word);
+    }
 }
 
 /// The cells touching a burnable cell of another material, as flags and as a list in row
@@ -381,6 +480,7 @@ impl FireGrid {
             patches: exact::Patches::new(count),
             borders: std::sync::OnceLock::new(),
             interior: std::sync::OnceLock::new(),
+            epoch: FireEpoch::fresh(),
         })
     }
 
@@ -478,6 +578,7 @@ impl FireGrid {
         self.heap.clear();
         self.patches.clear();
         self.settled_until = f32::NEG_INFINITY;
+        self.epoch = FireEpoch::fresh();
     }
 
     /// Work out now what [`Self::contacts`] would work out on its first call after a paint, so
@@ -487,38 +588,32 @@ impl FireGrid {
         self.interior();
     }
 
-    /// [`Self::interior`], worked out now if it was not: runs of one material along each row
-    /// long enough for the stencil's reach either side, then the same down each column.
-    fn interior(&self) -> &[bool] {
+    /// [`Self::interior`], worked out now if it was not: cells whose stencil's reach holds one
+    /// material, and those where it holds one fuel index.
+    fn interior(&self) -> &Interior {
         self.interior.get_or_init(|| {
             let (width, height) = (self.width as usize, self.height as usize);
             let reach =
                 self.stencil.iter().map(|e| e.dx.unsigned_abs().max(e.dy.unsigned_abs())).max().unwrap_or(0) as usize;
-            let material = self.cell_materials();
-            let mut across = vec![false; material.len()];
-            for y in 0..height {
-                let row = &material[y * width..(y + 1) * width];
-                let mut start = 0;
-                while start < width {
-                    let end = start + row[start..].iter().take_while(|&&m| m == row[start]).count();
-                    if row[start] != 0 && end - start > 2 * reach {
-                        across[y * width + start + reach..y * width + end - reach].fill(true);
-                    }
-                    start = end;
-                }
-            }
-            (0..material.len())
-                .map(|index| {
-                    let y = index / width;
-                    across[index]
-                        && y >= reach
-                        && y + reach < height
-                        && (y - reach..=y + reach).all(|ny| {
-                            across[ny * width + index % width]
-                                && material[ny * width + index % width] == material[index]
-                        })
+            let materials = uniform_boxes(&self.cell_materials(), width, height, reach);
+            let fuels = uniform_boxes(&self.fuel, width, height, reach);
+            let kind = materials
+                .iter()
+                .zip(&fuels)
+                .map(|(&material, &fuel)| match (material, fuel) {
+                    (_, true) => StepKind::OneFuel,
+                    (true, false) => StepKind::Interior,
+                    (false, false) => StepKind::Checked,
                 })
-                .collect()
+                .collect();
+            let one_fuel_costs = self
+                .slowness_of
+                .iter()
+                .flat_map(|&slowness| {
+                    self.interior_steps.iter().map(move |step| step.half_length_in * (slowness + slowness))
+                })
+                .collect();
+            Interior { kind, one_fuel_costs }
         })
     }
 
@@ -1185,18 +1280,39 @@ impl FireGrid {
         let fuel = self.fuel[index];
         let time = self.arrival[index];
         let slowness = self.slowness_of[usize::from(fuel)];
-        // Whether a neighbour is settled is a coin toss along the front: it is tested with the
-        // arrival in one branch (`&`, not `&&`), which is rarely taken and so well predicted.
-        if self.interior()[index] {
-            // Inside one material every step is open (what `step` would find, unchecked).
-            for step in &self.interior_steps {
-                let next = index.wrapping_add_signed(step.offset);
-                // Distance × mean slowness of the two cells: rounds to cross from centre to centre.
-                let candidate =
-                    time + step.half_length_in * (slowness + self.slowness_of[usize::from(self.fuel[next])]);
-                if !self.settled[next] & (candidate < self.arrival[next]) {
-                    self.arrival[next] = candidate;
-                    self.heap.push(HeapEntry::new(candidate, next as u32));
+        let kind = self.interior().kind[index];
+        if kind != StepKind::Checked {
+            // Inside one material every step is open (what `step` would find, unchecked). The
+            // arrays are borrowed apart and are of one length, so a step costs one bounds check.
+            let Self { fuel: fuels, arrival, settled, slowness_of, heap, interior_steps, interior, .. } = self;
+            let (fuels, arrival, settled) = (&fuels[..], &mut arrival[..], &settled[..]);
+            assert!(arrival.len() == fuels.len() && settled.len() == fuels.len());
+            // Whether a neighbour is settled is a coin toss along the front: it is tested with
+            // the arrival in one branch (`&`, not `&&`), which is rarely taken and so well
+            // predicted.
+            let mut relax_to = |next: usize, candidate: f32| {
+                if (candidate < arrival[next]) & !settled[next] {
+                    arrival[next] = candidate;
+                    heap.push(HeapEntry::new(candidate, next as u32));
+                }
+            };
+            match interior.get() {
+                Some(Interior { one_fuel_costs, .. }) if kind == StepKind::OneFuel => {
+                    // Every neighbour holds this fuel: each step's cost is worked out already.
+                    let steps = interior_steps.len();
+                    let costs = &one_fuel_costs[usize::from(fuel) * steps..][..steps];
+                    for (step, &cost) in interior_steps.iter().zip(costs) {
+                        relax_to(index.wrapping_add_signed(step.offset), time + cost);
+                    }
+                }
+                _ => {
+                    for step in interior_steps.iter() {
+                        let next = index.wrapping_add_signed(step.offset);
+                        // Distance × mean slowness of the two cells: rounds to cross from
+                        // centre to centre.
+                        let candidate = time + step.half_length_in * (slowness + slowness_of[usize::from(fuels[next])]);
+                        relax_to(next, candidate);
+                    }
                 }
             }
             return;
@@ -1263,6 +1379,65 @@ impl FireGrid {
         let test = move |&index: &usize| self.state_of_index(index, time) == CellState::Burning;
         let order = |range: std::ops::Range<usize>| self.settle_order[range].iter().map(|&cell| cell as usize);
         order(tested).filter(test).chain(order(surely..window.end))
+    }
+
+    /// Marks in `marks` the cells burning at `time`, as [`Self::burning_indices`] finds them.
+    /// Marked last from this grid's fire at an earlier time, the bits are brought up to date:
+    /// cells that caught since are looked at, and for each burn-out time the run of the settle
+    /// order whose cells burnt out since; else they are marked afresh.
+    pub fn mark_burning(&self, marks: &mut BurningBits, time: f32) {
+        let words = self.fuel.len().div_ceil(64);
+        let seen = self.settled_by(time);
+        let carried_on = marks.marked.filter(|&(epoch, then, seen_then)| {
+            epoch == self.epoch.0 && then <= time && seen_then <= seen && marks.bits.len() == words
+        });
+        let Some((_, then, seen_then)) = carried_on else {
+            marks.clear(words);
+            for index in self.burning_indices(time) {
+                marks.set(index);
+            }
+            marks.marked = Some((self.epoch.0, time, seen));
+            return;
+        };
+        let (arrival, fuel, order) = (&self.arrival[..], &self.fuel[..], &self.settle_order[..]);
+        let bits = &mut marks.bits[..];
+        let (mut first_word, mut last_word) = (marks.first_word, marks.last_word);
+        let mut set = |cell: u32| {
+            let word = cell as usize / 64;
+            bits[word] |= 1 << (cell % 64);
+            first_word = first_word.min(word);
+            last_word = last_word.max(word);
+        };
+        // Caught since `then`: burning unless burnt out already, which only a cell that arrived
+        // the shortest burn-out or longer before `time` can be.
+        let surely = self.surely_burning_from(time, seen_then..seen);
+        for &cell in &order[seen_then..surely] {
+            if self.state_of_index(cell as usize, time) == CellState::Burning {
+                set(cell);
+            }
+        }
+        order[surely..seen].iter().for_each(|&cell| set(cell));
+        // Burnt out since: cells that arrived by `then` burn while `time < arrival + burn`, and
+        // `arrival + burn` grows along the settle order, so for each burn-out time those whose
+        // sum passed `then` but not `time` are one run of it.
+        if then < time {
+            let mut burns: Vec<u32> = self.burn_of[1..].iter().filter(|&&b| b > 0.0).map(|b| b.to_bits()).collect();
+            burns.sort_unstable();
+            burns.dedup();
+            let one_burn = burns.len() == 1;
+            let before = &order[..seen_then];
+            for burn in burns.into_iter().map(f32::from_bits) {
+                let out_by = |t: f32| before.partition_point(|&cell| arrival[cell as usize] + burn <= t);
+                for &cell in &before[out_by(then)..out_by(time)] {
+                    // With one burn-out time on the table, every cell has it.
+                    if one_burn || self.burn_of[usize::from(fuel[cell as usize])] == burn {
+                        bits[cell as usize / 64] &= !(1 << (cell % 64));
+                    }
+                }
+            }
+        }
+        (marks.first_word, marks.last_word) = (first_word, last_word);
+        marks.marked = Some((self.epoch.0, time, seen));
     }
 
     /// Where in `window` (of the settle order, arrived by `time`) the cells that are surely
@@ -1338,6 +1513,34 @@ fn cells_across(length: f32, cell: f32) -> u64 {
     let rounded = exact.round();
     let cells = if (exact - rounded).abs() < 1e-3 { rounded } else { exact.ceil() };
     cells.max(1.0) as u64
+}
+
+/// Per cell of a grid `width` × `height`: whether every cell within `reach` of it (a square,
+/// `2 × reach + 1` cells a side) is on the grid and holds its key, which is not 0. Runs of one
+/// key along each row long enough for the reach either side, then the same down each column.
+fn uniform_boxes(keys: &[u8], width: usize, height: usize, reach: usize) -> Vec<bool> {
+    let mut across = vec![false; keys.len()];
+    for y in 0..height {
+        let row = &keys[y * width..(y + 1) * width];
+        let mut start = 0;
+        while start < width {
+            let end = start + row[start..].iter().take_while(|&&k| k == row[start]).count();
+            if row[start] != 0 && end - start > 2 * reach {
+                across[y * width + start + reach..y * width + end - reach].fill(true);
+            }
+            start = end;
+        }
+    }
+    (0..keys.len())
+        .map(|index| {
+            let y = index / width;
+            across[index]
+                && y >= reach
+                && y + reach < height
+                && (y - reach..=y + reach)
+                    .all(|ny| across[ny * width + index % width] && keys[ny * width + index % width] == keys[index])
+        })
+        .collect()
 }
 
 fn build_stencil() -> Vec<StencilEdge> {
@@ -1477,6 +1680,67 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Bits kept from one time to a later one are the cells burning then, as marking them
+    /// afresh finds them: with three burn-out times (one shorter than a step between times),
+    /// ignitions between markings, at the marked time and after a restore or a wipe, on a copy
+    /// of the grid, and at an earlier time.
+    #[test]
+    fn burning_bits_kept_between_times_are_the_cells_burning() {
+        let mut g = grid(6.0, 4.0);
+        g.paint(|x, y| {
+            Some(if y < 1.0 {
+                fuel(3, 2.0, 0.4)
+            } else if x < 3.0 {
+                fuel(1, 0.5, 3.0)
+            } else {
+                fuel(2, 0.3, 5.0)
+            })
+        })
+        .expect("valid fuel");
+        let check = |g: &FireGrid, marks: &mut BurningBits, time: f32| {
+            g.mark_burning(marks, time);
+            let mut fresh = BurningBits::default();
+            g.mark_burning(&mut fresh, time);
+            for index in 0..g.fuel.len() {
+                let marked = marks.bits()[index / 64] >> (index % 64) & 1 == 1;
+                assert_eq!(marked, g.state_of_index(index, time) == CellState::Burning, "cell {index} at {time}");
+            }
+            assert_eq!(marks.bits(), fresh.bits(), "at {time}");
+            assert_eq!(marks.set_words(), fresh.set_words());
+        };
+        let mut marks = BurningBits::default();
+        g.ignite(1.0, 2.0, 0.0, 0.0);
+        let mut burning_at_some_time = false;
+        for step in 1..=90 {
+            let time = step as f32 * 0.35;
+            g.advance_to(time);
+            if step == 6 {
+                g.ignite(5.0, 3.0, 0.2, time);
+                g.ignite(1.0, 0.5, 0.1, time);
+            }
+            if step % 7 == 0 {
+                check(&g, &mut marks, time); // twice at one time
+            }
+            check(&g, &mut marks, time);
+            burning_at_some_time |= marks.set_words().is_some();
+        }
+        assert!(burning_at_some_time && marks.set_words().is_none(), "the fires burnt out");
+        // An earlier time, a copy, a restore and a wipe are each marked afresh.
+        let mut copy = g.clone();
+        for (grid, time) in [(&g, 3.0), (&copy, 3.5)] {
+            check(grid, &mut marks, time);
+        }
+        let reached: Vec<(u32, f32)> = g.reached().collect();
+        copy.restore(4.0, reached).expect("restores");
+        check(&copy, &mut marks, 4.0);
+        copy.advance_to(5.0);
+        check(&copy, &mut marks, 5.0);
+        copy.clear_fire();
+        copy.ignite(2.0, 2.0, 0.5, 5.0);
+        copy.advance_to(5.5);
+        check(&copy, &mut marks, 5.5);
     }
 
     #[test]
@@ -1949,6 +2213,9 @@ mod tests {
         })
         .expect("valid fuel");
         g.paint_rect((1.0, 1.0), (1.3, 3.5), None).expect("valid fuel");
+        // A block of the one material, of fuel 3 beside fuel 4.
+        g.paint_rect((3.0, 0.0), (4.0, 1.5), Some(fuel(3, 0.3, 2.0))).expect("valid fuel");
+        g.paint_rect((4.0, 0.0), (5.0, 1.5), Some(fuel(4, 0.3, 2.0))).expect("valid fuel");
         g.set_material(4, 3);
         g.set_front_solver(FrontSolver::Grid);
         let (width, height) = (g.width_cells() as i32, g.height_cells() as i32);
@@ -1966,19 +2233,45 @@ mod tests {
                     })
             })
             .collect();
-        assert_eq!(g.interior(), expected.as_slice());
+        let kinds = &g.interior().kind;
+        assert_eq!(kinds.iter().map(|&k| k != StepKind::Checked).collect::<Vec<_>>(), expected);
         assert!(expected.iter().any(|&i| i) && expected.iter().any(|&i| !i));
-        // The same burn with every step checked: the same arrivals, bit for bit, and order.
-        let mut checked = g.clone();
-        checked.interior = std::sync::OnceLock::from(vec![false; expected.len()]);
-        for front in [&mut g, &mut checked] {
+        // One fuel: every cell within reach holds the cell's fuel index (fuels 3 and 4 are one
+        // material, not one fuel).
+        let one_fuel: Vec<bool> = (0..width * height)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
+                expected[i as usize]
+                    && (-3..=3)
+                        .all(|dy| (-3..=3).all(|dx| g.fuel[((y + dy) * width + x + dx) as usize] == g.fuel[i as usize]))
+            })
+            .collect();
+        assert_eq!(kinds.iter().map(|&k| k == StepKind::OneFuel).collect::<Vec<_>>(), one_fuel);
+        assert!(expected.iter().zip(&one_fuel).any(|(&interior, &one)| interior && !one));
+        assert!(one_fuel.iter().any(|&o| o));
+        // The same burn with every step checked, and with no step costed ahead: the same
+        // arrivals, bit for bit, and order.
+        let with_kinds = |kind: &dyn Fn(StepKind) -> StepKind| {
+            let mut other = g.clone();
+            let interior = g.interior();
+            other.interior = std::sync::OnceLock::from(Interior {
+                kind: interior.kind.iter().map(|&k| kind(k)).collect(),
+                one_fuel_costs: interior.one_fuel_costs.clone(),
+            });
+            other
+        };
+        let mut checked = with_kinds(&|_| StepKind::Checked);
+        let mut uncosted = with_kinds(&|k| if k == StepKind::OneFuel { StepKind::Interior } else { k });
+        for front in [&mut g, &mut checked, &mut uncosted] {
             for cell in [Cell { x: 5, y: 5 }, Cell { x: 40, y: 30 }, Cell { x: 25, y: 12 }] {
                 front.ignite_cell(cell, 0.0);
             }
             front.advance_to(f32::INFINITY);
         }
-        assert!(g.arrival.iter().zip(&checked.arrival).all(|(a, b)| a.to_bits() == b.to_bits()));
-        assert_eq!(g.settle_order, checked.settle_order);
+        for other in [&checked, &uncosted] {
+            assert!(g.arrival.iter().zip(&other.arrival).all(|(a, b)| a.to_bits() == b.to_bits()));
+            assert_eq!(g.settle_order, other.settle_order);
+        }
         assert!(g.settle_order.len() > 1000);
     }
 
