@@ -266,9 +266,17 @@ enum StepKind {
 struct Interior {
     /// Per cell.
     kind: Vec<StepKind>,
-    /// Per fuel index, a cost per interior step (rounds): the step's half length times twice
-    /// the fuel's slowness, worked out as [`FireGrid::relax`] works out any step.
-    one_fuel_costs: Vec<f32>,
+    /// Per fuel index, each interior step with its cost between two cells of that fuel.
+    one_fuel_steps: Vec<CostedStep>,
+}
+
+/// An interior step from a cell of one fuel: its index offset, and its cost in rounds (the
+/// step's half length times twice the fuel's slowness, worked out as [`FireGrid::relax`]
+/// works out any step). Eight bytes, so a cell's steps are read from one short array.
+#[derive(Clone, Copy, Debug)]
+struct CostedStep {
+    offset: i32,
+    cost: f32,
 }
 
 #[derive(Clone, Debug)]
@@ -606,14 +614,18 @@ impl FireGrid {
                     (false, false) => StepKind::Checked,
                 })
                 .collect();
-            let one_fuel_costs = self
+            let one_fuel_steps = self
                 .slowness_of
                 .iter()
                 .flat_map(|&slowness| {
-                    self.interior_steps.iter().map(move |step| step.half_length_in * (slowness + slowness))
+                    self.interior_steps.iter().map(move |step| CostedStep {
+                        // A step reaches 3 rows: under 3 × MAX_CELLS + 3 cells, which fits.
+                        offset: step.offset as i32,
+                        cost: step.half_length_in * (slowness + slowness),
+                    })
                 })
                 .collect();
-            Interior { kind, one_fuel_costs }
+            Interior { kind, one_fuel_steps }
         })
     }
 
@@ -1297,12 +1309,11 @@ impl FireGrid {
                 }
             };
             match interior.get() {
-                Some(Interior { one_fuel_costs, .. }) if kind == StepKind::OneFuel => {
+                Some(Interior { one_fuel_steps, .. }) if kind == StepKind::OneFuel => {
                     // Every neighbour holds this fuel: each step's cost is worked out already.
                     let steps = interior_steps.len();
-                    let costs = &one_fuel_costs[usize::from(fuel) * steps..][..steps];
-                    for (step, &cost) in interior_steps.iter().zip(costs) {
-                        relax_to(index.wrapping_add_signed(step.offset), time + cost);
+                    for step in &one_fuel_steps[usize::from(fuel) * steps..][..steps] {
+                        relax_to(index.wrapping_add_signed(step.offset as isize), time + step.cost);
                     }
                 }
                 _ => {
@@ -2256,7 +2267,7 @@ mod tests {
             let interior = g.interior();
             other.interior = std::sync::OnceLock::from(Interior {
                 kind: interior.kind.iter().map(|&k| kind(k)).collect(),
-                one_fuel_costs: interior.one_fuel_costs.clone(),
+                one_fuel_steps: interior.one_fuel_steps.clone(),
             });
             other
         };
