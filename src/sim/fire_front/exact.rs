@@ -643,19 +643,27 @@ fn sort_keys(keys: &mut Vec<u64>, bounds: (f32, f32), scratch: &mut Vec<u64>, co
     match Bands::for_keys(keys.len(), bounds) {
         Some(bands) => sort_banded(keys, bands, counts, scratch),
         None => {
-            scratch.clear();
-            scratch.resize(keys.len(), 0);
+            room_for(scratch, keys.len());
             sort_into(keys, scratch, bounds, counts);
             std::mem::swap(keys, scratch);
         }
     }
 }
 
+/// Makes `scratch` `len` long for a sort to place every key in. What it held is left there
+/// (each slot is written before it is read), so only room it never had is zeroed.
+fn room_for(scratch: &mut Vec<u64>, len: usize) {
+    if scratch.len() < len {
+        scratch.resize(len, 0);
+    } else {
+        scratch.truncate(len);
+    }
+}
+
 /// Sorts `keys` by placing them by band into `scratch`, then sorting each band back into
 /// `keys`, using `counts` as room.
 fn sort_banded(keys: &mut [u64], bands: Bands, counts: &mut Vec<u32>, scratch: &mut Vec<u64>) {
-    scratch.clear();
-    scratch.resize(keys.len(), 0);
+    room_for(scratch, keys.len());
     count(keys, bands.0, counts);
     scatter(keys, scratch, bands.0, counts);
     let ends: Vec<usize> = counts[..bands.len()].iter().map(|&end| end as usize).collect();
