@@ -287,6 +287,19 @@ struct StencilEdge {
     /// Offsets of the cells the segment between the two centres touches (corners included),
     /// endpoints excluded: they must hold the same fuel, so fire never jumps a gap.
     crossed: Vec<(i32, i32)>,
+    /// The far end and the crossed cells as bits of the square around a cell that the stencil
+    /// reaches ([`window_bit`]): the step is open where all of them are.
+    window_mask: u64,
+}
+
+/// Most cells a stencil step goes along either axis (the (3, 2) and (3, 1) steps).
+const STENCIL_REACH: i32 = 3;
+
+/// The bit of offset (`dx`, `dy`) in the square of `2 × STENCIL_REACH + 1` cells a side around
+/// a cell (49 bits).
+fn window_bit(dx: i32, dy: i32) -> u64 {
+    let side = 2 * STENCIL_REACH + 1;
+    1 << ((dy + STENCIL_REACH) * side + dx + STENCIL_REACH)
 }
 
 /// A cell on its way, as one integer ordered by time, then by cell ([`exact::settle_key`]):
@@ -1331,8 +1344,29 @@ impl FireGrid {
         let width = self.width as usize;
         let (x, y) = ((index % width) as i32, (index / width) as i32);
         let half_cell = 0.5 * self.cell_size;
+        // Which cells around this one are on the table and of its material, as bits: a step is
+        // open where its far end and every cell it crosses are (what `step` finds, edge by edge).
+        let mut open = 0u64;
+        for dy in -STENCIL_REACH..=STENCIL_REACH {
+            let ny = y + dy;
+            if ny < 0 || ny >= self.height as i32 {
+                continue;
+            }
+            for dx in -STENCIL_REACH..=STENCIL_REACH {
+                let nx = x + dx;
+                if nx >= 0
+                    && nx < self.width as i32
+                    && self.same_material(self.fuel[ny as usize * width + nx as usize], fuel)
+                {
+                    open |= window_bit(dx, dy);
+                }
+            }
+        }
         for edge in self.stencil.iter() {
-            let Some(next) = self.step(x, y, edge, fuel) else { continue };
+            if open & edge.window_mask != edge.window_mask {
+                continue;
+            }
+            let next = (y + edge.dy) as usize * width + (x + edge.dx) as usize;
             let candidate =
                 time + edge.length_cells * half_cell * (slowness + self.slowness_of[usize::from(self.fuel[next])]);
             if !self.settled[next] & (candidate < self.arrival[next]) {
@@ -1570,11 +1604,10 @@ fn build_stencil() -> Vec<StencilEdge> {
     }
     offsets
         .into_iter()
-        .map(|(dx, dy)| StencilEdge {
-            dx,
-            dy,
-            length_cells: ((dx * dx + dy * dy) as f32).sqrt(),
-            crossed: crossed_cells(dx, dy),
+        .map(|(dx, dy)| {
+            let crossed = crossed_cells(dx, dy);
+            let window_mask = crossed.iter().fold(window_bit(dx, dy), |mask, &(ox, oy)| mask | window_bit(ox, oy));
+            StencilEdge { dx, dy, length_cells: ((dx * dx + dy * dy) as f32).sqrt(), crossed, window_mask }
         })
         .collect()
 }
@@ -1671,6 +1704,47 @@ mod tests {
         assert_eq!(crossed_cells(1, 3), vec![(0, 1), (0, 2), (1, 1), (1, 2)]);
         assert_eq!(crossed_cells(2, 3), vec![(0, 1), (1, 1), (1, 2), (2, 2)]);
         assert_eq!(crossed_cells(3, 2), vec![(1, 0), (1, 1), (2, 1), (2, 2)]);
+    }
+
+    /// A step is open by the window's bits exactly where `step` finds it open: on a grid of
+    /// two materials (one of two fuels), rock, holes and the table's edges, from every cell.
+    #[test]
+    fn window_masks_open_the_steps_that_step_opens() {
+        let mut g = grid(3.0, 2.0);
+        g.paint(|x, y| match ((x * 1.7) as u32 * 3 + (y * 2.3) as u32 * 5 + (x * y) as u32) % 4 {
+            0 => None,
+            1 => Some(fuel(1, 0.5, 3.0)),
+            2 => Some(fuel(2, 0.5, 3.0)),
+            _ => Some(fuel(3, 0.2, 2.0)),
+        })
+        .expect("valid fuel");
+        g.set_material(2, 1);
+        for edge in &g.stencil {
+            assert!(edge.dx.abs() <= STENCIL_REACH && edge.dy.abs() <= STENCIL_REACH);
+            assert_eq!(edge.window_mask.count_ones() as usize, 1 + edge.crossed.len());
+        }
+        let (width, height) = (g.width_cells() as i32, g.height_cells() as i32);
+        let (mut open_steps, mut closed_steps) = (0, 0);
+        for y in 0..height {
+            for x in 0..width {
+                let fuel = g.fuel[(y * width + x) as usize];
+                let mut window = 0u64;
+                for dy in -STENCIL_REACH..=STENCIL_REACH {
+                    for dx in -STENCIL_REACH..=STENCIL_REACH {
+                        let on = (0..width).contains(&(x + dx)) && (0..height).contains(&(y + dy));
+                        if on && g.same_material(g.fuel[((y + dy) * width + x + dx) as usize], fuel) {
+                            window |= window_bit(dx, dy);
+                        }
+                    }
+                }
+                for edge in &g.stencil {
+                    let open = window & edge.window_mask == edge.window_mask;
+                    assert_eq!(open, g.step(x, y, edge, fuel).is_some(), "({x}, {y}) by ({}, {})", edge.dx, edge.dy);
+                    (open_steps, closed_steps) = (open_steps + usize::from(open), closed_steps + usize::from(!open));
+                }
+            }
+        }
+        assert!(open_steps > 1000 && closed_steps > 1000, "{open_steps} open, {closed_steps} closed");
     }
 
     #[test]
