@@ -266,17 +266,11 @@ enum StepKind {
 struct Interior {
     /// Per cell.
     kind: Vec<StepKind>,
-    /// Per fuel index, each interior step with its cost between two cells of that fuel.
-    one_fuel_steps: Vec<CostedStep>,
-}
-
-/// An interior step from a cell of one fuel: its index offset, and its cost in rounds (the
-/// step's half length times twice the fuel's slowness, worked out as [`FireGrid::relax`]
-/// works out any step). Eight bytes, so a cell's steps are read from one short array.
-#[derive(Clone, Copy, Debug)]
-struct CostedStep {
-    offset: i32,
-    cost: f32,
+    /// Per fuel index, the cost in rounds of each step to the square of cells around a cell
+    /// that the stencil reaches, between two cells of that fuel (row by row from `dy = −3`,
+    /// `dx = −3` first): the step's half length times twice the fuel's slowness, worked out as
+    /// [`FireGrid::relax`] works out any step; infinite where no step goes.
+    one_fuel_costs: Vec<[[f32; STENCIL_SIDE]; STENCIL_SIDE]>,
 }
 
 #[derive(Clone, Debug)]
@@ -294,6 +288,9 @@ struct StencilEdge {
 
 /// Most cells a stencil step goes along either axis (the (3, 2) and (3, 1) steps).
 const STENCIL_REACH: i32 = 3;
+
+/// Cells along a side of the square around a cell that the stencil reaches.
+const STENCIL_SIDE: usize = 2 * STENCIL_REACH as usize + 1;
 
 /// The bit of offset (`dx`, `dy`) in the square of `2 × STENCIL_REACH + 1` cells a side around
 /// a cell (49 bits).
@@ -627,18 +624,21 @@ impl FireGrid {
                     (false, false) => StepKind::Checked,
                 })
                 .collect();
-            let one_fuel_steps = self
+            let one_fuel_costs = self
                 .slowness_of
                 .iter()
-                .flat_map(|&slowness| {
-                    self.interior_steps.iter().map(move |step| CostedStep {
-                        // A step reaches 3 rows: under 3 × MAX_CELLS + 3 cells, which fits.
-                        offset: step.offset as i32,
-                        cost: step.half_length_in * (slowness + slowness),
-                    })
+                .map(|&slowness| {
+                    let mut costs = [[f32::INFINITY; STENCIL_SIDE]; STENCIL_SIDE];
+                    for edge in &self.stencil {
+                        let (row, column) = ((edge.dy + STENCIL_REACH) as usize, (edge.dx + STENCIL_REACH) as usize);
+                        // As `interior_steps` holds it: the length times half a cell.
+                        let half_length_in = edge.length_cells * (0.5 * self.cell_size);
+                        costs[row][column] = half_length_in * (slowness + slowness);
+                    }
+                    costs
                 })
                 .collect();
-            Interior { kind, one_fuel_steps }
+            Interior { kind, one_fuel_costs }
         })
     }
 
@@ -1309,24 +1309,35 @@ impl FireGrid {
         if kind != StepKind::Checked {
             // Inside one material every step is open (what `step` would find, unchecked). The
             // arrays are borrowed apart and are of one length, so a step costs one bounds check.
-            let Self { fuel: fuels, arrival, settled, slowness_of, heap, interior_steps, interior, .. } = self;
+            let Self { fuel: fuels, arrival, settled, slowness_of, heap, interior_steps, interior, height, .. } = self;
             let (fuels, arrival, settled) = (&fuels[..], &mut arrival[..], &settled[..]);
             assert!(arrival.len() == fuels.len() && settled.len() == fuels.len());
             // Whether a neighbour is settled is a coin toss along the front: it is tested with
             // the arrival in one branch (`&`, not `&&`), which is rarely taken and so well
             // predicted.
-            let mut relax_to = |next: usize, candidate: f32| {
+            let mut relax_to = |arrival: &mut [f32], next: usize, candidate: f32| {
                 if (candidate < arrival[next]) & !settled[next] {
                     arrival[next] = candidate;
                     heap.push(HeapEntry::new(candidate, next as u32));
                 }
             };
             match interior.get() {
-                Some(Interior { one_fuel_steps, .. }) if kind == StepKind::OneFuel => {
-                    // Every neighbour holds this fuel: each step's cost is worked out already.
-                    let steps = interior_steps.len();
-                    for step in &one_fuel_steps[usize::from(fuel) * steps..][..steps] {
-                        relax_to(index.wrapping_add_signed(step.offset as isize), time + step.cost);
+                Some(Interior { one_fuel_costs, .. }) if kind == StepKind::OneFuel => {
+                    // Every cell within reach holds this fuel: each step's cost is worked out
+                    // already. Row by row over the square the stencil reaches, a row's seven
+                    // arrivals are compared at once (no step: an infinite cost), and only a row
+                    // with a sooner arrival is gone through again to write it.
+                    let width = fuels.len() / *height as usize;
+                    let corner = index - STENCIL_REACH as usize * width - STENCIL_REACH as usize;
+                    for (dy, costs) in one_fuel_costs[usize::from(fuel)].iter().enumerate() {
+                        let start = corner + dy * width;
+                        let row = &arrival[start..start + STENCIL_SIDE];
+                        let sooner = row.iter().zip(costs).fold(false, |any, (&a, &c)| any | (time + c < a));
+                        if sooner {
+                            for (column, &cost) in costs.iter().enumerate() {
+                                relax_to(arrival, start + column, time + cost);
+                            }
+                        }
                     }
                 }
                 _ => {
@@ -1335,7 +1346,7 @@ impl FireGrid {
                         // Distance × mean slowness of the two cells: rounds to cross from
                         // centre to centre.
                         let candidate = time + step.half_length_in * (slowness + slowness_of[usize::from(fuels[next])]);
-                        relax_to(next, candidate);
+                        relax_to(arrival, next, candidate);
                     }
                 }
             }
@@ -2341,7 +2352,7 @@ mod tests {
             let interior = g.interior();
             other.interior = std::sync::OnceLock::from(Interior {
                 kind: interior.kind.iter().map(|&k| kind(k)).collect(),
-                one_fuel_steps: interior.one_fuel_steps.clone(),
+                one_fuel_costs: interior.one_fuel_costs.clone(),
             });
             other
         };
