@@ -760,15 +760,16 @@ impl FireFront {
             self.seen_cells = settled;
             return changes;
         }
+        let fuels = grid.fuel_indices();
         for (index, arrival) in grid.settled_indices_from(self.seen_cells) {
-            if let Some(i) = usize::from(grid.fuel_index_of(index)).checked_sub(1) {
-                if self.arrivals[i].capacity() == 0 {
-                    // Room for the whole region once it catches: no copying as it burns.
-                    self.arrivals[i].reserve(self.regions[i].cells);
-                }
-                self.arrivals[i].push(arrival);
-                changes[i].0 += 1;
+            let Some(i) = usize::from(fuels[index]).checked_sub(1) else { continue };
+            let (Some(arrivals), Some(change)) = (self.arrivals.get_mut(i), changes.get_mut(i)) else { continue };
+            if arrivals.capacity() == 0 {
+                // Room for the whole region once it catches: no copying as it burns.
+                arrivals.reserve(self.regions[i].cells);
             }
+            arrivals.push(arrival);
+            change.0 += 1;
         }
         self.seen_cells = settled;
         for (i, region) in self.regions.iter().enumerate() {
@@ -837,8 +838,8 @@ impl FireFront {
                 // Every burning cell is the one region's.
                 in_this[0] += run.len();
             } else {
-                for index in cells {
-                    if let Some(c) = in_this.get_mut(usize::from(grid.fuel_index_of(index)).wrapping_sub(1)) {
+                for &fuel in &grid.fuel_indices()[cells] {
+                    if let Some(c) = in_this.get_mut(usize::from(fuel).wrapping_sub(1)) {
                         *c += 1;
                     }
                 }

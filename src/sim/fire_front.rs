@@ -548,6 +548,11 @@ impl FireGrid {
         self.fuel.get(index).copied().unwrap_or(0)
     }
 
+    /// Every cell's fuel index, row by row (`y × width + x`), 0 where nothing burns.
+    pub fn fuel_indices(&self) -> &[u8] {
+        &self.fuel
+    }
+
     /// The material in a cell; `None` where nothing burns.
     pub fn fuel_at(&self, cell: Cell) -> Option<Fuel> {
         let fuel = self.fuel[self.index_of(cell)?];
