@@ -295,8 +295,7 @@ const STENCIL_SIDE: usize = 2 * STENCIL_REACH as usize + 1;
 /// The bit of offset (`dx`, `dy`) in the square of `2 × STENCIL_REACH + 1` cells a side around
 /// a cell (49 bits).
 fn window_bit(dx: i32, dy: i32) -> u64 {
-    let side = 2 * STENCIL_REACH + 1;
-    1 << ((dy + STENCIL_REACH) * side + dx + STENCIL_REACH)
+    1 << ((dy + STENCIL_REACH) * STENCIL_SIDE as i32 + dx + STENCIL_REACH)
 }
 
 /// A cell on its way, as one integer ordered by time, then by cell ([`exact::settle_key`]):
@@ -437,13 +436,6 @@ impl BurningBits {
         }
         (self.first_word, self.last_word) = (usize::MAX, 0);
         self.marked = None;
-    }
-
-    fn set(&mut self, index: usize) {
-        let word = index / 64;
-        self.bits[word] |= 1 << (index % 64);
-        self.first_word = self.first_word.min(word);
-        self.last_word = self.last_word.max(word);
     }
 }
 
@@ -614,37 +606,44 @@ impl FireGrid {
     /// [`Self::interior`], worked out now if it was not: cells whose stencil's reach holds one
     /// material, and those where it holds one fuel index.
     fn interior(&self) -> &Interior {
-        self.interior.get_or_init(|| {
-            let (width, height) = (self.width as usize, self.height as usize);
-            let reach =
-                self.stencil.iter().map(|e| e.dx.unsigned_abs().max(e.dy.unsigned_abs())).max().unwrap_or(0) as usize;
-            let materials = uniform_boxes(&self.cell_materials(), width, height, reach);
-            let fuels = uniform_boxes(&self.fuel, width, height, reach);
-            let kind = materials
-                .iter()
-                .zip(&fuels)
-                .map(|(&material, &fuel)| match (material, fuel) {
-                    (_, true) => StepKind::OneFuel,
-                    (true, false) => StepKind::Interior,
-                    (false, false) => StepKind::Checked,
-                })
-                .collect();
-            let one_fuel_costs = self
-                .slowness_of
-                .iter()
-                .map(|&slowness| {
-                    let mut costs = [[f32::INFINITY; STENCIL_SIDE]; STENCIL_SIDE];
-                    for edge in &self.stencil {
-                        let (row, column) = ((edge.dy + STENCIL_REACH) as usize, (edge.dx + STENCIL_REACH) as usize);
-                        // As `interior_steps` holds it: the length times half a cell.
-                        let half_length_in = edge.length_cells * (0.5 * self.cell_size);
-                        costs[row][column] = half_length_in * (slowness + slowness);
-                    }
-                    costs
-                })
-                .collect();
-            Interior { kind, one_fuel_costs }
-        })
+        self.interior.get_or_init(|| self.work_out_interior())
+    }
+
+    /// Once a paint, so kept out of the front's loop.
+    #[inline(never)]
+    fn work_out_interior(&self) -> Interior {
+        let (width, height) = (self.width as usize, self.height as usize);
+        let reach = STENCIL_REACH as usize;
+        let fuels = uniform_boxes(&self.fuel, width, height, reach);
+        // Where each material is one fuel index, a square of one material is one of one fuel.
+        let counts = self.cells_by_fuel_index();
+        let painted = || (1..256).filter(|&f| counts[f] > 0);
+        let one_fuel_a_material =
+            painted().all(|f| painted().all(|g| f == g || self.material_of[f] != self.material_of[g]));
+        let materials =
+            if one_fuel_a_material { None } else { Some(uniform_boxes(&self.cell_materials(), width, height, reach)) };
+        let kind = fuels
+            .iter()
+            .enumerate()
+            .map(|(index, &fuel)| match (fuel, materials.as_ref().is_some_and(|m| m[index])) {
+                (true, _) => StepKind::OneFuel,
+                (false, true) => StepKind::Interior,
+                (false, false) => StepKind::Checked,
+            })
+            .collect();
+        let one_fuel_costs = self
+            .slowness_of
+            .iter()
+            .map(|&slowness| {
+                let mut costs = [[f32::INFINITY; STENCIL_SIDE]; STENCIL_SIDE];
+                for (edge, step) in self.stencil.iter().zip(&self.interior_steps) {
+                    let (row, column) = ((edge.dy + STENCIL_REACH) as usize, (edge.dx + STENCIL_REACH) as usize);
+                    costs[row][column] = step.half_length_in * (slowness + slowness);
+                }
+                costs
+            })
+            .collect();
+        Interior { kind, one_fuel_costs }
     }
 
     /// [`Self::borders`], worked out now if it was not: row by row, each cell's material
@@ -1314,7 +1313,7 @@ impl FireGrid {
         if kind != StepKind::Checked {
             // Inside one material every step is open (what `step` would find, unchecked). The
             // arrays are borrowed apart and are of one length, so a step costs one bounds check.
-            let Self { fuel: fuels, arrival, settled, slowness_of, heap, interior_steps, interior, height, .. } = self;
+            let Self { fuel: fuels, arrival, settled, slowness_of, heap, interior_steps, interior, width, .. } = self;
             let (fuels, arrival, settled) = (&fuels[..], &mut arrival[..], &settled[..]);
             assert!(arrival.len() == fuels.len() && settled.len() == fuels.len());
             // Whether a neighbour is settled is a coin toss along the front: it is tested with
@@ -1332,7 +1331,7 @@ impl FireGrid {
                     // already. Row by row over the square the stencil reaches, a row's seven
                     // arrivals are compared at once (no step: an infinite cost), and only a row
                     // with a sooner arrival is gone through again to write it.
-                    let width = fuels.len() / *height as usize;
+                    let width = *width as usize;
                     let corner = index - STENCIL_REACH as usize * width - STENCIL_REACH as usize;
                     for (dy, costs) in one_fuel_costs[usize::from(fuel)].iter().enumerate() {
                         let start = corner + dy * width;
@@ -1452,47 +1451,48 @@ impl FireGrid {
         let carried_on = marks.marked.filter(|&(epoch, then, seen_then)| {
             epoch == self.epoch.0 && then <= time && seen_then <= seen && marks.bits.len() == words
         });
-        let Some((_, then, seen_then)) = carried_on else {
+        if carried_on.is_none() {
             marks.clear(words);
-            for index in self.burning_indices(time) {
-                marks.set(index);
-            }
-            marks.marked = Some((self.epoch.0, time, seen));
-            return;
-        };
+        }
         let (arrival, fuel, order) = (&self.arrival[..], &self.fuel[..], &self.settle_order[..]);
         let bits = &mut marks.bits[..];
         let (mut first_word, mut last_word) = (marks.first_word, marks.last_word);
-        let mut set = |cell: u32| {
-            let word = cell as usize / 64;
+        let mut set = |cell: usize| {
+            let word = cell / 64;
             bits[word] |= 1 << (cell % 64);
             first_word = first_word.min(word);
             last_word = last_word.max(word);
         };
-        // Caught since `then`: burning unless burnt out already, which only a cell that arrived
-        // the shortest burn-out or longer before `time` can be.
-        let surely = self.surely_burning_from(time, seen_then..seen);
-        for &cell in &order[seen_then..surely] {
-            if self.state_of_index(cell as usize, time) == CellState::Burning {
-                set(cell);
-            }
-        }
-        order[surely..seen].iter().for_each(|&cell| set(cell));
-        // Burnt out since: cells that arrived by `then` burn while `time < arrival + burn`, and
-        // `arrival + burn` grows along the settle order, so for each burn-out time those whose
-        // sum passed `then` but not `time` are one run of it.
-        if then < time {
-            let mut burns: Vec<u32> = self.burn_of[1..].iter().filter(|&&b| b > 0.0).map(|b| b.to_bits()).collect();
-            burns.sort_unstable();
-            burns.dedup();
-            let one_burn = burns.len() == 1;
-            let before = &order[..seen_then];
-            for burn in burns.into_iter().map(f32::from_bits) {
-                let out_by = |t: f32| before.partition_point(|&cell| arrival[cell as usize] + burn <= t);
-                for &cell in &before[out_by(then)..out_by(time)] {
-                    // With one burn-out time on the table, every cell has it.
-                    if one_burn || self.burn_of[usize::from(fuel[cell as usize])] == burn {
-                        bits[cell as usize / 64] &= !(1 << (cell % 64));
+        match carried_on {
+            None => self.burning_indices(time).for_each(set),
+            Some((_, then, seen_then)) => {
+                // Caught since `then`: burning unless burnt out already, which only a cell that arrived
+                // the shortest burn-out or longer before `time` can be.
+                let surely = self.surely_burning_from(time, seen_then..seen);
+                for &cell in &order[seen_then..surely] {
+                    if self.state_of_index(cell as usize, time) == CellState::Burning {
+                        set(cell as usize);
+                    }
+                }
+                order[surely..seen].iter().for_each(|&cell| set(cell as usize));
+                // Burnt out since: cells that arrived by `then` burn while `time < arrival + burn`, and
+                // `arrival + burn` grows along the settle order, so for each burn-out time those whose
+                // sum passed `then` but not `time` are one run of it.
+                if then < time {
+                    let mut burns: Vec<u32> =
+                        self.burn_of[1..].iter().filter(|&&b| b > 0.0).map(|b| b.to_bits()).collect();
+                    burns.sort_unstable();
+                    burns.dedup();
+                    let one_burn = burns.len() == 1;
+                    let before = &order[..seen_then];
+                    for burn in burns.into_iter().map(f32::from_bits) {
+                        let out_by = |t: f32| before.partition_point(|&cell| arrival[cell as usize] + burn <= t);
+                        for &cell in &before[out_by(then)..out_by(time)] {
+                            // With one burn-out time on the table, every cell has it.
+                            if one_burn || self.burn_of[usize::from(fuel[cell as usize])] == burn {
+                                bits[cell as usize / 64] &= !(1 << (cell % 64));
+                            }
+                        }
                     }
                 }
             }
