@@ -361,6 +361,9 @@ pub struct FireGrid {
     solver: FrontSolver,
     /// Patches of one material as lit so far, and which of them have an exact front.
     patches: exact::Patches,
+    /// The table's patches and their shapes, worked out at the first ignition after a paint
+    /// (or by [`Self::prepare_contacts`]) and shared by copies.
+    patch_map: std::sync::OnceLock<std::sync::Arc<exact::PatchMap>>,
     /// The cells touching (edge or corner) a burnable cell of another material, the only cells
     /// [`Self::contacts`] need look at; worked out when first asked after a paint.
     borders: std::sync::OnceLock<Borders>,
@@ -487,7 +490,8 @@ impl FireGrid {
             flood_mark: vec![0; count],
             flood_generation: 0,
             solver: FrontSolver::Exact,
-            patches: exact::Patches::new(count),
+            patches: exact::Patches::default(),
+            patch_map: std::sync::OnceLock::new(),
             borders: std::sync::OnceLock::new(),
             interior: std::sync::OnceLock::new(),
             epoch: FireEpoch::fresh(),
@@ -564,6 +568,7 @@ impl FireGrid {
             self.material_of[fuel as usize] = material;
             self.borders = std::sync::OnceLock::new();
             self.interior = std::sync::OnceLock::new();
+            self.patch_map = std::sync::OnceLock::new();
         }
     }
 
@@ -601,6 +606,9 @@ impl FireGrid {
     pub fn prepare_contacts(&self) {
         self.borders();
         self.interior();
+        if self.solver == FrontSolver::Exact {
+            self.patch_map();
+        }
     }
 
     /// [`Self::interior`], worked out now if it was not: cells whose stencil's reach holds one
@@ -879,7 +887,7 @@ impl FireGrid {
             self.add_exact_front(patch, *front, settled_until);
         }
         for entry in pending {
-            if self.patches.exact_rate(entry.cell() as usize).is_none() {
+            if self.exact_rate(entry.cell() as usize).is_none() {
                 self.heap.push(entry);
             }
         }
@@ -923,7 +931,7 @@ impl FireGrid {
         let arrival = self.arrival[index];
         // An exact patch knows every arrival once lit; it says "on its way" as far ahead as the
         // grid front would (one stencil step beyond the settled cells).
-        let horizon = match self.patches.exact_rate(index) {
+        let horizon = match self.exact_rate(index) {
             Some(rate) if !self.settled[index] => {
                 self.settled_until + exact::STENCIL_REACH_CELLS * self.cell_size / rate
             }
@@ -1155,6 +1163,7 @@ impl FireGrid {
         self.clear_fire();
         self.borders = std::sync::OnceLock::new();
         self.interior = std::sync::OnceLock::new();
+        self.patch_map = std::sync::OnceLock::new();
     }
 
     /// Forgets every fuel index's numbers, before painting the whole table from a checked list.
@@ -1246,7 +1255,7 @@ impl FireGrid {
         }
         if self.solver == FrontSolver::Exact {
             let patch = self.patch_of(origin, true);
-            if self.patches.exact_rate(origin).is_some() {
+            if self.exact_rate(origin).is_some() {
                 let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
                 let cells_seeded = self.ignite_exact(patch, origin, front);
                 if self.settled_until.is_finite() {

@@ -15,6 +15,7 @@
 
 use super::{FireGrid, HeapEntry};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Ignitions an exact patch takes before it hands over to the grid front: each one costs a pass
 /// over the patch and a ring walk a round, which the grid's heap does not.
@@ -38,11 +39,14 @@ thread_local! {
     static SORT_BUFFERS: std::cell::RefCell<SortBuffers> = std::cell::RefCell::default();
 }
 
+/// A row no cell of a patch was found in yet: (leftmost, rightmost, count).
+const EMPTY_ROW: (u32, u32, u32) = (u32::MAX, 0, 0);
+
 /// Cells a patch's flood checks at once while a run goes on.
 const EXTEND_CHUNK: usize = 16;
 
-/// No patch known for this cell yet.
-pub(super) const UNCLASSIFIED: u32 = u32::MAX;
+/// No patch: a cell that does not burn (in a [`PatchMap`]), or one not reached yet by a flood.
+pub(super) const NO_PATCH: u32 = u32::MAX;
 
 /// Cells of slack around each ring walked: the per-cell test decides exactly, the slack only
 /// keeps rounding in the ring's bounds from missing a cell (and covers the cell holding the
@@ -84,140 +88,226 @@ pub(super) enum PatchFront {
     Grid,
 }
 
-/// Every patch classified so far; cells of unclassified patches hold [`UNCLASSIFIED`].
-#[derive(Clone, Debug, Default)]
-pub(super) struct Patches {
+/// The table's patches, worked out once a paint (copies of a grid share them): each burnable
+/// cell's patch, and each patch's shape.
+#[derive(Debug, Default)]
+pub(super) struct PatchMap {
+    /// Per cell: its patch, [`NO_PATCH`] where nothing burns.
     pub(super) of_cell: Vec<u32>,
-    pub(super) list: Vec<PatchFront>,
+    shapes: Vec<PatchShape>,
 }
 
-impl Patches {
-    pub(super) fn new(cells: usize) -> Self {
-        Self { of_cell: vec![UNCLASSIFIED; cells], list: Vec::new() }
-    }
+/// One patch as painted.
+#[derive(Debug)]
+struct PatchShape {
+    /// The rate of its first cell.
+    rate: f32,
+    /// Whether every cell spreads at `rate`.
+    uniform: bool,
+    /// Whether it is digitally convex (see [`convex`]).
+    convex: bool,
+    first_row: u32,
+    /// Per row from `first_row`: its leftmost and rightmost cell.
+    rows: Vec<(u32, u32)>,
+    cells: usize,
+}
 
+/// The patches lit so far, in the order they were first lit, and which of them have an exact
+/// front. Cleared at the cost of the patches lit, not of the table.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Patches {
+    /// Per patch of the [`PatchMap`]: its place in `list` once lit, else [`UNLIT`].
+    lit: Vec<u32>,
+    pub(super) list: Vec<PatchFront>,
+    /// Per entry of `list`: its patch in the map.
+    ids: Vec<u32>,
+}
+
+/// A patch no fire has lit since the last clear.
+const UNLIT: u32 = u32::MAX;
+
+impl Patches {
     pub(super) fn clear(&mut self) {
-        self.of_cell.fill(UNCLASSIFIED);
+        for &id in &self.ids {
+            self.lit[id as usize] = UNLIT;
+        }
+        self.ids.clear();
         self.list.clear();
     }
 
-    /// The exact patch holding cell `index`, if it is one.
-    pub(super) fn exact_rate(&self, index: usize) -> Option<f32> {
-        match self.list.get(*self.of_cell.get(index)? as usize)? {
-            PatchFront::Exact { rate, .. } => Some(*rate),
-            PatchFront::Grid => None,
-        }
+    /// The place in `list` of lit patch `id`.
+    fn lit(&self, id: u32) -> Option<usize> {
+        self.lit.get(id as usize).filter(|&&k| k != UNLIT).map(|&k| k as usize)
     }
 }
 
 impl FireGrid {
-    /// The patch holding `origin`, classified now if it was not. `fresh`: only a patch no fire
-    /// has reached may be exact (a restore passes false and vouches for the arrivals itself).
+    /// The place in the lit patches of the patch holding `origin` (a burnable cell), lit now if
+    /// it was not. `fresh`: only a patch no fire has reached may be exact (a restore passes false
+    /// and vouches for the arrivals itself).
     pub(super) fn patch_of(&mut self, origin: usize, fresh: bool) -> usize {
-        let known = self.patches.of_cell[origin];
-        if known != UNCLASSIFIED {
-            return known as usize;
+        let map = Arc::clone(self.patch_map());
+        let id = map.of_cell[origin];
+        if let Some(known) = self.patches.lit(id) {
+            return known;
         }
-        let id = self.patches.list.len() as u32;
-        let material = self.material_of[self.fuel[origin] as usize];
+        let shape = &map.shapes[id as usize];
         let width = self.width as usize;
-        let rate = self.rate_of[usize::from(self.fuel[origin])];
-        // Per row of the table: leftmost, rightmost and count of the patch's cells, filled run by
-        // run (a scanline flood: each cell is looked at a few times, in row order).
-        let mut rows: Vec<(u32, u32, u32)> = vec![(u32::MAX, 0, 0); self.height as usize];
-        let mut uniform = true;
+        let cells_of = |k: usize, (lo, hi): (u32, u32)| {
+            let start = (shape.first_row as usize + k) * width;
+            start + lo as usize..=start + hi as usize
+        };
         // A fresh patch on a grid never lit is untouched without looking (a restore, which
-        // writes arrivals before it classifies, is not fresh).
-        let surely_untouched = fresh && self.nothing_lit();
-        let mut untouched = true;
-        let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
-        let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
-        // A cell of this fuel and patch joins the patch. Branch-free, so that passes over runs
-        // of cells vectorise.
-        let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == UNCLASSIFIED);
-        let same = |grid: &Self, index: usize| joins(grid.fuel[index], grid.patches.of_cell[index]);
-        let mut seeds = vec![origin];
-        while let Some(seed) = seeds.pop() {
-            if self.patches.of_cell[seed] != UNCLASSIFIED {
-                continue;
-            }
-            let y = seed / width;
-            let row = y * width;
-            let (mut lo, mut hi) = (seed - row, seed - row);
-            // A chunk at a time while whole chunks fit (one branch-free pass each), then a cell.
-            let fit = |grid: &Self, cells: std::ops::Range<usize>| {
-                grid.fuel[cells.clone()]
-                    .iter()
-                    .zip(&grid.patches.of_cell[cells])
-                    .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
-            };
-            while lo >= EXTEND_CHUNK && fit(self, row + lo - EXTEND_CHUNK..row + lo) {
-                lo -= EXTEND_CHUNK;
-            }
-            while lo > 0 && same(self, row + lo - 1) {
-                lo -= 1;
-            }
-            while hi + EXTEND_CHUNK < width && fit(self, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
-                hi += EXTEND_CHUNK;
-            }
-            while hi + 1 < width && same(self, row + hi + 1) {
-                hi += 1;
-            }
-            let run = row + lo..=row + hi;
-            self.patches.of_cell[run.clone()].fill(id);
-            // Folds, not `all`: one branch-free pass over the run each.
-            uniform &=
-                self.fuel[run.clone()].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
-            untouched &= surely_untouched
-                || self.settled[run.clone()].iter().fold(true, |none, &s| none & !s)
-                    && self.arrival[run].iter().fold(true, |none, &a| none & (a == f32::INFINITY));
-            let entry = &mut rows[y];
-            *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
-            // One seed for each run of the patch's cells touching this run above and below.
-            for next_row in [y.wrapping_sub(1), y + 1] {
-                if next_row >= self.height as usize {
-                    continue;
-                }
-                let base = next_row * width;
-                let cells = base + lo..=base + hi;
-                // Mostly the row the flood came from, all claimed: one branch-free pass says so.
-                if self.patches.of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != UNCLASSIFIED)) {
-                    continue;
-                }
-                // Mostly the row it goes on to, all joining: one run, one seed, found the same way.
-                if fit(self, base + lo..base + hi + 1) {
-                    seeds.push(base + lo);
-                    continue;
-                }
-                let mut in_run = false;
-                for (offset, (&fuel, &patch)) in
-                    self.fuel[cells.clone()].iter().zip(&self.patches.of_cell[cells]).enumerate()
-                {
-                    let fits = joins(fuel, patch);
-                    if fits & !in_run {
-                        seeds.push(base + lo + offset);
-                    }
-                    in_run = fits;
-                }
-            }
-        }
-        // A 4-connected patch covers a run of whole rows.
-        let first_row = rows.iter().position(|r| r.2 > 0).unwrap_or(0);
-        let last_row = rows.iter().rposition(|r| r.2 > 0).unwrap_or(0);
-        let rows = &rows[first_row..=last_row];
-        let first_row = first_row as u32;
-        let exact = self.solver == super::FrontSolver::Exact && uniform && (untouched || !fresh) && convex(rows);
-        let front = if exact {
-            let rows: Vec<(u32, u32)> = rows.iter().map(|&(lo, hi, _)| (lo, hi)).collect();
-            let cells = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum::<usize>();
+        // writes arrivals before it lights, is not fresh). Only an exact patch's matters, and
+        // its rows hold its cells alone. Folds, not `all`: one branch-free pass a row.
+        let candidate = self.solver == super::FrontSolver::Exact && shape.uniform && shape.convex;
+        let untouched = (fresh && self.nothing_lit())
+            || candidate
+                && shape.rows.iter().enumerate().all(|(k, &row)| {
+                    self.settled[cells_of(k, row)].iter().fold(true, |none, &s| none & !s)
+                        && self.arrival[cells_of(k, row)].iter().fold(true, |none, &a| none & (a == f32::INFINITY))
+                });
+        let front = if candidate && (untouched || !fresh) {
+            let rows = shape.rows.clone();
             let (settled, latest) =
-                if untouched { (0, f32::NEG_INFINITY) } else { self.settled_and_latest(first_row, &rows) };
-            PatchFront::Exact { rate, first_row, rows, ignitions: Vec::new(), unsettled: cells - settled, latest }
+                if untouched { (0, f32::NEG_INFINITY) } else { self.settled_and_latest(shape.first_row, &rows) };
+            PatchFront::Exact {
+                rate: shape.rate,
+                first_row: shape.first_row,
+                rows,
+                ignitions: Vec::new(),
+                unsettled: shape.cells - settled,
+                latest,
+            }
         } else {
             PatchFront::Grid
         };
-        self.patches.list.push(front);
-        id as usize
+        let patches = &mut self.patches;
+        if patches.lit.len() <= id as usize {
+            patches.lit.resize(map.shapes.len(), UNLIT);
+        }
+        patches.lit[id as usize] = patches.list.len() as u32;
+        patches.ids.push(id);
+        patches.list.push(front);
+        patches.list.len() - 1
+    }
+
+    /// The exact patch holding cell `index`, if it is one: its rate.
+    pub(super) fn exact_rate(&self, index: usize) -> Option<f32> {
+        let id = *self.patch_map.get()?.of_cell.get(index)?;
+        match self.patches.list.get(self.patches.lit(id)?)? {
+            PatchFront::Exact { rate, .. } => Some(*rate),
+            PatchFront::Grid => None,
+        }
+    }
+
+    /// [`PatchMap`], worked out now if it was not.
+    pub(super) fn patch_map(&self) -> &Arc<PatchMap> {
+        self.patch_map.get_or_init(|| Arc::new(self.work_out_patches()))
+    }
+
+    /// Every patch of the table: the 4-connected cells of one material (a diagonal step needs
+    /// both side cells), numbered by first cell, row by row. Each is filled run by run (a
+    /// scanline flood: each cell is looked at a few times, in row order).
+    #[inline(never)]
+    fn work_out_patches(&self) -> PatchMap {
+        let width = self.width as usize;
+        let mut of_cell = vec![NO_PATCH; self.fuel.len()];
+        let mut shapes = Vec::new();
+        // Per row of the table: leftmost, rightmost and count of the patch's cells; put back
+        // after each patch over the rows it spans, so many small patches cost their own rows.
+        let mut rows: Vec<(u32, u32, u32)> = vec![EMPTY_ROW; self.height as usize];
+        let mut seeds = Vec::new();
+        for origin in 0..self.fuel.len() {
+            if self.fuel[origin] == 0 || of_cell[origin] != NO_PATCH {
+                continue;
+            }
+            let id = shapes.len() as u32;
+            let material = self.material_of[self.fuel[origin] as usize];
+            let rate = self.rate_of[usize::from(self.fuel[origin])];
+            let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
+            let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
+            // A cell of this fuel and patch joins the patch. Branch-free, so that passes over
+            // runs of cells vectorise.
+            let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == NO_PATCH);
+            let fit = |of_cell: &[u32], cells: std::ops::Range<usize>| {
+                self.fuel[cells.clone()]
+                    .iter()
+                    .zip(&of_cell[cells])
+                    .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
+            };
+            let (mut uniform, mut first_row, mut last_row) = (true, usize::MAX, 0);
+            seeds.push(origin);
+            while let Some(seed) = seeds.pop() {
+                if of_cell[seed] != NO_PATCH {
+                    continue;
+                }
+                let y = seed / width;
+                let row = y * width;
+                let (mut lo, mut hi) = (seed - row, seed - row);
+                // A chunk at a time while whole chunks fit (one branch-free pass each), then a
+                // cell.
+                while lo >= EXTEND_CHUNK && fit(&of_cell, row + lo - EXTEND_CHUNK..row + lo) {
+                    lo -= EXTEND_CHUNK;
+                }
+                while lo > 0 && joins(self.fuel[row + lo - 1], of_cell[row + lo - 1]) {
+                    lo -= 1;
+                }
+                while hi + EXTEND_CHUNK < width && fit(&of_cell, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
+                    hi += EXTEND_CHUNK;
+                }
+                while hi + 1 < width && joins(self.fuel[row + hi + 1], of_cell[row + hi + 1]) {
+                    hi += 1;
+                }
+                let run = row + lo..=row + hi;
+                of_cell[run.clone()].fill(id);
+                // A fold, not `all`: one branch-free pass over the run.
+                uniform &= self.fuel[run].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
+                let entry = &mut rows[y];
+                *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
+                (first_row, last_row) = (first_row.min(y), last_row.max(y));
+                // One seed for each run of the patch's cells touching this run above and below.
+                for next_row in [y.wrapping_sub(1), y + 1] {
+                    if next_row >= self.height as usize {
+                        continue;
+                    }
+                    let base = next_row * width;
+                    let cells = base + lo..=base + hi;
+                    // Mostly the row the flood came from, all claimed: one branch-free pass says
+                    // so.
+                    if of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != NO_PATCH)) {
+                        continue;
+                    }
+                    // Mostly the row it goes on to, all joining: one run, one seed, found the
+                    // same way.
+                    if fit(&of_cell, base + lo..base + hi + 1) {
+                        seeds.push(base + lo);
+                        continue;
+                    }
+                    let mut in_run = false;
+                    for (offset, (&fuel, &patch)) in self.fuel[cells.clone()].iter().zip(&of_cell[cells]).enumerate() {
+                        let fits = joins(fuel, patch);
+                        if fits & !in_run {
+                            seeds.push(base + lo + offset);
+                        }
+                        in_run = fits;
+                    }
+                }
+            }
+            // A 4-connected patch covers a run of whole rows.
+            let spanned = &mut rows[first_row..=last_row];
+            let convex = convex(spanned);
+            shapes.push(PatchShape {
+                rate,
+                uniform,
+                convex,
+                first_row: first_row as u32,
+                rows: spanned.iter().map(|&(lo, hi, _)| (lo, hi)).collect(),
+                cells: spanned.iter().map(|&(_, _, count)| count as usize).sum(),
+            });
+            spanned.fill(EMPTY_ROW);
+        }
+        PatchMap { of_cell, shapes }
     }
 
     /// How many cells of a patch are settled, and its latest finite arrival.
@@ -746,6 +836,7 @@ fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::fire_front::Cell;
 
     /// A linear congruential generator's successive states from `seed` (Knuth's MMIX constants).
     fn lcg(mut state: u64) -> impl FnMut() -> u64 {
@@ -822,10 +913,11 @@ mod tests {
         };
         let mut patches = 0;
         for origin in (0..width * height).step_by(37) {
-            if material(&grid, origin).is_none() || grid.patches.of_cell[origin] != UNCLASSIFIED {
+            let id = grid.patch_map().of_cell[origin];
+            if material(&grid, origin).is_none() || grid.patches.lit(id).is_some() {
                 continue;
             }
-            let id = grid.patch_of(origin, true) as u32;
+            grid.patch_of(origin, true);
             patches += 1;
             // A plain flood over the four neighbours.
             let mut inside = vec![false; width * height];
@@ -844,10 +936,56 @@ mod tests {
                 }
             }
             for (cell, &inside) in inside.iter().enumerate() {
-                assert_eq!(grid.patches.of_cell[cell] == id, inside, "cell {cell} and the patch of {origin}");
+                assert_eq!(grid.patch_map().of_cell[cell] == id, inside, "cell {cell} and the patch of {origin}");
             }
         }
         assert!(patches > 20, "{patches} patches");
+    }
+
+    /// The table's patches are worked out once a paint and shared by copies; putting a fire
+    /// out forgets which were lit, so a fire lit again goes as on a fresh grid; and a new
+    /// material or paint works them out again.
+    #[test]
+    fn copies_share_the_patches_and_a_fire_put_out_lights_them_afresh() {
+        let fuel = |index: u8| super::super::Fuel { index, spread_rate_in: 0.5, burn_out_rounds: 2.0 };
+        let painted = || {
+            let mut grid = FireGrid::new(10.0, 6.0, 0.1).expect("a valid grid");
+            grid.paint(|x, _| Some(fuel(if x < 5.0 { 1 } else { 2 }))).expect("valid fuel");
+            grid
+        };
+        let template = painted();
+        template.prepare_contacts();
+        let mut grid = template.clone();
+        let shared = |a: &FireGrid, b: &FireGrid| match (a.patch_map.get(), b.patch_map.get()) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        assert!(shared(&template, &grid));
+        assert_eq!(template.patch_map().shapes.len(), 2, "two fuels, two patches");
+        grid.ignite(2.5, 3.0, 0.2, 0.0).expect("lit");
+        grid.advance_to(20.0);
+        assert!(matches!(grid.patches.list[..], [PatchFront::Exact { .. }]));
+        // Put out, then lit in the other patch: as on a grid never lit.
+        grid.clear_fire();
+        assert!(grid.patches.list.is_empty() && grid.patches.lit.iter().all(|&k| k == UNLIT));
+        let mut fresh = painted();
+        for g in [&mut grid, &mut fresh] {
+            g.ignite(7.5, 3.0, 0.2, 1.0).expect("lit");
+            g.advance_to(f32::INFINITY);
+        }
+        assert!(grid.arrival.iter().zip(&fresh.arrival).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(grid.settle_order, fresh.settle_order);
+        assert!(grid.exact_rate(grid.index_of(Cell { x: 80, y: 30 }).expect("on the table")).is_some());
+        assert!(grid.exact_rate(grid.index_of(Cell { x: 20, y: 30 }).expect("on the table")).is_none(), "not lit");
+        // One material: the two fuels are one patch, worked out again; the copy keeps its own.
+        grid.set_material(2, 1);
+        assert!(grid.patch_map.get().is_none());
+        grid.clear_fire();
+        grid.ignite(2.5, 3.0, 0.2, 0.0).expect("lit");
+        grid.advance_to(f32::INFINITY);
+        assert_eq!(grid.patch_map().shapes.len(), 1);
+        assert!(grid.arrival(Cell { x: 99, y: 30 }).is_some(), "the fire crosses into fuel 2");
+        assert_eq!(template.patch_map().shapes.len(), 2);
     }
 
     #[test]
