@@ -7,9 +7,11 @@
 //! keeps the grid's Dijkstra front.
 //!
 //! A patch is the set of cells the grid front could reach from a cell: 4-connected cells of one
-//! material (a diagonal step needs both side cells). It is classified once, when first lit:
-//! convex means every cell centre inside the convex hull of its cell centres is in it (digital
-//! convexity, checked exactly in integers per row). The arrival of every cell of the patch is
+//! material (a diagonal step needs both side cells). The table's patches are found and
+//! classified once a paint, at the first ignition (copies of the grid share them): convex means
+//! every cell centre inside the convex hull of its cell centres is in it (digital convexity,
+//! checked exactly in integers per row). A patch first lit takes the exact front if it is
+//! convex, of one spread rate, and untouched by fire. The arrival of every cell of the patch is
 //! written when it is lit (a few additions and a square root a cell); settling a round then
 //! visits only the cells in that round's ring of each ignition, row by row.
 
