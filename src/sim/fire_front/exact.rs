@@ -44,6 +44,9 @@ thread_local! {
 /// A row no cell of a patch was found in yet: (leftmost, rightmost, count).
 const EMPTY_ROW: (u32, u32, u32) = (u32::MAX, 0, 0);
 
+/// Cells the search for a patch's first cell checks at once.
+const SCAN_CHUNK: usize = 64;
+
 /// Cells a patch's flood checks at once while a run goes on.
 const EXTEND_CHUNK: usize = 16;
 
@@ -213,103 +216,130 @@ impl FireGrid {
     /// scanline flood: each cell is looked at a few times, in row order).
     #[inline(never)]
     fn work_out_patches(&self) -> PatchMap {
-        let width = self.width as usize;
         let mut of_cell = vec![NO_PATCH; self.fuel.len()];
         let mut shapes = Vec::new();
         // Per row of the table: leftmost, rightmost and count of the patch's cells; put back
         // after each patch over the rows it spans, so many small patches cost their own rows.
         let mut rows: Vec<(u32, u32, u32)> = vec![EMPTY_ROW; self.height as usize];
         let mut seeds = Vec::new();
-        for origin in 0..self.fuel.len() {
-            if self.fuel[origin] == 0 || of_cell[origin] != NO_PATCH {
+        let cells = self.fuel.len();
+        let mut chunk = 0..0;
+        while chunk.end < cells {
+            chunk = chunk.end..(chunk.end + SCAN_CHUNK).min(cells);
+            // Most chunks start no patch (unburnable, or flooded already): one branch-free pass
+            // says so.
+            let none = self.fuel[chunk.clone()]
+                .iter()
+                .zip(&of_cell[chunk.clone()])
+                .fold(true, |none, (&fuel, &patch)| none & ((fuel == 0) | (patch != NO_PATCH)));
+            if none {
                 continue;
             }
-            let id = shapes.len() as u32;
-            let material = self.material_of[self.fuel[origin] as usize];
-            let rate = self.rate_of[usize::from(self.fuel[origin])];
-            let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
-            let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
-            // A cell of this fuel and patch joins the patch. Branch-free, so that passes over
-            // runs of cells vectorise.
-            let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == NO_PATCH);
-            let fit = |of_cell: &[u32], cells: std::ops::Range<usize>| {
-                self.fuel[cells.clone()]
-                    .iter()
-                    .zip(&of_cell[cells])
-                    .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
-            };
-            let (mut uniform, mut first_row, mut last_row) = (true, usize::MAX, 0);
-            seeds.push(origin);
-            while let Some(seed) = seeds.pop() {
-                if of_cell[seed] != NO_PATCH {
-                    continue;
-                }
-                let y = seed / width;
-                let row = y * width;
-                let (mut lo, mut hi) = (seed - row, seed - row);
-                // A chunk at a time while whole chunks fit (one branch-free pass each), then a
-                // cell.
-                while lo >= EXTEND_CHUNK && fit(&of_cell, row + lo - EXTEND_CHUNK..row + lo) {
-                    lo -= EXTEND_CHUNK;
-                }
-                while lo > 0 && joins(self.fuel[row + lo - 1], of_cell[row + lo - 1]) {
-                    lo -= 1;
-                }
-                while hi + EXTEND_CHUNK < width && fit(&of_cell, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
-                    hi += EXTEND_CHUNK;
-                }
-                while hi + 1 < width && joins(self.fuel[row + hi + 1], of_cell[row + hi + 1]) {
-                    hi += 1;
-                }
-                let run = row + lo..=row + hi;
-                of_cell[run.clone()].fill(id);
-                // A fold, not `all`: one branch-free pass over the run.
-                uniform &= self.fuel[run].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
-                let entry = &mut rows[y];
-                *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
-                (first_row, last_row) = (first_row.min(y), last_row.max(y));
-                // One seed for each run of the patch's cells touching this run above and below.
-                for next_row in [y.wrapping_sub(1), y + 1] {
-                    if next_row >= self.height as usize {
-                        continue;
-                    }
-                    let base = next_row * width;
-                    let cells = base + lo..=base + hi;
-                    // Mostly the row the flood came from, all claimed: one branch-free pass says
-                    // so.
-                    if of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != NO_PATCH)) {
-                        continue;
-                    }
-                    // Mostly the row it goes on to, all joining: one run, one seed, found the
-                    // same way.
-                    if fit(&of_cell, base + lo..base + hi + 1) {
-                        seeds.push(base + lo);
-                        continue;
-                    }
-                    let mut in_run = false;
-                    for (offset, (&fuel, &patch)) in self.fuel[cells.clone()].iter().zip(&of_cell[cells]).enumerate() {
-                        let fits = joins(fuel, patch);
-                        if fits & !in_run {
-                            seeds.push(base + lo + offset);
-                        }
-                        in_run = fits;
-                    }
+            for origin in chunk.clone() {
+                if self.fuel[origin] != 0 && of_cell[origin] == NO_PATCH {
+                    let id = shapes.len() as u32;
+                    shapes.push(self.flood_patch(origin, id, &mut of_cell, &mut rows, &mut seeds));
                 }
             }
-            // A 4-connected patch covers a run of whole rows.
-            let spanned = &mut rows[first_row..=last_row];
-            let convex = convex(spanned);
-            shapes.push(PatchShape {
-                rate,
-                uniform,
-                convex,
-                first_row: first_row as u32,
-                rows: spanned.iter().map(|&(lo, hi, _)| (lo, hi)).collect(),
-                cells: spanned.iter().map(|&(_, _, count)| count as usize).sum(),
-            });
-            spanned.fill(EMPTY_ROW);
         }
         PatchMap { of_cell, shapes }
+    }
+
+    /// Floods patch `id` from `origin` into `of_cell` (using `rows`, all empty, and `seeds` as
+    /// room; `rows` is left empty again) and returns its shape.
+    fn flood_patch(
+        &self,
+        origin: usize,
+        id: u32,
+        of_cell: &mut [u32],
+        rows: &mut [(u32, u32, u32)],
+        seeds: &mut Vec<usize>,
+    ) -> PatchShape {
+        let width = self.width as usize;
+        let material = self.material_of[self.fuel[origin] as usize];
+        let rate = self.rate_of[usize::from(self.fuel[origin])];
+        let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
+        let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
+        // A cell of this fuel and patch joins the patch. Branch-free, so that passes over
+        // runs of cells vectorise.
+        let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == NO_PATCH);
+        let fit = |of_cell: &[u32], cells: std::ops::Range<usize>| {
+            self.fuel[cells.clone()]
+                .iter()
+                .zip(&of_cell[cells])
+                .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
+        };
+        let (mut uniform, mut first_row, mut last_row) = (true, usize::MAX, 0);
+        seeds.push(origin);
+        while let Some(seed) = seeds.pop() {
+            if of_cell[seed] != NO_PATCH {
+                continue;
+            }
+            let y = seed / width;
+            let row = y * width;
+            let (mut lo, mut hi) = (seed - row, seed - row);
+            // A chunk at a time while whole chunks fit (one branch-free pass each), then a
+            // cell.
+            while lo >= EXTEND_CHUNK && fit(of_cell, row + lo - EXTEND_CHUNK..row + lo) {
+                lo -= EXTEND_CHUNK;
+            }
+            while lo > 0 && joins(self.fuel[row + lo - 1], of_cell[row + lo - 1]) {
+                lo -= 1;
+            }
+            while hi + EXTEND_CHUNK < width && fit(of_cell, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
+                hi += EXTEND_CHUNK;
+            }
+            while hi + 1 < width && joins(self.fuel[row + hi + 1], of_cell[row + hi + 1]) {
+                hi += 1;
+            }
+            let run = row + lo..=row + hi;
+            of_cell[run.clone()].fill(id);
+            // A fold, not `all`: one branch-free pass over the run.
+            uniform &= self.fuel[run].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
+            let entry = &mut rows[y];
+            *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
+            (first_row, last_row) = (first_row.min(y), last_row.max(y));
+            // One seed for each run of the patch's cells touching this run above and below.
+            for next_row in [y.wrapping_sub(1), y + 1] {
+                if next_row >= self.height as usize {
+                    continue;
+                }
+                let base = next_row * width;
+                let cells = base + lo..=base + hi;
+                // Mostly the row the flood came from, all claimed: one branch-free pass says
+                // so.
+                if of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != NO_PATCH)) {
+                    continue;
+                }
+                // Mostly the row it goes on to, all joining: one run, one seed, found the
+                // same way.
+                if fit(of_cell, base + lo..base + hi + 1) {
+                    seeds.push(base + lo);
+                    continue;
+                }
+                let mut in_run = false;
+                for (offset, (&fuel, &patch)) in self.fuel[cells.clone()].iter().zip(&of_cell[cells]).enumerate() {
+                    let fits = joins(fuel, patch);
+                    if fits & !in_run {
+                        seeds.push(base + lo + offset);
+                    }
+                    in_run = fits;
+                }
+            }
+        }
+        // A 4-connected patch covers a run of whole rows.
+        let spanned = &mut rows[first_row..=last_row];
+        let convex = convex(spanned);
+        let shape = PatchShape {
+            rate,
+            uniform,
+            convex,
+            first_row: first_row as u32,
+            rows: spanned.iter().map(|&(lo, hi, _)| (lo, hi)).collect(),
+            cells: spanned.iter().map(|&(_, _, count)| count as usize).sum(),
+        };
+        spanned.fill(EMPTY_ROW);
+        shape
     }
 
     /// How many cells of a patch are settled, and its latest finite arrival.
