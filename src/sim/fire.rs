@@ -994,7 +994,7 @@ fn paint_owners<T: Copy>(
             Shape::Rect { min, max } => {
                 for y in first..=last {
                     let cy = centre(y);
-                    if unpainted.find(y, left) > right {
+                    if !unpainted.any_within(y, left, right) {
                         continue;
                     }
                     if cy >= min.1 && cy <= max.1 {
@@ -1008,7 +1008,7 @@ fn paint_owners<T: Copy>(
             }
             Shape::Circle { center, radius } => {
                 for y in first..=last {
-                    if unpainted.find(y, left) > right {
+                    if !unpainted.any_within(y, left, right) {
                         continue;
                     }
                     let cy = centre(y);
@@ -1044,7 +1044,7 @@ fn paint_owners<T: Copy>(
                         next_edge += 1;
                     }
                     active.retain(|e| e.0.1.max(e.1.1) > cy);
-                    if unpainted.find(y, left) > right {
+                    if !unpainted.any_within(y, left, right) {
                         continue;
                     }
                     crossings.clear();
@@ -1073,44 +1073,55 @@ fn paint_owners<T: Copy>(
     owner
 }
 
-/// Per row, the next cell not yet painted at or after each cell (`width`: none), so each cell is
-/// painted once however many regions cover it.
+/// Per row, the runs of cells not yet painted, in order, so each cell is painted once however
+/// many regions cover it. A row costs its runs, not its cells.
 struct UnpaintedCells {
-    next: Vec<u32>,
-    stride: usize,
+    rows: Vec<Vec<(u32, u32)>>,
 }
 
 impl UnpaintedCells {
     fn new(width: usize, height: usize) -> Self {
-        let stride = width + 1;
-        let row: Vec<u32> = (0..stride as u32).collect();
-        Self { next: row.repeat(height), stride }
+        let row = if width == 0 { Vec::new() } else { vec![(0, width as u32 - 1)] };
+        Self { rows: vec![row; height] }
     }
 
-    fn find(&mut self, row: usize, mut x: usize) -> usize {
-        let base = row * self.stride;
-        while self.next[base + x] as usize != x {
-            let skip = self.next[base + self.next[base + x] as usize];
-            self.next[base + x] = skip;
-            x = skip as usize;
-        }
-        x
+    /// Whether any cell of row `row` from `a` to `b` inclusive is unpainted.
+    fn any_within(&self, row: usize, a: usize, b: usize) -> bool {
+        let runs = &self.rows[row];
+        let first = runs.partition_point(|&(_, hi)| (hi as usize) < a);
+        runs.get(first).is_some_and(|&(lo, _)| lo as usize <= b)
     }
 
     /// Calls `paint(from, to)` for each run of unpainted cells of row `row` from `a` to `b`
-    /// inclusive.
+    /// inclusive, and marks them painted.
     fn paint(&mut self, row: usize, a: usize, b: usize, mut paint: impl FnMut(usize, usize)) {
-        let base = row * self.stride;
-        let mut x = self.find(row, a);
-        while x <= b {
-            // An unpainted cell is its own next.
-            let mut end = x;
-            while end < b && self.next[base + end + 1] as usize == end + 1 {
-                end += 1;
+        let runs = &mut self.rows[row];
+        let mut k = runs.partition_point(|&(_, hi)| (hi as usize) < a);
+        while let Some(&(lo, hi)) = runs.get(k) {
+            if lo as usize > b {
+                break;
             }
-            paint(x, end);
-            self.next[base + x..=base + end].fill(end as u32 + 1);
-            x = self.find(row, end + 1);
+            let (from, to) = (lo.max(a as u32), hi.min(b as u32));
+            paint(from as usize, to as usize);
+            // What is left of the run: cells before `from`, cells after `to` (then `to` is `b`).
+            match (lo < from, hi > to) {
+                (false, false) => {
+                    runs.remove(k);
+                }
+                (true, false) => {
+                    runs[k].1 = from - 1;
+                    k += 1;
+                }
+                (false, true) => {
+                    runs[k].0 = to + 1;
+                    break;
+                }
+                (true, true) => {
+                    runs[k].1 = from - 1;
+                    runs.insert(k + 1, (to + 1, hi));
+                    break;
+                }
+            }
         }
     }
 }
