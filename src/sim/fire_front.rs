@@ -883,8 +883,9 @@ impl FireGrid {
                     front.x, front.y
                 )));
             };
-            let patch = self.patch_of(origin, false);
-            self.add_exact_front(patch, *front, settled_until);
+            if let Some(patch) = self.patch_of(origin, false) {
+                self.add_exact_front(patch, *front, settled_until);
+            }
         }
         for entry in pending {
             if self.exact_rate(entry.cell() as usize).is_none() {
@@ -1254,8 +1255,9 @@ impl FireGrid {
             return None;
         }
         if self.solver == FrontSolver::Exact {
-            let patch = self.patch_of(origin, true);
-            if self.exact_rate(origin).is_some() {
+            if let Some(patch) = self.patch_of(origin, true)
+                && self.exact_rate(origin).is_some()
+            {
                 let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
                 let cells_seeded = self.ignite_exact(patch, origin, front);
                 if self.settled_until.is_finite() {

@@ -41,6 +41,17 @@ thread_local! {
     static SORT_BUFFERS: std::cell::RefCell<SortBuffers> = std::cell::RefCell::default();
 }
 
+/// Room a patch's flood works in.
+struct Flood<'a> {
+    /// Per cell: flooded by a patch found already.
+    flooded: &'a mut [bool],
+    /// Per row: its runs of burnable cells found so far, with their patches.
+    runs: &'a mut [Vec<(u32, u32, u32)>],
+    /// Per row: [`EMPTY_ROW`], or the patch being flooded's cells there.
+    rows: &'a mut [(u32, u32, u32)],
+    seeds: &'a mut Vec<usize>,
+}
+
 /// A row no cell of a patch was found in yet: (leftmost, rightmost, count).
 const EMPTY_ROW: (u32, u32, u32) = (u32::MAX, 0, 0);
 
@@ -49,9 +60,6 @@ const SCAN_CHUNK: usize = 64;
 
 /// Cells a patch's flood checks at once while a run goes on.
 const EXTEND_CHUNK: usize = 16;
-
-/// No patch: a cell that does not burn (in a [`PatchMap`]), or one not reached yet by a flood.
-pub(super) const NO_PATCH: u32 = u32::MAX;
 
 /// Cells of slack around each ring walked: the per-cell test decides exactly, the slack only
 /// keeps rounding in the ring's bounds from missing a cell (and covers the cell holding the
@@ -93,13 +101,25 @@ pub(super) enum PatchFront {
     Grid,
 }
 
-/// The table's patches, worked out once a paint (copies of a grid share them): each burnable
-/// cell's patch, and each patch's shape.
+/// The table's patches, worked out once a paint (copies of a grid share them): each patch's
+/// runs of cells, row by row, and its shape. Runs, not a number a cell: a table of one patch
+/// holds a run a row.
 #[derive(Debug, Default)]
 pub(super) struct PatchMap {
-    /// Per cell: its patch, [`NO_PATCH`] where nothing burns.
-    pub(super) of_cell: Vec<u32>,
+    width: usize,
+    /// Per row: its runs of burnable cells (leftmost, rightmost, patch), left to right.
+    runs: Vec<Vec<(u32, u32, u32)>>,
     shapes: Vec<PatchShape>,
+}
+
+impl PatchMap {
+    /// The patch holding cell `index`; `None` where nothing burns.
+    pub(super) fn patch_at(&self, index: usize) -> Option<u32> {
+        let (x, y) = (index % self.width.max(1), index / self.width.max(1));
+        let runs = self.runs.get(y)?;
+        let &(lo, _, patch) = runs.get(runs.partition_point(|&(_, hi, _)| (hi as usize) < x))?;
+        (lo as usize <= x).then_some(patch)
+    }
 }
 
 /// One patch as painted.
@@ -150,11 +170,11 @@ impl FireGrid {
     /// The place in the lit patches of the patch holding `origin` (a burnable cell), lit now if
     /// it was not. `fresh`: only a patch no fire has reached may be exact (a restore passes false
     /// and vouches for the arrivals itself).
-    pub(super) fn patch_of(&mut self, origin: usize, fresh: bool) -> usize {
+    pub(super) fn patch_of(&mut self, origin: usize, fresh: bool) -> Option<usize> {
         let map = Arc::clone(self.patch_map());
-        let id = map.of_cell[origin];
+        let id = map.patch_at(origin)?;
         if let Some(known) = self.patches.lit(id) {
-            return known;
+            return Some(known);
         }
         let shape = &map.shapes[id as usize];
         let width = self.width as usize;
@@ -194,12 +214,12 @@ impl FireGrid {
         patches.lit[id as usize] = patches.list.len() as u32;
         patches.ids.push(id);
         patches.list.push(front);
-        patches.list.len() - 1
+        Some(patches.list.len() - 1)
     }
 
     /// The exact patch holding cell `index`, if it is one: its rate.
     pub(super) fn exact_rate(&self, index: usize) -> Option<f32> {
-        let id = *self.patch_map.get()?.of_cell.get(index)?;
+        let id = self.patch_map.get()?.patch_at(index)?;
         match self.patches.list.get(self.patches.lit(id)?)? {
             PatchFront::Exact { rate, .. } => Some(*rate),
             PatchFront::Grid => None,
@@ -216,7 +236,9 @@ impl FireGrid {
     /// scanline flood: each cell is looked at a few times, in row order).
     #[inline(never)]
     fn work_out_patches(&self) -> PatchMap {
-        let mut of_cell = vec![NO_PATCH; self.fuel.len()];
+        // Cells flooded so far: a byte a cell, for the time it takes.
+        let mut flooded = vec![false; self.fuel.len()];
+        let mut runs = vec![Vec::new(); self.height as usize];
         let mut shapes = Vec::new();
         // Per row of the table: leftmost, rightmost and count of the patch's cells; put back
         // after each patch over the rows it spans, so many small patches cost their own rows.
@@ -230,31 +252,30 @@ impl FireGrid {
             // says so.
             let none = self.fuel[chunk.clone()]
                 .iter()
-                .zip(&of_cell[chunk.clone()])
-                .fold(true, |none, (&fuel, &patch)| none & ((fuel == 0) | (patch != NO_PATCH)));
+                .zip(&flooded[chunk.clone()])
+                .fold(true, |none, (&fuel, &flooded)| none & ((fuel == 0) | flooded));
             if none {
                 continue;
             }
             for origin in chunk.clone() {
-                if self.fuel[origin] != 0 && of_cell[origin] == NO_PATCH {
+                if self.fuel[origin] != 0 && !flooded[origin] {
                     let id = shapes.len() as u32;
-                    shapes.push(self.flood_patch(origin, id, &mut of_cell, &mut rows, &mut seeds));
+                    let room = Flood { flooded: &mut flooded, runs: &mut runs, rows: &mut rows, seeds: &mut seeds };
+                    shapes.push(self.flood_patch(origin, id, room));
                 }
             }
         }
-        PatchMap { of_cell, shapes }
+        // Runs were found patch by patch: put each row's in order.
+        for row in &mut runs {
+            row.sort_unstable();
+        }
+        PatchMap { width: self.width as usize, runs, shapes }
     }
 
-    /// Floods patch `id` from `origin` into `of_cell` (using `rows`, all empty, and `seeds` as
-    /// room; `rows` is left empty again) and returns its shape.
-    fn flood_patch(
-        &self,
-        origin: usize,
-        id: u32,
-        of_cell: &mut [u32],
-        rows: &mut [(u32, u32, u32)],
-        seeds: &mut Vec<usize>,
-    ) -> PatchShape {
+    /// Floods patch `id` from `origin`: marks its cells flooded, adds its runs to the rows'
+    /// runs, and returns its shape.
+    fn flood_patch(&self, origin: usize, id: u32, room: Flood) -> PatchShape {
+        let Flood { flooded, runs, rows, seeds } = room;
         let width = self.width as usize;
         let material = self.material_of[self.fuel[origin] as usize];
         let rate = self.rate_of[usize::from(self.fuel[origin])];
@@ -262,17 +283,17 @@ impl FireGrid {
         let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
         // A cell of this fuel and patch joins the patch. Branch-free, so that passes over
         // runs of cells vectorise.
-        let joins = |fuel: u8, patch: u32| in_material[fuel as usize] & (patch == NO_PATCH);
-        let fit = |of_cell: &[u32], cells: std::ops::Range<usize>| {
+        let joins = |fuel: u8, flooded: bool| in_material[fuel as usize] & !flooded;
+        let fit = |flooded: &[bool], cells: std::ops::Range<usize>| {
             self.fuel[cells.clone()]
                 .iter()
-                .zip(&of_cell[cells])
-                .fold(true, |all, (&fuel, &patch)| all & joins(fuel, patch))
+                .zip(&flooded[cells])
+                .fold(true, |all, (&fuel, &flooded)| all & joins(fuel, flooded))
         };
         let (mut uniform, mut first_row, mut last_row) = (true, usize::MAX, 0);
         seeds.push(origin);
         while let Some(seed) = seeds.pop() {
-            if of_cell[seed] != NO_PATCH {
+            if flooded[seed] {
                 continue;
             }
             let y = seed / width;
@@ -280,20 +301,21 @@ impl FireGrid {
             let (mut lo, mut hi) = (seed - row, seed - row);
             // A chunk at a time while whole chunks fit (one branch-free pass each), then a
             // cell.
-            while lo >= EXTEND_CHUNK && fit(of_cell, row + lo - EXTEND_CHUNK..row + lo) {
+            while lo >= EXTEND_CHUNK && fit(flooded, row + lo - EXTEND_CHUNK..row + lo) {
                 lo -= EXTEND_CHUNK;
             }
-            while lo > 0 && joins(self.fuel[row + lo - 1], of_cell[row + lo - 1]) {
+            while lo > 0 && joins(self.fuel[row + lo - 1], flooded[row + lo - 1]) {
                 lo -= 1;
             }
-            while hi + EXTEND_CHUNK < width && fit(of_cell, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
+            while hi + EXTEND_CHUNK < width && fit(flooded, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
                 hi += EXTEND_CHUNK;
             }
-            while hi + 1 < width && joins(self.fuel[row + hi + 1], of_cell[row + hi + 1]) {
+            while hi + 1 < width && joins(self.fuel[row + hi + 1], flooded[row + hi + 1]) {
                 hi += 1;
             }
             let run = row + lo..=row + hi;
-            of_cell[run.clone()].fill(id);
+            flooded[run.clone()].fill(true);
+            runs[y].push((lo as u32, hi as u32, id));
             // A fold, not `all`: one branch-free pass over the run.
             uniform &= self.fuel[run].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
             let entry = &mut rows[y];
@@ -308,18 +330,18 @@ impl FireGrid {
                 let cells = base + lo..=base + hi;
                 // Mostly the row the flood came from, all claimed: one branch-free pass says
                 // so.
-                if of_cell[cells.clone()].iter().fold(true, |all, &p| all & (p != NO_PATCH)) {
+                if flooded[cells.clone()].iter().fold(true, |all, &f| all & f) {
                     continue;
                 }
                 // Mostly the row it goes on to, all joining: one run, one seed, found the
                 // same way.
-                if fit(of_cell, base + lo..base + hi + 1) {
+                if fit(flooded, base + lo..base + hi + 1) {
                     seeds.push(base + lo);
                     continue;
                 }
                 let mut in_run = false;
-                for (offset, (&fuel, &patch)) in self.fuel[cells.clone()].iter().zip(&of_cell[cells]).enumerate() {
-                    let fits = joins(fuel, patch);
+                for (offset, (&fuel, &flooded)) in self.fuel[cells.clone()].iter().zip(&flooded[cells]).enumerate() {
+                    let fits = joins(fuel, flooded);
                     if fits & !in_run {
                         seeds.push(base + lo + offset);
                     }
@@ -945,8 +967,11 @@ mod tests {
         };
         let mut patches = 0;
         for origin in (0..width * height).step_by(37) {
-            let id = grid.patch_map().of_cell[origin];
-            if material(&grid, origin).is_none() || grid.patches.lit(id).is_some() {
+            let Some(id) = grid.patch_map().patch_at(origin) else {
+                assert!(material(&grid, origin).is_none(), "cell {origin} burns but is in no patch");
+                continue;
+            };
+            if grid.patches.lit(id).is_some() {
                 continue;
             }
             grid.patch_of(origin, true);
@@ -968,7 +993,11 @@ mod tests {
                 }
             }
             for (cell, &inside) in inside.iter().enumerate() {
-                assert_eq!(grid.patch_map().of_cell[cell] == id, inside, "cell {cell} and the patch of {origin}");
+                assert_eq!(
+                    grid.patch_map().patch_at(cell) == Some(id),
+                    inside,
+                    "cell {cell} and the patch of {origin}"
+                );
             }
         }
         assert!(patches > 20, "{patches} patches");
