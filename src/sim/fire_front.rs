@@ -1119,6 +1119,34 @@ impl FireGrid {
     /// Clears all fire. A list entry giving an earlier entry's index other numbers is an
     /// invalid fuel where a cell takes it.
     pub fn paint_indexed(&mut self, fuels: &[Fuel], fuel_of: impl Fn(usize) -> usize) -> Result<(), FireGridError> {
+        self.paint_listed(fuels, &fuel_of, |cells, index_of| {
+            for (index, fuel) in cells.iter_mut().enumerate() {
+                *fuel = index_of.get(fuel_of(index)).copied().unwrap_or(0);
+            }
+        })
+    }
+
+    /// [`Self::paint_indexed`] with `k` for each cell given as a byte a cell, row by row (a
+    /// cell past `cells` takes no fuel): one table lookup a cell.
+    pub fn paint_indexed_cells(&mut self, fuels: &[Fuel], cells: &[u8]) -> Result<(), FireGridError> {
+        let fuel_of = |index: usize| usize::from(cells.get(index).copied().unwrap_or(0));
+        self.paint_listed(fuels, &fuel_of, |painted, index_of| {
+            let table: [u8; 256] = std::array::from_fn(|k| index_of.get(k).copied().unwrap_or(0));
+            painted.fill(0);
+            for (fuel, &k) in painted.iter_mut().zip(cells) {
+                *fuel = table[usize::from(k)];
+            }
+        })
+    }
+
+    /// Paints from a list of fuels: checks them at the cells `fuel_of` gives them, then lets
+    /// `fill` write every cell's fuel index from the list's indices (`index_of[k]`: `k`'s).
+    fn paint_listed(
+        &mut self,
+        fuels: &[Fuel],
+        fuel_of: &dyn Fn(usize) -> usize,
+        fill: impl FnOnce(&mut [u8], &[u8]),
+    ) -> Result<(), FireGridError> {
         // A fuel's own problem, or an index an earlier fuel of the list gives other numbers.
         let problems: Vec<Option<&'static str>> = fuels
             .iter()
@@ -1143,9 +1171,7 @@ impl FireGrid {
             }
         }
         let index_of: Vec<u8> = std::iter::once(0).chain(fuels.iter().map(|f| f.index)).collect();
-        for (index, fuel) in self.fuel.iter_mut().enumerate() {
-            *fuel = index_of.get(fuel_of(index)).copied().unwrap_or(0);
-        }
+        fill(&mut self.fuel, &index_of);
         self.set_burn_round_bounds();
         Ok(())
     }
@@ -1972,6 +1998,14 @@ mod tests {
         }
         assert_eq!(by_index.cells_by_fuel_index(), counts);
         assert!(counts[1] > 0 && counts[2] > 0 && counts[3] > 0 && counts[0] > 0);
+        // The same by a byte a cell, one short of the table (the last cell takes no fuel).
+        let cells = width * by_index.height_cells() as usize;
+        let bytes: Vec<u8> = (0..cells - 1).map(|i| choice(i) as u8).collect();
+        let mut by_bytes = grid(7.3, 4.1);
+        by_bytes.paint(|_, _| Some(fuels[2])).expect("valid fuel");
+        by_bytes.paint_indexed_cells(&fuels, &bytes).expect("valid fuels");
+        assert!((0..cells - 1).all(|i| by_bytes.fuel[i] == by_index.fuel[i]));
+        assert_eq!(by_bytes.fuel[cells - 1], 0);
         assert_eq!((by_index.min_burn_rounds, by_index.max_burn_rounds), (1.0, 6.0));
         // A broken fuel is reported at the first cell taking it, as by centre; unused, it is not.
         let broken = [fuel(1, 0.5, 4.0), fuel(2, 0.0, 6.0)];
