@@ -1280,18 +1280,17 @@ impl FireGrid {
         if !start.is_finite() {
             return None;
         }
-        if self.solver == FrontSolver::Exact {
-            if let Some(patch) = self.patch_of(origin, true)
-                && self.exact_rate(origin).is_some()
-            {
-                let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
-                let cells_seeded = self.ignite_exact(patch, origin, front);
-                if self.settled_until.is_finite() {
-                    let until = self.settled_until;
-                    self.advance_to(until);
-                }
-                return Some(Ignition { fuel, time: start, cells_seeded });
+        if self.solver == FrontSolver::Exact
+            && let Some(patch) = self.patch_of(origin, true)
+            && self.exact_rate(origin).is_some()
+        {
+            let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
+            let cells_seeded = self.ignite_exact(patch, origin, front);
+            if self.settled_until.is_finite() {
+                let until = self.settled_until;
+                self.advance_to(until);
             }
+            return Some(Ignition { fuel, time: start, cells_seeded });
         }
         let reach = radius_in + SEED_MARGIN_CELLS * self.cell_size;
         let width = self.width as usize;
