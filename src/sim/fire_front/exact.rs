@@ -733,6 +733,12 @@ impl Buckets {
         self.last as usize + 1
     }
 
+    /// A key's place within its bucket: the low `shift` bits of its ordered arrival above the
+    /// first bucket's start (0 before it). Only for a shift below 32.
+    fn within(&self, key: u64) -> usize {
+        (((key >> 32) as u32).saturating_sub(self.first) & ((1 << self.shift) - 1)) as usize
+    }
+
     fn of(&self, key: u64) -> usize {
         // Saturating: a key before `first` is bucket 0, one after the last bucket's is the last.
         ((((key >> 32) as u32).saturating_sub(self.first) >> self.shift).min(self.last)) as usize
@@ -826,9 +832,45 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         sorted.sort_unstable();
         return;
     };
-    count(keys, buckets, counts);
-    scatter(keys, sorted, buckets, counts);
+    if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
+        // Keys of one bucket differ in the low bits of their arrivals. Placed by those first,
+        // then stably by bucket, they come out in order: a symmetric ignition's mirror-image
+        // cells, whose arrivals differ by an ulp or two in no order, included. The insertion
+        // pass is then left with ties of other ignitions' walks and keys outside `bounds`.
+        let LowRoom { mut placed, mut low_counts } = LOW_ROOM.take();
+        room_for(&mut placed, keys.len());
+        // Both counts in one pass.
+        for (counts, len) in [(&mut *counts, buckets.len()), (&mut low_counts, 1 << buckets.shift)] {
+            counts.clear();
+            counts.resize(len + 1, 0);
+        }
+        for &key in keys {
+            counts[buckets.of(key) + 1] += 1;
+            low_counts[buckets.within(key) + 1] += 1;
+        }
+        scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
+        scatter(&placed, sorted, buckets, counts);
+        LOW_ROOM.set(LowRoom { placed, low_counts });
+    } else {
+        count(keys, buckets, counts);
+        scatter(keys, sorted, buckets, counts);
+    }
     finish_by_insertion(sorted);
+}
+
+/// Most low bits of an arrival (1,024 counts) a sort places keys by before their buckets.
+const MAX_LOW_BITS: u32 = 10;
+
+/// Room for keys placed by the low bits of their arrivals, and their counts.
+#[derive(Default)]
+struct LowRoom {
+    placed: Vec<u64>,
+    low_counts: Vec<u32>,
+}
+
+thread_local! {
+    /// Only [`sort_into`] uses it, within one call.
+    static LOW_ROOM: std::cell::Cell<LowRoom> = std::cell::Cell::default();
 }
 
 /// Most moves [`finish_by_insertion`] makes per key before it sorts the rest another way.
@@ -866,22 +908,32 @@ fn finish_by_insertion(keys: &mut [u64]) {
 
 /// Sets `counts[b + 1]` to the number of `keys` in bucket `b` (and `counts[0]` to 0).
 fn count(keys: &[u64], buckets: Buckets, counts: &mut Vec<u32>) {
-    counts.clear();
-    counts.resize(buckets.len() + 1, 0);
-    for &key in keys {
-        counts[buckets.of(key) + 1] += 1;
-    }
+    count_by(keys, buckets.len(), |key| buckets.of(key), counts);
 }
 
 /// Places `keys` into `into` by bucket, given `counts[b + 1]`, the number of keys in bucket `b`
 /// (then `counts[b]` is where bucket `b` ends in `into`).
 fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32]) {
+    scatter_by(keys, into, |key| buckets.of(key), counts);
+}
+
+/// [`count`] into `buckets` buckets, key `k` in bucket `of(k)`.
+fn count_by(keys: &[u64], buckets: usize, of: impl Fn(u64) -> usize, counts: &mut Vec<u32>) {
+    counts.clear();
+    counts.resize(buckets + 1, 0);
+    for &key in keys {
+        counts[of(key) + 1] += 1;
+    }
+}
+
+/// [`scatter`], key `k` in bucket `of(k)`; stable: keys of one bucket keep their order.
+fn scatter_by(keys: &[u64], into: &mut [u64], of: impl Fn(u64) -> usize, counts: &mut [u32]) {
     for k in 1..counts.len() {
         counts[k] += counts[k - 1];
     }
     // counts[b]: where bucket b starts; after placing, where it ends.
     for &key in keys {
-        let slot = &mut counts[buckets.of(key)];
+        let slot = &mut counts[of(key)];
         into[*slot as usize] = key;
         *slot += 1;
     }
@@ -1076,6 +1128,45 @@ mod tests {
         }
         for time in [-3.5f32, -0.0, 0.0, 1e-30, 2.25, f32::INFINITY] {
             assert_eq!(key_arrival(settle_key(time, 9)).to_bits(), time.to_bits());
+        }
+    }
+
+    /// A symmetric ignition's rings: groups of up to eight cells (mirror images) whose
+    /// arrivals differ by a few ulps in no order, walked row by row. With about a bucket a key,
+    /// a group shares a bucket and its keys are placed by their arrivals' low bits first: the
+    /// sort must still give the order of time, then cell, and leave the insertion pass nothing
+    /// to move. Wide bounds (more bits within a bucket than are placed first) sort the same.
+    #[test]
+    fn mirror_image_ties_sort_by_their_low_bits() {
+        let mut random = lcg(4242);
+        let mut next = move || random() >> 33;
+        let mut keys = Vec::new();
+        for cell in 0..30_000u32 {
+            let group = next() % 4000;
+            let base = 20.0 + group as f32 * 0.001;
+            let time = f32::from_bits(base.to_bits() + (next() % 4) as u32);
+            keys.push(settle_key(time, cell));
+        }
+        let mut expected = keys.clone();
+        expected.sort_unstable();
+        for bounds in [(20.0, 24.0), (19.0, 1e6)] {
+            let buckets = Buckets::spread(keys.len(), bounds).expect("buckets");
+            let mut sorted = vec![0; keys.len()];
+            sort_into(&keys, &mut sorted, bounds, &mut Vec::new());
+            assert!(sorted == expected, "{bounds:?}");
+            if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
+                // Placed by low bits, then by bucket: in order before the insertion pass.
+                let mut counts = Vec::new();
+                let mut placed = vec![0; keys.len()];
+                count_by(&keys, 1 << buckets.shift, |k| buckets.within(k), &mut counts);
+                scatter_by(&keys, &mut placed, |k| buckets.within(k), &mut counts);
+                count(&placed, buckets, &mut counts);
+                let mut by_bucket = vec![0; keys.len()];
+                scatter(&placed, &mut by_bucket, buckets, &mut counts);
+                assert!(by_bucket == expected, "{bounds:?}: the passes alone");
+            } else {
+                assert!(bounds.1 > 1e5, "the narrow bounds take the low pass");
+            }
         }
     }
 
