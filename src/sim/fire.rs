@@ -1087,15 +1087,14 @@ impl UnpaintedCells {
     /// Whether any cell of row `row` from `a` to `b` inclusive is unpainted.
     fn any_within(&self, row: usize, a: usize, b: usize) -> bool {
         let runs = &self.rows[row];
-        let first = runs.partition_point(|&(_, hi)| (hi as usize) < a);
-        runs.get(first).is_some_and(|&(lo, _)| lo as usize <= b)
+        runs.get(first_reaching(runs, a)).is_some_and(|&(lo, _)| lo as usize <= b)
     }
 
     /// Calls `paint(from, to)` for each run of unpainted cells of row `row` from `a` to `b`
     /// inclusive, and marks them painted.
     fn paint(&mut self, row: usize, a: usize, b: usize, mut paint: impl FnMut(usize, usize)) {
         let runs = &mut self.rows[row];
-        let mut k = runs.partition_point(|&(_, hi)| (hi as usize) < a);
+        let mut k = first_reaching(runs, a);
         while let Some(&(lo, hi)) = runs.get(k) {
             if lo as usize > b {
                 break;
@@ -1123,6 +1122,11 @@ impl UnpaintedCells {
             }
         }
     }
+}
+
+/// Where in `runs` (in order, apart) the first run reaching column `a` or beyond is.
+fn first_reaching(runs: &[(u32, u32)], a: usize) -> usize {
+    runs.partition_point(|&(_, hi)| (hi as usize) < a)
 }
 
 /// The first column whose centre is at least `v` (`width` if none).

@@ -1282,7 +1282,7 @@ impl FireGrid {
         }
         if self.solver == FrontSolver::Exact
             && let Some(patch) = self.patch_of(origin, true)
-            && self.exact_rate(origin).is_some()
+            && self.patches.is_exact(patch)
         {
             let front = ExactFront { x: x_in, y: y_in, radius: radius_in, time: start };
             let cells_seeded = self.ignite_exact(patch, origin, front);

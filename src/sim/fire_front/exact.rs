@@ -164,6 +164,11 @@ impl Patches {
     fn lit(&self, id: u32) -> Option<usize> {
         self.lit.get(id as usize).filter(|&&k| k != UNLIT).map(|&k| k as usize)
     }
+
+    /// Whether lit patch `lit` (its place in `list`) has an exact front.
+    pub(super) fn is_exact(&self, lit: usize) -> bool {
+        matches!(self.list.get(lit), Some(PatchFront::Exact { .. }))
+    }
 }
 
 impl FireGrid {
@@ -833,29 +838,34 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         return;
     };
     if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
-        // Keys of one bucket differ in the low bits of their arrivals. Placed by those first,
-        // then stably by bucket, they come out in order: a symmetric ignition's mirror-image
-        // cells, whose arrivals differ by an ulp or two in no order, included. The insertion
-        // pass is then left with ties of other ignitions' walks and keys outside `bounds`.
-        let LowRoom { mut placed, mut low_counts } = LOW_ROOM.take();
-        room_for(&mut placed, keys.len());
-        // Both counts in one pass.
-        for (counts, len) in [(&mut *counts, buckets.len()), (&mut low_counts, 1 << buckets.shift)] {
-            counts.clear();
-            counts.resize(len + 1, 0);
-        }
-        for &key in keys {
-            counts[buckets.of(key) + 1] += 1;
-            low_counts[buckets.within(key) + 1] += 1;
-        }
-        scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
-        scatter(&placed, sorted, buckets, counts);
-        LOW_ROOM.set(LowRoom { placed, low_counts });
+        place_by_low_bits_then_bucket(keys, sorted, buckets, counts);
     } else {
         count(keys, buckets, counts);
         scatter(keys, sorted, buckets, counts);
     }
     finish_by_insertion(sorted);
+}
+
+/// Places `keys` into `sorted` by bucket, and within a bucket by the low bits of their
+/// arrivals (`buckets.shift` of them, at most [`MAX_LOW_BITS`]), using `counts` as room. Keys of
+/// one bucket differ only in those bits, so they come out in order: a symmetric ignition's
+/// mirror-image cells, whose arrivals differ by an ulp or two in no order, included. Left for
+/// the insertion pass: ties of other ignitions' walks and keys outside the buckets' bounds.
+fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buckets, counts: &mut Vec<u32>) {
+    let LowRoom { mut placed, mut low_counts } = LOW_ROOM.take();
+    room_for(&mut placed, keys.len());
+    // Both counts in one pass.
+    for (counts, len) in [(&mut *counts, buckets.len()), (&mut low_counts, 1 << buckets.shift)] {
+        counts.clear();
+        counts.resize(len + 1, 0);
+    }
+    for &key in keys {
+        counts[buckets.of(key) + 1] += 1;
+        low_counts[buckets.within(key) + 1] += 1;
+    }
+    scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
+    scatter(&placed, sorted, buckets, counts);
+    LOW_ROOM.set(LowRoom { placed, low_counts });
 }
 
 /// Most low bits of an arrival (1,024 counts) a sort places keys by before their buckets.
@@ -908,22 +918,17 @@ fn finish_by_insertion(keys: &mut [u64]) {
 
 /// Sets `counts[b + 1]` to the number of `keys` in bucket `b` (and `counts[0]` to 0).
 fn count(keys: &[u64], buckets: Buckets, counts: &mut Vec<u32>) {
-    count_by(keys, buckets.len(), |key| buckets.of(key), counts);
+    counts.clear();
+    counts.resize(buckets.len() + 1, 0);
+    for &key in keys {
+        counts[buckets.of(key) + 1] += 1;
+    }
 }
 
 /// Places `keys` into `into` by bucket, given `counts[b + 1]`, the number of keys in bucket `b`
 /// (then `counts[b]` is where bucket `b` ends in `into`).
 fn scatter(keys: &[u64], into: &mut [u64], buckets: Buckets, counts: &mut [u32]) {
     scatter_by(keys, into, |key| buckets.of(key), counts);
-}
-
-/// [`count`] into `buckets` buckets, key `k` in bucket `of(k)`.
-fn count_by(keys: &[u64], buckets: usize, of: impl Fn(u64) -> usize, counts: &mut Vec<u32>) {
-    counts.clear();
-    counts.resize(buckets + 1, 0);
-    for &key in keys {
-        counts[of(key) + 1] += 1;
-    }
 }
 
 /// [`scatter`], key `k` in bucket `of(k)`; stable: keys of one bucket keep their order.
@@ -1156,13 +1161,8 @@ mod tests {
             assert!(sorted == expected, "{bounds:?}");
             if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
                 // Placed by low bits, then by bucket: in order before the insertion pass.
-                let mut counts = Vec::new();
-                let mut placed = vec![0; keys.len()];
-                count_by(&keys, 1 << buckets.shift, |k| buckets.within(k), &mut counts);
-                scatter_by(&keys, &mut placed, |k| buckets.within(k), &mut counts);
-                count(&placed, buckets, &mut counts);
                 let mut by_bucket = vec![0; keys.len()];
-                scatter(&placed, &mut by_bucket, buckets, &mut counts);
+                place_by_low_bits_then_bucket(&keys, &mut by_bucket, buckets, &mut Vec::new());
                 assert!(by_bucket == expected, "{bounds:?}: the passes alone");
             } else {
                 assert!(bounds.1 > 1e5, "the narrow bounds take the low pass");
