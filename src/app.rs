@@ -3,10 +3,12 @@
 use crate::scene::Scene;
 use bevy::prelude::*;
 
-/// The simulation with no window: `MinimalPlugins` plus every simulation plugin.
+/// The simulation with no window: every simulation plugin and nothing else. Its schedules are
+/// run by hand, move by move, never by `App::run` or `App::update`, so `MinimalPlugins` would
+/// go unused: its task pools alone start three pools of threads a process.
 pub fn headless(scene: &Scene, seed: u64) -> App {
     let mut app = bare_app();
-    app.add_plugins((MinimalPlugins, crate::sim::plugin));
+    app.add_plugins(crate::sim::plugin);
     crate::sim::world::spawn_scene(app.world_mut(), scene, seed);
     app
 }
