@@ -1550,6 +1550,11 @@ impl FireGrid {
     /// How many settled cells arrived by `time` (the settle order is by arrival). What burns at
     /// `time` changes only when this does, or when the grid is painted, cleared or restored.
     pub fn settled_by(&self, time: f32) -> usize {
+        // Every settled cell arrived by `settled_until`: asked at or after it (as each round
+        // asks, at its end), no arrival need be looked up, each one far out of cache.
+        if time >= self.settled_until {
+            return self.settle_order.len();
+        }
         self.settle_order.partition_point(|&cell| self.arrival[cell as usize] <= time)
     }
 
