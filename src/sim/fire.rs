@@ -392,12 +392,22 @@ impl BurningTiles {
         bits.clear();
         bits.resize(words * up, 0);
         for run in runs {
-            let row = (run.row / Self::CELLS) as usize * words;
-            for tile in (run.from / Self::CELLS) as usize..=(run.to / Self::CELLS) as usize {
-                bits[row + tile / 64] |= 1 << (tile % 64);
+            let row = &mut bits[(run.row / Self::CELLS) as usize * words..][..words];
+            let (first, last) = ((run.from / Self::CELLS) as usize, (run.to / Self::CELLS) as usize);
+            // A word's tiles at once, not a tile at a time: a run's few tiles cost no loop whose
+            // end is mispredicted.
+            for (w, word) in row.iter_mut().enumerate().take(last / 64 + 1).skip(first / 64) {
+                *word |= Self::word_mask(w, first, last);
             }
         }
         Self { across, up, bits }
+    }
+
+    /// The bits of word `w` of a row for its tiles from `first` to `last` (inclusive).
+    fn word_mask(w: usize, first: usize, last: usize) -> u64 {
+        let from = if w == first / 64 { first % 64 } else { 0 };
+        let to = if w == last / 64 { last % 64 } else { 63 };
+        (u64::MAX >> (63 - to)) & (u64::MAX << from)
     }
 
     /// Whether any tile holding one of the cells from `lo` to `hi` (column, row; inclusive)
@@ -412,12 +422,7 @@ impl BurningTiles {
         }
         (y0..=y1).any(|row| {
             let row = &self.bits[row * words..][..words];
-            (x0 / 64..=x1 / 64).any(|w| {
-                let from = if w == x0 / 64 { x0 % 64 } else { 0 };
-                let to = if w == x1 / 64 { x1 % 64 } else { 63 };
-                let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
-                row[w] & mask != 0
-            })
+            (x0 / 64..=x1 / 64).any(|w| row[w] & Self::word_mask(w, x0, x1) != 0)
         })
     }
 }
@@ -2131,6 +2136,22 @@ mod tests {
         let before = front.summarised.as_ref().expect("summarised").settled;
         assert!(front.grid.as_ref().expect("grid").settled_by(1.5) > before, "cells caught by 1.5");
         assert_eq!(front.patches_of(&cells, 1.5), floods(&front, 1.5));
+    }
+
+    /// A run marks every tile it touches and no other, in rows of tiles across several words.
+    #[test]
+    fn runs_mark_exactly_the_tiles_they_touch() {
+        let (width, height) = (8 * 150 + 5, 8 * 3);
+        let runs = [(0, 0, 0), (1, 7, 8), (2, 500, 519), (5, 503, 1204), (9, 511, 512), (17, 8 * 63, 8 * 64 + 7), (23, 0, 1204)]
+            .map(|(row, from, to)| fire_front::runs::Run { row, from, to });
+        let tiles = BurningTiles::of_runs(width, height, runs.iter().copied(), Vec::new());
+        for ty in 0..tiles.up as u32 {
+            for tx in 0..tiles.across as u32 {
+                let touched = runs.iter().any(|r| r.row / 8 == ty && r.from / 8 <= tx && tx <= r.to / 8);
+                let tile = UVec2::new(tx * 8, ty * 8);
+                assert_eq!(tiles.any_within(tile, tile), touched, "tile ({tx}, {ty})");
+            }
+        }
     }
 
     /// A box may burn when a tile of its cells holds a burning cell at the summary's time, and
