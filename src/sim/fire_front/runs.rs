@@ -273,6 +273,39 @@ mod tests {
     }
 
     #[test]
+    fn wide_rows_of_many_runs_agree_with_a_flood() {
+        // Rows across several words, with runs long and short starting and ending anywhere in
+        // a word, and empty or full words between.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..60 {
+            let (w, h) = (60 + case * 7 % 150, 1 + case % 9);
+            let rows: Vec<String> = (0..h)
+                .map(|y| {
+                    (0..w)
+                        .map(|x| {
+                            state ^= state << 13;
+                            state ^= state >> 7;
+                            state ^= state << 17;
+                            let set = match (case + y) % 4 {
+                                0 => (x / (1 + case % 5)) % 2 == 0,
+                                1 => state % 3 != 0,
+                                2 => x < 2 || x + 2 > w || state % 5 == 0,
+                                _ => (x / 70) % 2 == 1 || state % 97 == 0,
+                            };
+                            if set { '#' } else { '.' }
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let (patches, label) = labelled(&rows);
+            let expected = flooded(&rows);
+            assert_eq!(label, expected, "case {case}: {rows:?}");
+            assert_eq!(patches as i32, expected.iter().flatten().copied().max().unwrap_or(-1) + 1);
+        }
+    }
+
+    #[test]
     fn random_sets_agree_with_a_flood() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for case in 0..200 {
