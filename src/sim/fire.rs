@@ -2142,8 +2142,16 @@ mod tests {
     #[test]
     fn runs_mark_exactly_the_tiles_they_touch() {
         let (width, height) = (8 * 150 + 5, 8 * 3);
-        let runs = [(0, 0, 0), (1, 7, 8), (2, 500, 519), (5, 503, 1204), (9, 511, 512), (17, 8 * 63, 8 * 64 + 7), (23, 0, 1204)]
-            .map(|(row, from, to)| fire_front::runs::Run { row, from, to });
+        let runs = [
+            (0, 0, 0),
+            (1, 7, 8),
+            (2, 500, 519),
+            (5, 503, 1204),
+            (9, 511, 512),
+            (17, 8 * 63, 8 * 64 + 7),
+            (23, 0, 1204),
+        ]
+        .map(|(row, from, to)| fire_front::runs::Run { row, from, to });
         let tiles = BurningTiles::of_runs(width, height, runs.iter().copied(), Vec::new());
         for ty in 0..tiles.up as u32 {
             for tx in 0..tiles.across as u32 {
