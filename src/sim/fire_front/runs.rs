@@ -288,9 +288,9 @@ mod tests {
                             state ^= state << 17;
                             let set = match (case + y) % 4 {
                                 0 => (x / (1 + case % 5)) % 2 == 0,
-                                1 => state % 3 != 0,
-                                2 => x < 2 || x + 2 > w || state % 5 == 0,
-                                _ => (x / 70) % 2 == 1 || state % 97 == 0,
+                                1 => !state.is_multiple_of(3),
+                                2 => x < 2 || x + 2 > w || state.is_multiple_of(5),
+                                _ => (x / 70) % 2 == 1 || state.is_multiple_of(97),
                             };
                             if set { '#' } else { '.' }
                         })
