@@ -272,6 +272,28 @@ mod tests {
         );
     }
 
+    /// The next number of a xorshift sequence.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Rows `w` cells wide and `h` high, `#` where `set(x, y)`.
+    fn rows_where(w: usize, h: usize, mut set: impl FnMut(usize, usize) -> bool) -> Vec<String> {
+        (0..h).map(|y| (0..w).map(|x| if set(x, y) { '#' } else { '.' }).collect()).collect()
+    }
+
+    /// The runs of `rows` label them as a flood does, and count its patches.
+    fn agrees_with_a_flood(rows: &[String], case: usize) {
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let (patches, label) = labelled(&rows);
+        let expected = flooded(&rows);
+        assert_eq!(label, expected, "case {case}: {rows:?}");
+        assert_eq!(patches as i32, expected.iter().flatten().copied().max().unwrap_or(-1) + 1);
+    }
+
     #[test]
     fn wide_rows_of_many_runs_agree_with_a_flood() {
         // Rows across several words, with runs long and short starting and ending anywhere in
@@ -279,29 +301,16 @@ mod tests {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for case in 0..60 {
             let (w, h) = (60 + case * 7 % 150, 1 + case % 9);
-            let rows: Vec<String> = (0..h)
-                .map(|y| {
-                    (0..w)
-                        .map(|x| {
-                            state ^= state << 13;
-                            state ^= state >> 7;
-                            state ^= state << 17;
-                            let set = match (case + y) % 4 {
-                                0 => (x / (1 + case % 5)) % 2 == 0,
-                                1 => !state.is_multiple_of(3),
-                                2 => x < 2 || x + 2 > w || state.is_multiple_of(5),
-                                _ => (x / 70) % 2 == 1 || state.is_multiple_of(97),
-                            };
-                            if set { '#' } else { '.' }
-                        })
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let (patches, label) = labelled(&rows);
-            let expected = flooded(&rows);
-            assert_eq!(label, expected, "case {case}: {rows:?}");
-            assert_eq!(patches as i32, expected.iter().flatten().copied().max().unwrap_or(-1) + 1);
+            let rows = rows_where(w, h, |x, y| {
+                let draw = xorshift(&mut state);
+                match (case + y) % 4 {
+                    0 => (x / (1 + case % 5)) % 2 == 0,
+                    1 => !draw.is_multiple_of(3),
+                    2 => x < 2 || x + 2 > w || draw.is_multiple_of(5),
+                    _ => (x / 70) % 2 == 1 || draw.is_multiple_of(97),
+                }
+            });
+            agrees_with_a_flood(&rows, case);
         }
     }
 
@@ -311,23 +320,8 @@ mod tests {
         for case in 0..200 {
             let (w, h) = (1 + case % 37, 1 + (case * 7) % 23);
             let fill = [0.2, 0.45, 0.6, 0.8][case % 4];
-            let rows: Vec<String> = (0..h)
-                .map(|_| {
-                    (0..w)
-                        .map(|_| {
-                            state ^= state << 13;
-                            state ^= state >> 7;
-                            state ^= state << 17;
-                            if (state >> 11) as f64 / (1u64 << 53) as f64 <= fill { '#' } else { '.' }
-                        })
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let (patches, label) = labelled(&rows);
-            let expected = flooded(&rows);
-            assert_eq!(label, expected, "case {case}: {rows:?}");
-            assert_eq!(patches as i32, expected.iter().flatten().copied().max().unwrap_or(-1) + 1);
+            let rows = rows_where(w, h, |_, _| (xorshift(&mut state) >> 11) as f64 / (1u64 << 53) as f64 <= fill);
+            agrees_with_a_flood(&rows, case);
         }
     }
 }
