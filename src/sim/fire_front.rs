@@ -2982,4 +2982,61 @@ mod tests {
             assert!(jumped.settle_order == expected);
         }
     }
+
+    #[test]
+    fn a_patch_lit_once_settles_its_rows_outwards_as_the_ring_walk_does() {
+        // A disc, a triangle (whose rows lie wholly left of some ignition points) and the whole
+        // table, lit once: on a cell's corner, at its centre, beside the patch, with a radius and
+        // late. Stepped unevenly, each step settles exactly the cells arriving by then, in
+        // arrival then cell order, and the same cells in the same order as the ring walk of an
+        // ignition that does not keep its rows' runs.
+        type Shape = fn(f32, f32) -> bool;
+        let shapes: [(&str, Shape); 3] = [
+            ("disc", |x, y| (x - 6.0).powi(2) + (y - 4.5).powi(2) <= 16.0),
+            ("triangle", |x, y| x >= 1.0 && y >= 1.0 && x + y <= 9.0),
+            ("table", |_, _| true),
+        ];
+        let lights = [
+            (6.0, 4.5, 0.0, 0.0),
+            (6.05, 4.45, 0.0, 0.0),
+            (7.0, 1.5, 0.3, 1.25),
+            (2.0, 4.0, 0.0, 0.4),
+            (9.5, 4.5, 0.0, 0.0),
+        ];
+        let mut lit = 0;
+        for (name, inside) in shapes {
+            for &(x, y, radius, time) in &lights {
+                let mut outwards = grid(12.0, 9.0);
+                outwards.paint(|cx, cy| inside(cx, cy).then(|| fuel(1, 0.45, 2.0))).expect("valid fuel");
+                let Some(origin) = outwards.cell_at(x, y).filter(|&c| outwards.fuel_at(c).is_some()) else {
+                    continue;
+                };
+                outwards.advance_to(time);
+                assert!(outwards.ignite(x, y, radius, time).is_some(), "{name} at ({x}, {y})");
+                let mut walked = outwards.clone();
+                let [exact::PatchFront::Exact { frontier, .. }] = &mut walked.patches.list[..] else {
+                    panic!("{name}: one exact patch");
+                };
+                assert!(frontier.take().is_some(), "{name} at ({x}, {y}): lit once, rows kept");
+                let mut now = time;
+                for step in 0..60 {
+                    now += [0.37, 1.0, 0.05, 2.3][step % 4];
+                    outwards.advance_to(now);
+                    walked.advance_to(now);
+                    assert!(outwards.settle_order == walked.settle_order, "{name} at ({x}, {y}) by {now}");
+                    let by_now = outwards.arrival.iter().filter(|&&a| a <= now).count();
+                    assert_eq!(outwards.settled_count(), by_now, "{name} at ({x}, {y}) by {now}");
+                    assert!(outwards.settle_order.iter().all(|&c| outwards.arrival[c as usize] <= now));
+                }
+                let keys: Vec<u64> =
+                    outwards.settle_order.iter().map(|&c| exact::settle_key(outwards.arrival[c as usize], c)).collect();
+                assert!(keys.is_sorted(), "{name} at ({x}, {y})");
+                assert_eq!(outwards.arrival(origin), Some(time.max(0.0)), "{name}: the point's cell catches at once");
+                assert_eq!(keys.len(), outwards.fuel.iter().filter(|&&f| f != 0).count(), "{name}: burnt out");
+                lit += 1;
+            }
+        }
+        // Points whose cell is in the patch: the disc's five, the triangle's two, the table's five.
+        assert_eq!(lit, 5 + 2 + 5);
+    }
 }

@@ -13,7 +13,9 @@
 //! checked exactly in integers per row). A patch first lit takes the exact front if it is
 //! convex, of one spread rate, and untouched by fire. The arrival of every cell of the patch is
 //! written when it is lit (a few additions and a square root a cell); settling a round then
-//! visits only the cells in that round's ring of each ignition, row by row.
+//! visits only the cells in that round's ring of each ignition, row by row. A patch lit once
+//! keeps each row's settled run and grows it outwards, reading only the cells that settle and
+//! one beyond each end.
 
 use super::{FireGrid, HeapEntry};
 use serde::{Deserialize, Serialize};
@@ -50,6 +52,80 @@ struct Flood<'a> {
     /// Per row: [`EMPTY_ROW`], or the patch being flooded's cells there.
     rows: &'a mut [(u32, u32, u32)],
     seeds: &'a mut Vec<usize>,
+}
+
+/// A row of an exact patch none of whose cells settled yet: (leftmost, rightmost).
+const NO_CELLS: (u32, u32) = (1, 0);
+
+/// What settling the rows of a patch lit once works on.
+struct Frontier<'a> {
+    arrival: &'a [f32],
+    settled: &'a mut [bool],
+    width: usize,
+    batch: &'a mut Vec<u64>,
+}
+
+impl Frontier<'_> {
+    /// Settles the cells arriving by `until` in rows `ys` of a patch lit once (its first row
+    /// `first_row`, its rows' cells `rows` and settled cells `frontier`, both from it), pushing
+    /// their keys row by row, left to right. A row's settled cells are one run about the column
+    /// nearest the ignition point (`column`, clamped to the row): arrival falls towards it,
+    /// then rises, in floating point too (each step of the arrival's sum is monotone), so the
+    /// run grows outwards while its next cell arrives by `until`, and only the cells settling
+    /// and one beyond each end are read.
+    fn settle_rows(
+        self,
+        until: f32,
+        column: u32,
+        first_row: usize,
+        rows: &[(u32, u32)],
+        frontier: &mut [(u32, u32)],
+        ys: std::ops::RangeInclusive<usize>,
+    ) {
+        let Frontier { arrival, settled, width, batch } = self;
+        for y in ys {
+            let k = y - first_row;
+            let ((lo, hi), (left, right)) = (rows[k], frontier[k]);
+            let row = &arrival[y * width..y * width + width];
+            let by = |x: u32| row[x as usize] <= until;
+            let (mut new_left, mut new_right) = if left <= right {
+                (left, right)
+            } else {
+                // None settled yet: the run starts at the earliest cell near the point's
+                // column (the cell holding the point, or a neighbour a rounding favours).
+                let near = column.clamp(lo, hi);
+                let seed = (near.saturating_sub(2).max(lo)..=near.saturating_add(2).min(hi))
+                    .min_by(|&a, &b| row[a as usize].total_cmp(&row[b as usize]))
+                    .unwrap_or(near);
+                if !by(seed) {
+                    continue;
+                }
+                (seed, seed)
+            };
+            while new_left > lo && by(new_left - 1) {
+                new_left -= 1;
+            }
+            while new_right < hi && by(new_right + 1) {
+                new_right += 1;
+            }
+            // The cells settling now, as [from, end).
+            let runs = if left <= right {
+                [(new_left, left), (right + 1, new_right + 1)]
+            } else {
+                [(new_left, new_right + 1), (0, 0)]
+            };
+            for (from, end) in runs {
+                if from >= end {
+                    continue;
+                }
+                let cells = y * width + from as usize..y * width + end as usize;
+                settled[cells.clone()].fill(true);
+                let first = cells.start;
+                batch.extend(arrival[cells].iter().zip(first..).map(|(&a, index)| settle_key(a, index as u32)));
+            }
+            frontier[k] = (new_left, new_right);
+        }
+    }
 }
 
 /// A row no cell of a patch was found in yet: (leftmost, rightmost, count).
@@ -96,6 +172,10 @@ pub(super) enum PatchFront {
         unsettled: usize,
         /// No cell of the patch arrives later than this, once lit (arrivals only come sooner).
         latest: f32,
+        /// While one ignition has lit the patch, and lit it untouched: per row, the cells
+        /// settled so far (leftmost, rightmost; leftmost > rightmost for none). They are one
+        /// run, since along a row the distance to a point falls, then rises. `None` otherwise.
+        frontier: Option<Vec<(u32, u32)>>,
     },
     /// The grid's Dijkstra front.
     Grid,
@@ -208,6 +288,7 @@ impl FireGrid {
                 ignitions: Vec::new(),
                 unsettled: shape.cells - settled,
                 latest,
+                frontier: None,
             }
         } else {
             PatchFront::Grid
@@ -385,13 +466,17 @@ impl FireGrid {
     /// is earlier takes it. Returns the cells brought forward; past [`MAX_EXACT_IGNITIONS`] the
     /// patch hands over to the grid front.
     pub(super) fn ignite_exact(&mut self, patch: usize, origin: usize, front: ExactFront) -> usize {
-        let PatchFront::Exact { rate, first_row, rows, ignitions, latest, .. } = &mut self.patches.list[patch] else {
+        let PatchFront::Exact { rate, first_row, rows, ignitions, latest, unsettled, frontier } =
+            &mut self.patches.list[patch]
+        else {
             return 0;
         };
         let (rate, first_row, mut last_arrival) = (*rate, *first_row, *latest);
         ignitions.push((front, f32::NEG_INFINITY));
         let rows = std::mem::take(rows);
         let cells: usize = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum();
+        // The first ignition of an untouched patch: its rows settle outwards from the point.
+        *frontier = (ignitions.len() == 1 && *unsettled == cells).then(|| vec![NO_CELLS; rows.len()]);
         let hand_over = ignitions.len() > MAX_EXACT_IGNITIONS || ignitions.len() * cells > EXACT_WORK_CELLS;
         let width = self.width as usize;
         let slowness = 1.0 / rate;
@@ -454,8 +539,9 @@ impl FireGrid {
     /// Adds a saved ignition to exact patch `patch` without touching arrivals (a restore has
     /// put them back, settled up to `settled_until`).
     pub(super) fn add_exact_front(&mut self, patch: usize, front: ExactFront, settled_until: f32) {
-        if let Some(PatchFront::Exact { ignitions, .. }) = self.patches.list.get_mut(patch) {
+        if let Some(PatchFront::Exact { ignitions, frontier, .. }) = self.patches.list.get_mut(patch) {
             ignitions.push((front, settled_until));
+            *frontier = None;
         }
     }
 
@@ -522,12 +608,29 @@ impl FireGrid {
         batch.clear();
         batch.reserve(expected);
         for patch in self.patches.list.iter_mut() {
-            let PatchFront::Exact { rate, first_row, rows, ignitions, unsettled, .. } = patch else { continue };
+            let PatchFront::Exact { rate, first_row, rows, ignitions, unsettled, frontier, .. } = patch else {
+                continue;
+            };
             if *unsettled == 0 {
                 continue;
             }
             let last_row = *first_row as usize + rows.len() - 1;
             let walked_before = batch.len();
+            if let (Some(frontier), [(front, swept)]) = (frontier.as_mut(), ignitions.as_mut_slice()) {
+                if until < front.time || until <= *swept {
+                    continue;
+                }
+                *swept = until;
+                let outer = front.radius + (until - front.time) * *rate + slack;
+                let low = ((front.y - outer) / cell - 0.5).floor().max(*first_row as f32) as usize;
+                let high = ((front.y + outer) / cell - 0.5).ceil().min(last_row as f32) as usize;
+                let room = Frontier { arrival: &self.arrival, settled: &mut self.settled, width, batch: &mut batch };
+                // `as` saturates: a point left of the table seeds each row at its leftmost.
+                let column = (front.x / cell) as u32;
+                room.settle_rows(until, column, *first_row as usize, &rows[..], &mut frontier[..], low..=high);
+                *unsettled -= batch.len() - walked_before;
+                continue;
+            }
             for (front, swept) in ignitions.iter_mut() {
                 if until < front.time || until <= *swept {
                     continue;
