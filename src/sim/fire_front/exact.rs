@@ -43,17 +43,6 @@ thread_local! {
     static SORT_BUFFERS: std::cell::RefCell<SortBuffers> = std::cell::RefCell::default();
 }
 
-/// Room a patch's flood works in.
-struct Flood<'a> {
-    /// Per cell: flooded by a patch found already.
-    flooded: &'a mut [bool],
-    /// Per row: its runs of burnable cells found so far, with their patches.
-    runs: &'a mut [Vec<(u32, u32, u32)>],
-    /// Per row: [`EMPTY_ROW`], or the patch being flooded's cells there.
-    rows: &'a mut [(u32, u32, u32)],
-    seeds: &'a mut Vec<usize>,
-}
-
 /// A row of an exact patch none of whose cells settled yet: (leftmost, rightmost).
 const NO_CELLS: (u32, u32) = (1, 0);
 
@@ -128,14 +117,38 @@ impl Frontier<'_> {
     }
 }
 
-/// A row no cell of a patch was found in yet: (leftmost, rightmost, count).
-const EMPTY_ROW: (u32, u32, u32) = (u32::MAX, 0, 0);
+/// A run of burnable cells of one material in one row, as [`FireGrid::work_out_patches`]
+/// finds them.
+struct MaterialRun {
+    row: u32,
+    lo: u32,
+    hi: u32,
+    material: u8,
+    /// Its first cell's spread rate, as bits.
+    rate: u32,
+    /// Whether every cell of it spreads at `rate`.
+    uniform: bool,
+}
 
-/// Cells the search for a patch's first cell checks at once.
-const SCAN_CHUNK: usize = 64;
+/// The first run of `run`'s patch, halving the paths it follows.
+fn find(root: &mut [u32], mut run: u32) -> u32 {
+    while root[run as usize] != run {
+        let up = root[root[run as usize] as usize];
+        root[run as usize] = up;
+        run = up;
+    }
+    run
+}
 
-/// Cells a patch's flood checks at once while a run goes on.
-const EXTEND_CHUNK: usize = 16;
+/// Joins the patches of runs `a` and `b`: the first run of either is the first of both.
+fn join(root: &mut [u32], a: u32, b: u32) {
+    let (a, b) = (find(root, a), find(root, b));
+    let (first, other) = (a.min(b), a.max(b));
+    root[other as usize] = first;
+}
+
+/// Cells a row's runs are crossed a chunk at a time by, where they are one fuel.
+const RUN_CHUNK: usize = 16;
 
 /// Cells of slack around each ring walked: the per-cell test decides exactly, the slack only
 /// keeps rounding in the ring's bounds from missing a cell (and covers the cell holding the
@@ -318,136 +331,125 @@ impl FireGrid {
     }
 
     /// Every patch of the table: the 4-connected cells of one material (a diagonal step needs
-    /// both side cells), numbered by first cell, row by row. Each is filled run by run (a
-    /// scanline flood: each cell is looked at a few times, in row order).
+    /// both side cells), numbered by first cell, row by row. Each row is cut into runs of one
+    /// material (a run of one fuel is crossed a chunk at a time), and runs of one material that
+    /// share a column with one in the row below join (a union–find whose root is a patch's
+    /// first run): the work is the cells' bytes read once and a few steps a run.
     #[inline(never)]
     fn work_out_patches(&self) -> PatchMap {
-        // Cells flooded so far: a byte a cell, for the time it takes.
-        let mut flooded = vec![false; self.fuel.len()];
-        let mut runs = vec![Vec::new(); self.height as usize];
-        let mut shapes = Vec::new();
-        // Per row of the table: leftmost, rightmost and count of the patch's cells; put back
-        // after each patch over the rows it spans, so many small patches cost their own rows.
-        let mut rows: Vec<(u32, u32, u32)> = vec![EMPTY_ROW; self.height as usize];
-        let mut seeds = Vec::new();
-        let cells = self.fuel.len();
-        let mut chunk = 0..0;
-        while chunk.end < cells {
-            chunk = chunk.end..(chunk.end + SCAN_CHUNK).min(cells);
-            // Most chunks start no patch (unburnable, or flooded already): one branch-free pass
-            // says so.
-            let none = self.fuel[chunk.clone()]
-                .iter()
-                .zip(&flooded[chunk.clone()])
-                .fold(true, |none, (&fuel, &flooded)| none & ((fuel == 0) | flooded));
-            if none {
-                continue;
-            }
-            for origin in chunk.clone() {
-                if self.fuel[origin] != 0 && !flooded[origin] {
-                    let id = shapes.len() as u32;
-                    let room = Flood { flooded: &mut flooded, runs: &mut runs, rows: &mut rows, seeds: &mut seeds };
-                    shapes.push(self.flood_patch(origin, id, room));
+        let (width, height) = (self.width as usize, self.height as usize);
+        let (found, row_starts) = self.material_runs();
+        // Each run's patch: its first run (the least index, so the one whose first cell comes
+        // first row by row).
+        let mut root: Vec<u32> = (0..found.len() as u32).collect();
+        for y in 1..height {
+            let (below, here) = (&found[row_starts[y - 1]..row_starts[y]], &found[row_starts[y]..row_starts[y + 1]]);
+            let (mut a, mut b) = (0, 0);
+            while a < below.len() && b < here.len() {
+                let (lower, upper) = (&below[a], &here[b]);
+                if lower.lo <= upper.hi && upper.lo <= lower.hi && lower.material == upper.material {
+                    join(&mut root, (row_starts[y - 1] + a) as u32, (row_starts[y] + b) as u32);
+                }
+                // The run ending first meets nothing further on.
+                if lower.hi <= upper.hi {
+                    a += 1;
+                } else {
+                    b += 1;
                 }
             }
         }
-        // Runs were found patch by patch: put each row's in order.
-        for row in &mut runs {
-            row.sort_unstable();
+        // Patch ids by first run, then each patch's shape from its runs, row by row.
+        let mut patch_of_run = vec![0u32; found.len()];
+        let mut shapes: Vec<PatchShape> = Vec::new();
+        for (k, run) in found.iter().enumerate() {
+            let first = find(&mut root, k as u32) as usize;
+            let id = if first == k {
+                shapes.push(PatchShape {
+                    rate: f32::from_bits(run.rate),
+                    uniform: true,
+                    // Until a row turns out to hold two of its runs; then the hull is checked.
+                    convex: true,
+                    first_row: run.row,
+                    rows: Vec::new(),
+                    cells: 0,
+                });
+                shapes.len() as u32 - 1
+            } else {
+                patch_of_run[first]
+            };
+            patch_of_run[k] = id;
+            let shape = &mut shapes[id as usize];
+            shape.uniform &= run.uniform && run.rate == shape.rate.to_bits();
+            shape.cells += (run.hi - run.lo + 1) as usize;
+            // A 4-connected patch covers a run of whole rows: this row is its last or the next.
+            let rows_so_far = shape.first_row as usize + shape.rows.len();
+            match shape.rows.last_mut() {
+                Some(last) if rows_so_far - 1 == run.row as usize => {
+                    // A second run in one row: a gap between them, so not convex.
+                    *last = (last.0.min(run.lo), last.1.max(run.hi));
+                    shape.convex = false;
+                }
+                _ => shape.rows.push((run.lo, run.hi)),
+            }
         }
-        PatchMap { width: self.width as usize, runs, shapes }
+        let mut whole_rows: Vec<(u32, u32, u32)> = Vec::new();
+        for shape in shapes.iter_mut().filter(|shape| shape.convex) {
+            whole_rows.clear();
+            whole_rows.extend(shape.rows.iter().map(|&(lo, hi)| (lo, hi, hi - lo + 1)));
+            shape.convex = convex(&whole_rows);
+        }
+        let runs = (0..height)
+            .map(|y| (row_starts[y]..row_starts[y + 1]).map(|k| (found[k].lo, found[k].hi, patch_of_run[k])).collect())
+            .collect();
+        PatchMap { width, runs, shapes }
     }
 
-    /// Floods patch `id` from `origin`: marks its cells flooded, adds its runs to the rows'
-    /// runs, and returns its shape.
-    fn flood_patch(&self, origin: usize, id: u32, room: Flood) -> PatchShape {
-        let Flood { flooded, runs, rows, seeds } = room;
+    /// The runs of burnable cells of one material, row by row and left to right, and where each
+    /// row's start in them (one more entry than rows, the last the count).
+    fn material_runs(&self) -> (Vec<MaterialRun>, Vec<usize>) {
         let width = self.width as usize;
-        let material = self.material_of[self.fuel[origin] as usize];
-        let rate = self.rate_of[usize::from(self.fuel[origin])];
-        let in_material: [bool; 256] = std::array::from_fn(|fuel| fuel != 0 && self.material_of[fuel] == material);
-        let at_rate: [bool; 256] = std::array::from_fn(|fuel| self.rate_of[fuel].to_bits() == rate.to_bits());
-        // A cell of this fuel and patch joins the patch. Branch-free, so that passes over
-        // runs of cells vectorise.
-        let joins = |fuel: u8, flooded: bool| in_material[fuel as usize] & !flooded;
-        let fit = |flooded: &[bool], cells: std::ops::Range<usize>| {
-            self.fuel[cells.clone()]
-                .iter()
-                .zip(&flooded[cells])
-                .fold(true, |all, (&fuel, &flooded)| all & joins(fuel, flooded))
-        };
-        let (mut uniform, mut first_row, mut last_row) = (true, usize::MAX, 0);
-        seeds.push(origin);
-        while let Some(seed) = seeds.pop() {
-            if flooded[seed] {
-                continue;
-            }
-            let y = seed / width;
-            let row = y * width;
-            let (mut lo, mut hi) = (seed - row, seed - row);
-            // A chunk at a time while whole chunks fit (one branch-free pass each), then a
-            // cell.
-            while lo >= EXTEND_CHUNK && fit(flooded, row + lo - EXTEND_CHUNK..row + lo) {
-                lo -= EXTEND_CHUNK;
-            }
-            while lo > 0 && joins(self.fuel[row + lo - 1], flooded[row + lo - 1]) {
-                lo -= 1;
-            }
-            while hi + EXTEND_CHUNK < width && fit(flooded, row + hi + 1..row + hi + 1 + EXTEND_CHUNK) {
-                hi += EXTEND_CHUNK;
-            }
-            while hi + 1 < width && joins(self.fuel[row + hi + 1], flooded[row + hi + 1]) {
-                hi += 1;
-            }
-            let run = row + lo..=row + hi;
-            flooded[run.clone()].fill(true);
-            runs[y].push((lo as u32, hi as u32, id));
-            // A fold, not `all`: one branch-free pass over the run.
-            uniform &= self.fuel[run].iter().fold(true, |same_rate, &fuel| same_rate & at_rate[usize::from(fuel)]);
-            let entry = &mut rows[y];
-            *entry = (entry.0.min(lo as u32), entry.1.max(hi as u32), entry.2 + (hi - lo + 1) as u32);
-            (first_row, last_row) = (first_row.min(y), last_row.max(y));
-            // One seed for each run of the patch's cells touching this run above and below.
-            for next_row in [y.wrapping_sub(1), y + 1] {
-                if next_row >= self.height as usize {
-                    continue;
+        let mut found = Vec::new();
+        let mut row_starts = Vec::with_capacity(self.height as usize + 1);
+        for (y, row) in self.fuel.chunks_exact(width.max(1)).enumerate().take(self.height as usize) {
+            row_starts.push(found.len());
+            let mut x = 0;
+            while x < width {
+                // Unburnable cells, a chunk at a time while whole chunks are.
+                while x + RUN_CHUNK <= width && row[x..x + RUN_CHUNK].iter().fold(true, |none, &f| none & (f == 0)) {
+                    x += RUN_CHUNK;
                 }
-                let base = next_row * width;
-                let cells = base + lo..=base + hi;
-                // Mostly the row the flood came from, all claimed: one branch-free pass says
-                // so.
-                if flooded[cells.clone()].iter().fold(true, |all, &f| all & f) {
-                    continue;
+                while x < width && row[x] == 0 {
+                    x += 1;
                 }
-                // Mostly the row it goes on to, all joining: one run, one seed, found the
-                // same way.
-                if fit(flooded, base + lo..base + hi + 1) {
-                    seeds.push(base + lo);
-                    continue;
+                if x == width {
+                    break;
                 }
-                let mut in_run = false;
-                for (offset, (&fuel, &flooded)) in self.fuel[cells.clone()].iter().zip(&flooded[cells]).enumerate() {
-                    let fits = joins(fuel, flooded);
-                    if fits & !in_run {
-                        seeds.push(base + lo + offset);
+                let (lo, first_fuel) = (x, row[x]);
+                let material = self.material_of[usize::from(first_fuel)];
+                let rate = self.rate_of[usize::from(first_fuel)].to_bits();
+                let (mut fuel, mut uniform) = (first_fuel, true);
+                x += 1;
+                loop {
+                    // Cells of the fuel just seen, a chunk at a time, then the next cell.
+                    while x + RUN_CHUNK <= width && row[x..x + RUN_CHUNK].iter().fold(true, |all, &f| all & (f == fuel))
+                    {
+                        x += RUN_CHUNK;
                     }
-                    in_run = fits;
+                    match row.get(x) {
+                        Some(&next) if next == fuel => x += 1,
+                        Some(&next) if next != 0 && self.material_of[usize::from(next)] == material => {
+                            uniform &= self.rate_of[usize::from(next)].to_bits() == rate;
+                            fuel = next;
+                            x += 1;
+                        }
+                        _ => break,
+                    }
                 }
+                found.push(MaterialRun { row: y as u32, lo: lo as u32, hi: x as u32 - 1, material, rate, uniform });
             }
         }
-        // A 4-connected patch covers a run of whole rows.
-        let spanned = &mut rows[first_row..=last_row];
-        let convex = convex(spanned);
-        let shape = PatchShape {
-            rate,
-            uniform,
-            convex,
-            first_row: first_row as u32,
-            rows: spanned.iter().map(|&(lo, hi, _)| (lo, hi)).collect(),
-            cells: spanned.iter().map(|&(_, _, count)| count as usize).sum(),
-        };
-        spanned.fill(EMPTY_ROW);
-        shape
+        row_starts.resize(self.height as usize + 1, found.len());
+        (found, row_starts)
     }
 
     /// How many cells of a patch are settled, and its latest finite arrival.
@@ -1102,8 +1104,8 @@ mod tests {
 
     #[test]
     fn a_patch_is_the_4_connected_cells_of_its_material() {
-        // Blobs of four fuels and gaps on 70 × 45 cells (runs longer than a flood's chunk and
-        // shorter); fuels 1 and 2 are one material.
+        // Blobs of four fuels and gaps on 70 × 45 cells (runs longer than a row's chunk and
+        // shorter); fuels 1 and 2 are one material, of two spread rates.
         let mut random = lcg(7);
         let mut next = move || (random() >> 33) as usize;
         let blobs: Vec<usize> = (0..18 * 12).map(|_| next() % 5).collect();
@@ -1113,7 +1115,7 @@ mod tests {
             let gap = ((x / 0.1) as usize * 3 + (y / 0.1) as usize).is_multiple_of(97);
             (blob > 0 && !gap).then_some(super::super::Fuel {
                 index: blob as u8,
-                spread_rate_in: 0.5,
+                spread_rate_in: if blob == 2 { 0.3 } else { 0.5 },
                 burn_out_rounds: 2.0,
             })
         };
@@ -1126,6 +1128,8 @@ mod tests {
             fuel => Some(grid.material_of[fuel as usize]),
         };
         let mut patches = 0;
+        let mut first_cells = Vec::new();
+        let (mut uniform, mut convex_patches) = (0, 0);
         for origin in (0..width * height).step_by(37) {
             let Some(id) = grid.patch_map().patch_at(origin) else {
                 assert!(material(&grid, origin).is_none(), "cell {origin} burns but is in no patch");
@@ -1159,8 +1163,37 @@ mod tests {
                     "cell {cell} and the patch of {origin}"
                 );
             }
+            // Its shape, from the flood's cells.
+            let cells: Vec<usize> = (0..width * height).filter(|&c| inside[c]).collect();
+            let (first_row, last_row) = (cells[0] / width, cells[cells.len() - 1] / width);
+            let rows: Vec<(u32, u32, u32)> = (first_row..=last_row)
+                .map(|y| {
+                    let xs: Vec<u32> = cells.iter().filter(|&&c| c / width == y).map(|&c| (c % width) as u32).collect();
+                    (xs[0], xs[xs.len() - 1], xs.len() as u32)
+                })
+                .collect();
+            let rate = grid.rate_of[usize::from(grid.fuel[cells[0]])];
+            let shape = &grid.patch_map().shapes[id as usize];
+            assert_eq!(shape.cells, cells.len(), "the patch of {origin}");
+            assert_eq!(shape.first_row as usize, first_row, "the patch of {origin}");
+            assert_eq!(
+                shape.rows,
+                rows.iter().map(|&(lo, hi, _)| (lo, hi)).collect::<Vec<_>>(),
+                "the patch of {origin}"
+            );
+            assert_eq!(shape.rate, rate, "the patch of {origin}: its first cell's rate");
+            let all_at_rate = cells.iter().all(|&c| grid.rate_of[usize::from(grid.fuel[c])] == rate);
+            assert_eq!(shape.uniform, all_at_rate, "the patch of {origin}");
+            assert_eq!(shape.convex, convex(&rows), "the patch of {origin}");
+            uniform += usize::from(all_at_rate);
+            convex_patches += usize::from(shape.convex);
+            first_cells.push((cells[0], id));
         }
         assert!(patches > 20, "{patches} patches");
+        // Some of each kind, and numbered by first cell, row by row.
+        assert!(uniform > 0 && uniform < patches && convex_patches > 0 && convex_patches < patches);
+        first_cells.sort_unstable();
+        assert!(first_cells.windows(2).all(|w| w[0].1 < w[1].1), "ids by first cell");
     }
 
     /// The table's patches are worked out once a paint and shared by copies; putting a fire
