@@ -715,7 +715,7 @@ impl FireFront {
                 burn_out_rounds: r.fuel.burn_out_rounds(&self.settings) as f32,
             })
             .collect();
-        grid.paint_indexed_cells(&fuels, &fuel_of_cell).map_err(|e| e.to_string())?;
+        grid.paint_indexed_cells(&fuels, fuel_of_cell).map_err(|e| e.to_string())?;
         // 001 "Fire Spreading": "with the same material": regions of one material are one fuel.
         for (i, region) in self.regions.iter().enumerate() {
             let material = Fuel::ALL.iter().position(|&f| f == region.fuel).unwrap_or(0) as u8 + 1;

@@ -332,6 +332,8 @@ pub struct FireGrid {
     rate_of: [f32; 256],
     slowness_of: [f32; 256],
     burn_of: [f32; 256],
+    /// How many cells hold each fuel index, counted at each paint.
+    cells_of_fuel: [usize; 256],
     /// Tentative until `settled`; INFINITY = not reached.
     arrival: Vec<f32>,
     settled: Vec<bool>,
@@ -476,6 +478,7 @@ impl FireGrid {
             rate_of: [0.0; 256],
             slowness_of: [0.0; 256],
             burn_of: [0.0; 256],
+            cells_of_fuel: std::array::from_fn(|k| if k == 0 { count } else { 0 }),
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
             settle_order: Vec::new(),
@@ -713,18 +716,12 @@ impl FireGrid {
         })
     }
 
-    /// Whether every burnable cell is of one material, so that no cell borders another.
+    /// Whether every burnable cell is of one material, so that no cell borders another: from
+    /// the fuel indices painted, not the cells.
     fn one_material(&self) -> bool {
-        let Some(&first) = self.fuel.iter().find(|&&f| f != 0) else { return true };
-        // Mostly one fuel index: byte comparisons over the table, which vectorise.
-        if self.fuel.iter().fold(true, |all, &f| all & ((f == 0) | (f == first))) {
-            return true;
-        }
-        let table = self.material_table();
-        let material = table[usize::from(first)];
-        self.fuel
-            .iter()
-            .fold(true, |all, &f| all & ((table[usize::from(f)] == 0) | (table[usize::from(f)] == material)))
+        let mut materials = (1..256).filter(|&f| self.cells_of_fuel[f] > 0).map(|f| self.material_of[f]);
+        let first = materials.next();
+        materials.all(|m| Some(m) == first)
     }
 
     /// Each fuel index's material, 0 for index 0 (nothing burns).
@@ -1127,15 +1124,22 @@ impl FireGrid {
     }
 
     /// [`Self::paint_indexed`] with `k` for each cell given as a byte a cell, row by row (a
-    /// cell past `cells` takes no fuel): one table lookup a cell.
-    pub fn paint_indexed_cells(&mut self, fuels: &[Fuel], cells: &[u8]) -> Result<(), FireGridError> {
-        let fuel_of = |index: usize| usize::from(cells.get(index).copied().unwrap_or(0));
+    /// cell past `cells` takes no fuel). The bytes become the grid's own, each looked up in a
+    /// table unless every `k` painted is the index of fuel `k`: then none is copied.
+    pub fn paint_indexed_cells(&mut self, fuels: &[Fuel], cells: Vec<u8>) -> Result<(), FireGridError> {
+        let cells = std::cell::RefCell::new(cells);
+        let fuel_of = |index: usize| usize::from(cells.borrow().get(index).copied().unwrap_or(0));
         self.paint_listed(fuels, &fuel_of, |painted, index_of| {
+            let mut cells = cells.take();
+            cells.resize(painted.len(), 0);
             let table: [u8; 256] = std::array::from_fn(|k| index_of.get(k).copied().unwrap_or(0));
-            painted.fill(0);
-            for (fuel, &k) in painted.iter_mut().zip(cells) {
-                *fuel = table[usize::from(k)];
+            let most = cells.iter().copied().max().unwrap_or(0);
+            if (0..=most).any(|k| table[usize::from(k)] != k) {
+                for k in &mut cells {
+                    *k = table[usize::from(*k)];
+                }
             }
+            *painted = cells;
         })
     }
 
@@ -1145,7 +1149,7 @@ impl FireGrid {
         &mut self,
         fuels: &[Fuel],
         fuel_of: &dyn Fn(usize) -> usize,
-        fill: impl FnOnce(&mut [u8], &[u8]),
+        fill: impl FnOnce(&mut Vec<u8>, &[u8]),
     ) -> Result<(), FireGridError> {
         // A fuel's own problem, or an index an earlier fuel of the list gives other numbers.
         let problems: Vec<Option<&'static str>> = fuels
@@ -1178,11 +1182,7 @@ impl FireGrid {
 
     /// How many cells hold each fuel index (0: none).
     pub fn cells_by_fuel_index(&self) -> [usize; 256] {
-        let mut counts = [0usize; 256];
-        for &fuel in &self.fuel {
-            counts[usize::from(fuel)] += 1;
-        }
-        counts
+        self.cells_of_fuel
     }
 
     /// Clears every fire before a paint (at no cost on a grid no fire reached).
@@ -1220,7 +1220,11 @@ impl FireGrid {
     /// Forgets the numbers of indices no cell holds any more, then works out the longest and
     /// the shortest burn-out of any painted cell.
     fn set_burn_round_bounds(&mut self) {
-        let counts = self.cells_by_fuel_index();
+        let mut counts = [0usize; 256];
+        for &fuel in &self.fuel {
+            counts[usize::from(fuel)] += 1;
+        }
+        self.cells_of_fuel = counts;
         let (mut most, mut least) = (0.0f32, f32::INFINITY);
         for (index, &cells) in counts.iter().enumerate().skip(1) {
             if cells == 0 {
@@ -2015,9 +2019,22 @@ mod tests {
         let bytes: Vec<u8> = (0..cells - 1).map(|i| choice(i) as u8).collect();
         let mut by_bytes = grid(7.3, 4.1);
         by_bytes.paint(|_, _| Some(fuels[2])).expect("valid fuel");
-        by_bytes.paint_indexed_cells(&fuels, &bytes).expect("valid fuels");
+        by_bytes.paint_indexed_cells(&fuels, bytes.clone()).expect("valid fuels");
         assert!((0..cells - 1).all(|i| by_bytes.fuel[i] == by_index.fuel[i]));
         assert_eq!(by_bytes.fuel[cells - 1], 0);
+        let recount = |g: &FireGrid| {
+            let mut counts = [0usize; 256];
+            g.fuel.iter().for_each(|&f| counts[usize::from(f)] += 1);
+            counts
+        };
+        assert_eq!(by_bytes.cells_by_fuel_index(), recount(&by_bytes), "counted again at the second paint");
+        // A list whose indices are not their places is looked up: byte 1 is fuel 3, byte 2 fuel 1.
+        let mut by_place = grid(7.3, 4.1);
+        by_place.paint_indexed_cells(&[fuels[2], fuels[0]], bytes.iter().map(|&k| k.min(2)).collect()).expect("valid");
+        for (i, &k) in bytes.iter().enumerate() {
+            assert_eq!(by_place.fuel[i], [0, 3, 1][usize::from(k.min(2))], "cell {i}");
+        }
+        assert_eq!(by_place.cells_by_fuel_index(), recount(&by_place));
         assert_eq!((by_index.min_burn_rounds, by_index.max_burn_rounds), (1.0, 6.0));
         // A broken fuel is reported at the first cell taking it, as by centre; unused, it is not.
         let broken = [fuel(1, 0.5, 4.0), fuel(2, 0.0, 6.0)];
