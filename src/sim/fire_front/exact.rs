@@ -843,6 +843,12 @@ impl Buckets {
         self.last as usize + 1
     }
 
+    /// The same buckets merged into buckets `shift` bits wide (no narrower than they were).
+    fn widened_to(self, shift: u32) -> Self {
+        let shift = shift.max(self.shift);
+        Self { first: self.first, shift, last: self.last >> (shift - self.shift) }
+    }
+
     /// A key's place within its bucket: the low `shift` bits of its ordered arrival above the
     /// first bucket's start (0 before it). Only for a shift below 32.
     fn within(&self, key: u64) -> usize {
@@ -943,7 +949,10 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         return;
     };
     if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
-        place_by_low_bits_then_bucket(keys, sorted, buckets, counts);
+        // Two digits, the low one as wide as it may be: a key's bucket then only needs the
+        // bits above it, so both digits' counts are a few kilobytes and stay in the nearest
+        // cache, where a bucket a key would spread the counts and the scatter over the table.
+        place_by_low_bits_then_bucket(keys, sorted, buckets.widened_to(MAX_LOW_BITS), counts);
     } else {
         count(keys, buckets, counts);
         scatter(keys, sorted, buckets, counts);
@@ -1340,5 +1349,16 @@ mod tests {
             let buckets = Buckets::spread(3000, bounds).map(|b| b.len());
             assert!(buckets.is_some_and(|b| b > 2048 && b <= 4096), "{bounds:?}: {buckets:?}");
         }
+        // Widened, a bucket is the merge of the narrow ones whose numbers agree above the new
+        // width: every key's bucket is its narrow one's shifted, within bounds and beyond them.
+        let narrow = Buckets::spread(20_000, (12.0, 13.0)).expect("buckets");
+        assert!(narrow.shift < MAX_LOW_BITS);
+        let wide = narrow.widened_to(MAX_LOW_BITS);
+        assert_eq!((wide.shift, wide.last), (MAX_LOW_BITS, narrow.last >> (MAX_LOW_BITS - narrow.shift)));
+        for arrival in [11.0, 12.0, 12.3, 12.999, 13.0, 14.0] {
+            let key = settle_key(arrival, 7);
+            assert_eq!(wide.of(key), narrow.of(key) >> (MAX_LOW_BITS - narrow.shift), "{arrival}");
+        }
+        assert_eq!(narrow.widened_to(1).shift, narrow.shift, "never narrower");
     }
 }
