@@ -15,7 +15,7 @@
 //! written when it is lit (a few additions and a square root a cell); settling a round then
 //! visits only the cells in that round's ring of each ignition, row by row. A patch lit once
 //! keeps each row's settled run and grows it outwards, reading only the cells that settle and
-//! one beyond each end.
+//! a few beyond each end.
 
 use super::{FireGrid, HeapEntry};
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,9 @@ thread_local! {
 /// A row of an exact patch none of whose cells settled yet: (leftmost, rightmost).
 const NO_CELLS: (u32, u32) = (1, 0);
 
+/// Cells beyond an end of a row's settled run looked at at once (a line of the cache).
+const AHEAD_CELLS: u32 = 16;
+
 /// What settling the rows of a patch lit once works on.
 struct Frontier<'a> {
     arrival: &'a [f32],
@@ -60,8 +63,8 @@ impl Frontier<'_> {
     /// their keys row by row, left to right. A row's settled cells are one run about the column
     /// nearest the ignition point (`column`, clamped to the row): arrival falls towards it,
     /// then rises, in floating point too (each step of the arrival's sum is monotone), so the
-    /// run grows outwards while its next cell arrives by `until`, and only the cells settling
-    /// and one beyond each end are read.
+    /// run grows outwards by the cells beyond each end arriving by `until`, and only those and
+    /// the rest of a chunk beyond them are read.
     fn settle_rows(
         self,
         until: f32,
@@ -76,7 +79,6 @@ impl Frontier<'_> {
             let k = y - first_row;
             let ((lo, hi), (left, right)) = (rows[k], frontier[k]);
             let row = &arrival[y * width..y * width + width];
-            let by = |x: u32| row[x as usize] <= until;
             let (mut new_left, mut new_right) = if left <= right {
                 (left, right)
             } else {
@@ -86,16 +88,30 @@ impl Frontier<'_> {
                 let seed = (near.saturating_sub(2).max(lo)..=near.saturating_add(2).min(hi))
                     .min_by(|&a, &b| row[a as usize].total_cmp(&row[b as usize]))
                     .unwrap_or(near);
-                if !by(seed) {
+                if row[seed as usize] > until {
                     continue;
                 }
                 (seed, seed)
             };
-            while new_left > lo && by(new_left - 1) {
-                new_left -= 1;
+            // Outwards from the run arrival never falls, so the cells settling beyond an end
+            // are the first of those beyond it: counted a chunk at a time, without a branch
+            // a cell (whose last would be mispredicted at every end of every row).
+            let settling = |cells: &[f32]| cells.iter().fold(0, |n, &a| n + u32::from(a <= until));
+            while new_left > lo {
+                let chunk = &row[new_left.saturating_sub(AHEAD_CELLS).max(lo) as usize..new_left as usize];
+                let n = settling(chunk);
+                new_left -= n;
+                if n < chunk.len() as u32 {
+                    break;
+                }
             }
-            while new_right < hi && by(new_right + 1) {
-                new_right += 1;
+            while new_right < hi {
+                let chunk = &row[new_right as usize + 1..=new_right.saturating_add(AHEAD_CELLS).min(hi) as usize];
+                let n = settling(chunk);
+                new_right += n;
+                if n < chunk.len() as u32 {
+                    break;
+                }
             }
             // The cells settling now, as [from, end).
             let runs = if left <= right {
@@ -108,9 +124,14 @@ impl Frontier<'_> {
                     continue;
                 }
                 let cells = y * width + from as usize..y * width + end as usize;
-                settled[cells.clone()].fill(true);
                 let first = cells.start;
-                batch.extend(arrival[cells].iter().zip(first..).map(|(&a, index)| settle_key(a, index as u32)));
+                // Flags set in the same pass: a run is a few cells, too few for a `fill` call.
+                batch.extend(arrival[cells.clone()].iter().zip(&mut settled[cells]).zip(first..).map(
+                    |((&a, settled), index)| {
+                        *settled = true;
+                        settle_key(a, index as u32)
+                    },
+                ));
             }
             frontier[k] = (new_left, new_right);
         }
