@@ -499,7 +499,8 @@ impl FireGrid {
         let rows = std::mem::take(rows);
         let cells: usize = rows.iter().map(|&(lo, hi)| (hi - lo + 1) as usize).sum();
         // The first ignition of an untouched patch: its rows settle outwards from the point.
-        *frontier = (ignitions.len() == 1 && *unsettled == cells).then(|| vec![NO_CELLS; rows.len()]);
+        let untouched = *unsettled == cells;
+        *frontier = (ignitions.len() == 1 && untouched).then(|| vec![NO_CELLS; rows.len()]);
         let hand_over = ignitions.len() > MAX_EXACT_IGNITIONS || ignitions.len() * cells > EXACT_WORK_CELLS;
         let width = self.width as usize;
         let slowness = 1.0 / rate;
@@ -517,14 +518,26 @@ impl FireGrid {
                 (if beyond > 0.0 { beyond } else { 0.0 }) * slowness
             };
             let cells = y * width + lo as usize..=y * width + hi as usize;
-            let (arrivals, settled) = (&mut self.arrival[cells.clone()], &self.settled[cells]);
-            // Branch-free and indexed, so that it vectorises: a settled cell keeps its arrival.
             let mut row_seeded = 0u32;
-            for k in 0..arrivals.len().min(settled.len()) {
-                let candidate = front.time + delay_at(lo as i32 + k as i32);
-                let earlier = !settled[k] & (candidate < arrivals[k]);
-                arrivals[k] = if earlier { candidate } else { arrivals[k] };
-                row_seeded += u32::from(earlier);
+            if untouched {
+                // Nothing of the patch settled: its flags are not read (a flag page never
+                // written is the kernel's zero page until it is, two faults instead of one).
+                let arrivals = &mut self.arrival[cells];
+                for (k, arrival) in arrivals.iter_mut().enumerate() {
+                    let candidate = front.time + delay_at(lo as i32 + k as i32);
+                    let earlier = candidate < *arrival;
+                    *arrival = if earlier { candidate } else { *arrival };
+                    row_seeded += u32::from(earlier);
+                }
+            } else {
+                let (arrivals, settled) = (&mut self.arrival[cells.clone()], &self.settled[cells]);
+                // Branch-free and indexed, so that it vectorises: a settled cell keeps its arrival.
+                for k in 0..arrivals.len().min(settled.len()) {
+                    let candidate = front.time + delay_at(lo as i32 + k as i32);
+                    let earlier = !settled[k] & (candidate < arrivals[k]);
+                    arrivals[k] = if earlier { candidate } else { arrivals[k] };
+                    row_seeded += u32::from(earlier);
+                }
             }
             seeded += row_seeded as usize;
             // Distance along a row is convex, so its cells arrive no later than its ends.
