@@ -643,6 +643,8 @@ impl FireGrid {
         let SortBuffers { mut batch, mut scratch, mut counts } = SORT_BUFFERS.take();
         batch.clear();
         batch.reserve(expected);
+        // Whether the batch is in cell order: the rows of one patch lit once, settled outwards.
+        let (mut patches_walked, mut rows_outwards) = (0, true);
         for patch in self.patches.list.iter_mut() {
             let PatchFront::Exact { rate, first_row, rows, ignitions, unsettled, frontier, .. } = patch else {
                 continue;
@@ -665,6 +667,7 @@ impl FireGrid {
                 let column = (front.x / cell) as u32;
                 room.settle_rows(until, column, *first_row as usize, &rows[..], &mut frontier[..], low..=high);
                 *unsettled -= batch.len() - walked_before;
+                patches_walked += usize::from(batch.len() > walked_before);
                 continue;
             }
             for (front, swept) in ignitions.iter_mut() {
@@ -719,9 +722,12 @@ impl FireGrid {
                 }
             }
             *unsettled -= batch.len() - walked_before;
+            patches_walked += usize::from(batch.len() > walked_before);
+            rows_outwards &= batch.len() == walked_before;
         }
         if !batch.is_empty() {
-            sort_keys(&mut batch, bounds, &mut scratch, &mut counts);
+            let in_cell_order = patches_walked == 1 && rows_outwards;
+            sort_keys(&mut batch, bounds, &mut scratch, &mut counts, in_cell_order);
             if first_new == self.settle_order.len() {
                 // No grid cells settled in this window: the batch is the settle order's tail.
                 self.settle_order.extend(batch.iter().map(|&key| key_cell(key)));
@@ -889,6 +895,12 @@ impl Buckets {
         (((key >> 32) as u32).saturating_sub(self.first) & ((1 << self.shift) - 1)) as usize
     }
 
+    /// Whether a key is within the buckets: neither before the first nor after the last.
+    fn holds(&self, key: u64) -> bool {
+        let bits = (key >> 32) as u32;
+        (bits >= self.first) & ((bits.wrapping_sub(self.first) >> self.shift) <= self.last)
+    }
+
     fn of(&self, key: u64) -> usize {
         // Saturating: a key before `first` is bucket 0, one after the last bucket's is the last.
         ((((key >> 32) as u32).saturating_sub(self.first) >> self.shift).min(self.last)) as usize
@@ -939,12 +951,19 @@ impl Bands {
 
 /// Sorts settle keys whose arrivals mostly lie within `bounds` (keys outside take the first or
 /// last bucket): a counting sort on quantised arrival, in two passes for many keys.
-fn sort_keys(keys: &mut Vec<u64>, bounds: (f32, f32), scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+/// `in_cell_order`: the keys come in cell order, so keys of one arrival need no sorting.
+fn sort_keys(
+    keys: &mut Vec<u64>,
+    bounds: (f32, f32),
+    scratch: &mut Vec<u64>,
+    counts: &mut Vec<u32>,
+    in_cell_order: bool,
+) {
     match Bands::for_keys(keys.len(), bounds) {
-        Some(bands) => sort_banded(keys, bands, counts, scratch),
+        Some(bands) => sort_banded(keys, bands, counts, scratch, in_cell_order),
         None => {
             room_for(scratch, keys.len());
-            sort_into(keys, scratch, bounds, counts);
+            sort_into(keys, scratch, bounds, counts, in_cell_order);
             std::mem::swap(keys, scratch);
         }
     }
@@ -962,21 +981,23 @@ fn room_for(scratch: &mut Vec<u64>, len: usize) {
 
 /// Sorts `keys` by placing them by band into `scratch`, then sorting each band back into
 /// `keys`, using `counts` as room.
-fn sort_banded(keys: &mut [u64], bands: Bands, counts: &mut Vec<u32>, scratch: &mut Vec<u64>) {
+fn sort_banded(keys: &mut [u64], bands: Bands, counts: &mut Vec<u32>, scratch: &mut Vec<u64>, in_cell_order: bool) {
     room_for(scratch, keys.len());
     count(keys, bands.0, counts);
     scatter(keys, scratch, bands.0, counts);
     let ends: Vec<usize> = counts[..bands.len()].iter().map(|&end| end as usize).collect();
     let mut from = 0;
     for (band, end) in ends.into_iter().enumerate() {
-        sort_into(&scratch[from..end], &mut keys[from..end], bands.bounds(band), counts);
+        // Placing by band is stable: a band's keys keep their order.
+        sort_into(&scratch[from..end], &mut keys[from..end], bands.bounds(band), counts, in_cell_order);
         from = end;
     }
 }
 
 /// Sorts `keys` into `sorted` (as long) by a counting sort on arrival quantised over `bounds`
-/// (keys outside take the first or last bucket), using `counts` as room.
-fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut Vec<u32>) {
+/// (keys outside take the first or last bucket), using `counts` as room. `in_cell_order`: as
+/// for [`sort_keys`].
+fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut Vec<u32>, in_cell_order: bool) {
     let Some(buckets) = Buckets::spread(keys.len(), bounds) else {
         sorted.copy_from_slice(keys);
         sorted.sort_unstable();
@@ -986,7 +1007,12 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
         // Two digits, the low one as wide as it may be: a key's bucket then only needs the
         // bits above it, so both digits' counts are a few kilobytes and stay in the nearest
         // cache, where a bucket a key would spread the counts and the scatter over the table.
-        place_by_low_bits_then_bucket(keys, sorted, buckets.widened_to(MAX_LOW_BITS), counts);
+        let all_within = place_by_low_bits_then_bucket(keys, sorted, buckets.widened_to(MAX_LOW_BITS), counts);
+        // Then every key was placed by all the bits of its arrival, and keys of one arrival
+        // kept their order: in cell order, nothing is left to sort.
+        if all_within && in_cell_order {
+            return;
+        }
     } else {
         count(keys, buckets, counts);
         scatter(keys, sorted, buckets, counts);
@@ -999,7 +1025,8 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
 /// one bucket differ only in those bits, so they come out in order: a symmetric ignition's
 /// mirror-image cells, whose arrivals differ by an ulp or two in no order, included. Left for
 /// the insertion pass: ties of other ignitions' walks and keys outside the buckets' bounds.
-fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buckets, counts: &mut Vec<u32>) {
+/// Returns whether every key was within them.
+fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buckets, counts: &mut Vec<u32>) -> bool {
     let LowRoom { mut placed, mut low_counts } = LOW_ROOM.take();
     room_for(&mut placed, keys.len());
     // Both counts in one pass.
@@ -1007,13 +1034,16 @@ fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buck
         counts.clear();
         counts.resize(len + 1, 0);
     }
+    let mut outside = false;
     for &key in keys {
         counts[buckets.of(key) + 1] += 1;
         low_counts[buckets.within(key) + 1] += 1;
+        outside |= !buckets.holds(key);
     }
     scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
     scatter(&placed, sorted, buckets, counts);
     LOW_ROOM.set(LowRoom { placed, low_counts });
+    !outside
 }
 
 /// Most low bits of an arrival (1,024 counts) a sort places keys by before their buckets.
@@ -1306,7 +1336,7 @@ mod tests {
             let mut expected = cells.clone();
             expected.sort_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]).then(a.cmp(&b)));
             let mut keys: Vec<u64> = cells.iter().map(|&c| settle_key(arrival[c as usize], c)).collect();
-            sort_keys(&mut keys, (-1.0, 110.0), &mut Vec::new(), &mut Vec::new());
+            sort_keys(&mut keys, (-1.0, 110.0), &mut Vec::new(), &mut Vec::new(), false);
             let sorted: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
             assert_eq!(sorted, expected);
         }
@@ -1333,16 +1363,22 @@ mod tests {
         }
         let mut expected = keys.clone();
         expected.sort_unstable();
-        for bounds in [(20.0, 24.0), (19.0, 1e6)] {
+        for bounds in [(20.0, 24.0), (19.0, 1e6), (22.0, 24.0)] {
             let buckets = Buckets::spread(keys.len(), bounds).expect("buckets");
-            let mut sorted = vec![0; keys.len()];
-            sort_into(&keys, &mut sorted, bounds, &mut Vec::new());
-            assert!(sorted == expected, "{bounds:?}");
+            // Keys in cell order (as here) or not: the same order comes out, the insertion pass
+            // left out only where every key is within the bounds.
+            for in_cell_order in [false, true] {
+                let mut sorted = vec![0; keys.len()];
+                sort_into(&keys, &mut sorted, bounds, &mut Vec::new(), in_cell_order);
+                assert!(sorted == expected, "{bounds:?}, in cell order: {in_cell_order}");
+            }
             if (1..=MAX_LOW_BITS).contains(&buckets.shift) {
-                // Placed by low bits, then by bucket: in order before the insertion pass.
+                // Placed by low bits, then by bucket: in order before the insertion pass when
+                // every key is within the bounds, and said to be.
                 let mut by_bucket = vec![0; keys.len()];
-                place_by_low_bits_then_bucket(&keys, &mut by_bucket, buckets, &mut Vec::new());
-                assert!(by_bucket == expected, "{bounds:?}: the passes alone");
+                let all_within = place_by_low_bits_then_bucket(&keys, &mut by_bucket, buckets, &mut Vec::new());
+                assert_eq!(all_within, bounds.0 <= 20.0, "{bounds:?}");
+                assert_eq!(by_bucket == expected, all_within, "{bounds:?}: the passes alone");
             } else {
                 assert!(bounds.1 > 1e5, "the narrow bounds take the low pass");
             }
@@ -1363,15 +1399,15 @@ mod tests {
             for bounds in [(0.0, 50.0), (-100.0, 1e6), (10.0, 20.0), (49.0, 49.5), (-5.0, 0.001), (3.0, f32::INFINITY)]
             {
                 let mut sorted = vec![0; cells];
-                sort_into(&keys, &mut sorted, bounds, &mut Vec::new());
+                sort_into(&keys, &mut sorted, bounds, &mut Vec::new(), false);
                 assert!(sorted == expected, "one pass, {cells} keys, {bounds:?}");
                 let Some(bands) = Bands::for_keys(cells, bounds) else { continue };
                 let mut sorted = keys.clone();
-                sort_banded(&mut sorted, bands, &mut Vec::new(), &mut Vec::new());
+                sort_banded(&mut sorted, bands, &mut Vec::new(), &mut Vec::new(), false);
                 assert!(sorted == expected, "in bands, {cells} keys, {bounds:?}");
             }
             let mut sorted = keys.clone();
-            sort_keys(&mut sorted, (0.0, 50.0), &mut Vec::new(), &mut Vec::new());
+            sort_keys(&mut sorted, (0.0, 50.0), &mut Vec::new(), &mut Vec::new(), false);
             assert!(sorted == expected, "{cells} keys");
         }
         assert!(Buckets::spread(63, (0.0, 1.0)).is_none());
