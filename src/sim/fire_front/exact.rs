@@ -17,8 +17,10 @@
 //! keeps each row's settled run and grows it outwards, reading only the cells that settle and
 //! a few beyond each end.
 
+use super::runs::{join, lowest};
 use super::{FireGrid, HeapEntry};
 use serde::{Deserialize, Serialize};
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 /// Ignitions an exact patch takes before it hands over to the grid front: each one costs a pass
@@ -72,7 +74,7 @@ impl Frontier<'_> {
         first_row: usize,
         rows: &[(u32, u32)],
         frontier: &mut [(u32, u32)],
-        ys: std::ops::RangeInclusive<usize>,
+        ys: RangeInclusive<usize>,
     ) {
         let Frontier { arrival, settled, width, batch } = self;
         for y in ys {
@@ -149,23 +151,6 @@ struct MaterialRun {
     rate: u32,
     /// Whether every cell of it spreads at `rate`.
     uniform: bool,
-}
-
-/// The first run of `run`'s patch, halving the paths it follows.
-fn find(root: &mut [u32], mut run: u32) -> u32 {
-    while root[run as usize] != run {
-        let up = root[root[run as usize] as usize];
-        root[run as usize] = up;
-        run = up;
-    }
-    run
-}
-
-/// Joins the patches of runs `a` and `b`: the first run of either is the first of both.
-fn join(root: &mut [u32], a: u32, b: u32) {
-    let (a, b) = (find(root, a), find(root, b));
-    let (first, other) = (a.min(b), a.max(b));
-    root[other as usize] = first;
 }
 
 /// Cells a row's runs are crossed a chunk at a time by, where they are one fuel.
@@ -362,14 +347,14 @@ impl FireGrid {
         let (found, row_starts) = self.material_runs();
         // Each run's patch: its first run (the least index, so the one whose first cell comes
         // first row by row).
-        let mut root: Vec<u32> = (0..found.len() as u32).collect();
+        let mut first_run: Vec<u32> = (0..found.len() as u32).collect();
         for y in 1..height {
             let (below, here) = (&found[row_starts[y - 1]..row_starts[y]], &found[row_starts[y]..row_starts[y + 1]]);
             let (mut a, mut b) = (0, 0);
             while a < below.len() && b < here.len() {
                 let (lower, upper) = (&below[a], &here[b]);
                 if lower.lo <= upper.hi && upper.lo <= lower.hi && lower.material == upper.material {
-                    join(&mut root, (row_starts[y - 1] + a) as u32, (row_starts[y] + b) as u32);
+                    join(&mut first_run, row_starts[y - 1] + a, row_starts[y] + b);
                 }
                 // The run ending first meets nothing further on.
                 if lower.hi <= upper.hi {
@@ -383,7 +368,7 @@ impl FireGrid {
         let mut patch_of_run = vec![0u32; found.len()];
         let mut shapes: Vec<PatchShape> = Vec::new();
         for (k, run) in found.iter().enumerate() {
-            let first = find(&mut root, k as u32) as usize;
+            let first = lowest(&mut first_run, k);
             let id = if first == k {
                 shapes.push(PatchShape {
                     rate: f32::from_bits(run.rate),
@@ -660,12 +645,11 @@ impl FireGrid {
                 }
                 *swept = until;
                 let outer = front.radius + (until - front.time) * *rate + slack;
-                let low = ((front.y - outer) / cell - 0.5).floor().max(*first_row as f32) as usize;
-                let high = ((front.y + outer) / cell - 0.5).ceil().min(last_row as f32) as usize;
+                let ys = rows_within(front, outer, cell, *first_row, last_row);
                 let room = Frontier { arrival: &self.arrival, settled: &mut self.settled, width, batch: &mut batch };
                 // `as` saturates: a point left of the table seeds each row at its leftmost.
                 let column = (front.x / cell) as u32;
-                room.settle_rows(until, column, *first_row as usize, &rows[..], &mut frontier[..], low..=high);
+                room.settle_rows(until, column, *first_row as usize, &rows[..], &mut frontier[..], ys);
                 *unsettled -= batch.len() - walked_before;
                 patches_walked += usize::from(batch.len() > walked_before);
                 continue;
@@ -679,9 +663,7 @@ impl FireGrid {
                 let inner = front.radius + (*swept - front.time) * *rate - slack;
                 *swept = until;
                 let outer = front.radius + (until - front.time) * *rate + slack;
-                let low = ((front.y - outer) / cell - 0.5).floor().max(*first_row as f32) as usize;
-                let high = ((front.y + outer) / cell - 0.5).ceil().min(last_row as f32) as usize;
-                for y in low..=high {
+                for y in rows_within(front, outer, cell, *first_row, last_row) {
                     let dy = (y as f32 + 0.5) * cell - front.y;
                     if outer.is_finite() && dy.abs() > outer {
                         continue;
@@ -771,6 +753,14 @@ impl FireGrid {
             .flatten()
             .collect()
     }
+}
+
+/// The rows from `first_row` to `last_row` whose cell centres may lie within `outer` of
+/// `front`'s point, cells `cell` inches wide.
+fn rows_within(front: &ExactFront, outer: f32, cell: f32, first_row: u32, last_row: usize) -> RangeInclusive<usize> {
+    let low = ((front.y - outer) / cell - 0.5).floor().max(first_row as f32) as usize;
+    let high = ((front.y + outer) / cell - 0.5).ceil().min(last_row as f32) as usize;
+    low..=high
 }
 
 /// Whether a patch given as rows (leftmost, rightmost, count) from its lowest row is digitally

@@ -112,7 +112,7 @@ impl RunLabels {
         while a < above.end && h < here.end {
             let (up, down) = (self.runs[a], self.runs[h]);
             if up.from <= down.to + 1 && down.from <= up.to + 1 {
-                self.join(a, h);
+                join(&mut self.patch, a, h);
             }
             // The run ending first touches nothing further along the other row.
             if up.to < down.to {
@@ -122,22 +122,24 @@ impl RunLabels {
             }
         }
     }
+}
 
-    /// The lowest run of `r`'s patch so far, halving the path there.
-    fn lowest(&mut self, mut r: usize) -> usize {
-        while self.patch[r] as usize != r {
-            let up = self.patch[r] as usize;
-            self.patch[r] = self.patch[up];
-            r = up;
-        }
-        r
+/// The lowest entry of `r`'s set in a union–find (`parent`) whose sets each lead to their
+/// lowest entry, halving the path there.
+pub(super) fn lowest(parent: &mut [u32], mut r: usize) -> usize {
+    while parent[r] as usize != r {
+        let up = parent[r] as usize;
+        parent[r] = parent[up];
+        r = up;
     }
+    r
+}
 
-    fn join(&mut self, a: usize, b: usize) {
-        let (la, lb) = (self.lowest(a), self.lowest(b));
-        let (low, high) = (la.min(lb), la.max(lb));
-        self.patch[high] = low as u32;
-    }
+/// Joins the sets of entries `a` and `b`: the lower of their lowest entries leads both.
+pub(super) fn join(parent: &mut [u32], a: usize, b: usize) {
+    let (la, lb) = (lowest(parent, a), lowest(parent, b));
+    let (low, high) = (la.min(lb), la.max(lb));
+    parent[high] = low as u32;
 }
 
 /// The first bit at or after `from` and before `end` that is set (`clear`: that is clear).
