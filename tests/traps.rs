@@ -926,6 +926,38 @@ fn spotting_is_once_per_approach_or_per_move() {
     assert_eq!(events(&full, "spot_check").len(), 1);
 }
 
+#[test]
+fn a_sprung_or_revealed_trap_is_not_rolled_for_and_remembers_no_one() {
+    // 000 "Spotting Traps": figures roll to spot a hidden trap that can still go off. The pit of
+    // the test above, with the walker passing within 2" of it in moves 1 to 6 at 1" a move.
+    let scene = |target: i32, state: &str| {
+        scene_from_str(&format!(
+            "(version: 1, table: (width: 20, height: 6),
+              rules: (traps: (morval: (normally_concealed_spot_target: {target}))),
+              figures: [(name: \"walker\", position: (2, 2), move_rate: Some(1.0), path: [(10, 2)])],
+              traps: [(name: \"pit\", kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: (5, 3), {state})])"
+        ))
+    };
+    // Revealed, or disarmed, in the file (and once remembering the walker): no roll, and no list
+    // kept, though the walker ends moves 1 to 5 in range.
+    for state in
+        ["revealed: true, in_range_of: [\"walker\"]", "armed: false, in_range_of: [\"walker\"]", "revealed: true"]
+    {
+        let Run { log, end } = run(&scene(30, state), 9, 3);
+        assert!(events(&log, "spot_check").is_empty(), "{state}: {:?}", events(&log, "spot_check"));
+        assert!(end.traps[0].in_range_of.is_empty(), "{state}: {:?}", end.traps[0].in_range_of);
+    }
+    // Always spotted (target 1): revealed by the roll of move 1, after which no one rolls and its
+    // list is empty; never spotted (target 30), it keeps the walker in range.
+    let Run { log, end } = run(&scene(1, ""), 9, 3);
+    let spots = events(&log, "spot_check");
+    assert_eq!(spots.iter().map(|e| (e.move_number, e.outcome)).collect::<Vec<_>>(), [(1, "spotted")]);
+    assert!(end.traps[0].revealed);
+    assert!(end.traps[0].in_range_of.is_empty(), "{:?}", end.traps[0].in_range_of);
+    let Run { end, .. } = run(&scene(30, ""), 9, 3);
+    assert_eq!(end.traps[0].in_range_of, ["walker"]);
+}
+
 /// Spotting a Morval trap is impossible: every concealment target is out of a D6's reach.
 const NO_SPOTTING: &str = "rules: (traps: (morval: (loosely_concealed_spot_target: 30, \
      normally_concealed_spot_target: 30, well_concealed_spot_target: 30))),";

@@ -786,9 +786,14 @@ impl Pass<'_> {
     }
 
     /// Every meeting of a path with a trap this move, in the order they happen.
-    /// How far from its area a trap can be met: spotted from (Morval), or stepped on.
+    /// How far from its area a trap can be met: spotted from (a Morval trap that can still be
+    /// spotted), or stepped on.
     fn reach(trap: &TrapRt) -> f32 {
-        if trap.spec.kind.morval_kind().is_some() { crate::rules::morval_traps::SPOTTING_RANGE_INCHES } else { ON_EDGE }
+        if trap.spec.kind.morval_kind().is_some() && trap.spec.armed && !trap.spec.revealed {
+            crate::rules::morval_traps::SPOTTING_RANGE_INCHES
+        } else {
+            ON_EDGE
+        }
     }
 
     /// Where each trap can be met from: a circle (centre, radius) holding its area and reach.
@@ -833,15 +838,16 @@ impl Pass<'_> {
                 // Spotted from 2", or as far as the light at the trap lets one see (001 "Lighting");
                 // a fire lighting the trap (as it burnt at the end of the last move) lets it be seen
                 // from the full reach (issue #17).
-                let seen = *sight[ti].get_or_insert_with(|| {
-                    if self.sight.as_ref().is_some_and(|s| s.lit_by_fire(trap.position)) {
-                        f32::INFINITY
-                    } else {
-                        sight_at(self.lighting, self.lights, trap.position)
-                    }
-                });
-                let reach = reach.min(seen);
-                if morval {
+                // A roll that `spot` would not make is not looked for.
+                if morval && self.can_be_spotted(ti) && !self.exempt(mi, ti) {
+                    let seen = *sight[ti].get_or_insert_with(|| {
+                        if self.sight.as_ref().is_some_and(|s| s.lit_by_fire(trap.position)) {
+                            f32::INFINITY
+                        } else {
+                            sight_at(self.lighting, self.lights, trap.position)
+                        }
+                    });
+                    let reach = reach.min(seen);
                     let spots: Vec<f32> = match self.settings.morval.spot_checks {
                         SpotChecks::PerMove => first(reach).into_iter().collect(),
                         SpotChecks::PerApproach => {
@@ -948,6 +954,15 @@ impl Pass<'_> {
         for t in 0..self.traps.len() {
             let trap = &self.traps[t];
             if trap.spec.kind.morval_kind().is_none() {
+                continue;
+            }
+            if !self.can_be_spotted(t) {
+                // Sprung or revealed: no figure rolls to spot it again, so it keeps no list.
+                if !trap.spec.in_range_of.is_empty() {
+                    let trap = &mut self.traps[t];
+                    trap.spec.to_mut().in_range_of.clear();
+                    trap.changed = true;
+                }
                 continue;
             }
             let area = trap.area();

@@ -97,8 +97,16 @@ impl Pass<'_> {
 
     /// House rule `own_side_exempt` (default off): the figure is of the trap's side and so
     /// spared by it.
-    fn exempt(&self, m: usize, t: usize) -> bool {
+    pub(super) fn exempt(&self, m: usize, t: usize) -> bool {
         self.settings.morval.own_side_exempt && self.friendly(m, t)
+    }
+
+    /// Whether a roll to spot trap `t` can still be made: it is armed and not yet revealed.
+    /// Neither comes back within a move or after it, so a trap that fails this never needs
+    /// its approaches worked out again.
+    pub(super) fn can_be_spotted(&self, t: usize) -> bool {
+        let trap = &self.traps[t].spec;
+        trap.armed && !trap.revealed
     }
 
     /// Whether a revealed trap still goes off (house rule `table.revealed`, per kind):
@@ -116,11 +124,10 @@ impl Pass<'_> {
     /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
     pub(super) fn spot(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
-        let trap = &self.traps[t].spec;
-        if !trap.armed || trap.revealed || self.exempt(m, t) {
+        if !self.can_be_spotted(t) || self.exempt(m, t) {
             return;
         }
-        let Some(class) = trap.concealment_class() else { return };
+        let Some(class) = self.traps[t].spec.concealment_class() else { return };
         // Issue #17: a trap behind a wall or a closed door is not spotted; no roll.
         let at = self.movers[m].point_at(c.distance);
         let looked_at = self.traps[t].area().looked_at_from(at);
