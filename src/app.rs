@@ -10,6 +10,7 @@ pub fn headless(scene: &Scene, seed: u64) -> App {
     let mut app = bare_app();
     app.add_plugins(crate::sim::plugin);
     crate::sim::world::spawn_scene(app.world_mut(), scene, seed);
+    crate::sim::build_schedules(app.world_mut());
     app
 }
 

@@ -481,7 +481,7 @@ impl FireGrid {
             cells_of_fuel: std::array::from_fn(|k| if k == 0 { count } else { 0 }),
             arrival: vec![f32::INFINITY; count],
             settled: vec![false; count],
-            settle_order: Vec::new(),
+            settle_order: Vec::with_capacity(count),
             heap: BinaryHeap::new(),
             settled_until: f32::NEG_INFINITY,
             max_burn_rounds: 0.0,

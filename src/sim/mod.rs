@@ -159,6 +159,20 @@ fn run_rounds(world: &mut World) {
     world.resource_mut::<MoveClock>().round = None;
 }
 
+/// Build the [`Move`] and [`Round`] schedules now, as a scene is loaded, rather than in its
+/// first move: that move is then as quick as the ones after it (a GM stepping a freshly loaded
+/// table, the stress benchmark's first move). A schedule that fails to build is left to fail,
+/// with its message, where it first runs.
+pub fn build_schedules(world: &mut World) {
+    for label in [Move.intern(), Round.intern()] {
+        if world.get_resource::<Schedules>().is_some_and(|s| s.contains(label)) {
+            world.schedule_scope(label, |world, schedule| {
+                let _ = schedule.initialize(world);
+            });
+        }
+    }
+}
+
 /// Resolve the next move. Returns false, resolving nothing, when the clock stands at
 /// [`MAX_MOVES_PLAYED`](crate::scene::load::MAX_MOVES_PLAYED): the move counter never passes
 /// it, nor wraps.

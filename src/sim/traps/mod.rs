@@ -651,8 +651,9 @@ struct Pass<'w> {
     out: Vec<Output>,
     /// The traps by where they can be met from.
     trap_index: TrapIndex,
-    /// The figures by where they went.
-    mover_index: MoverIndex,
+    /// The figures by where they went: built at the first question of who is near (a move in
+    /// which no trap goes off asks none). Paths and starting places do not change in the pass.
+    mover_index: std::cell::OnceCell<MoverIndex>,
     /// Figures a trap has put somewhere off their path this move (see [`MoverIndex`]).
     placed: Vec<usize>,
 }
@@ -671,16 +672,21 @@ impl Pass<'_> {
         }
     }
 
+    /// The mover index, built at its first use.
+    fn mover_index(&self) -> &MoverIndex {
+        self.mover_index.get_or_init(|| MoverIndex::new(&self.movers))
+    }
+
     /// The movers that may be within `reach` of `at` at some time of the move (a superset, to
     /// be measured), in mover order.
     fn movers_near(&self, at: Vec2, reach: f32) -> Vec<usize> {
-        self.mover_index.along(at, at, reach, &self.placed)
+        self.mover_index().along(at, at, reach, &self.placed)
     }
 
     /// The movers that may be within `reach` of the segment `a`–`b` at some time of the move
     /// (a superset, to be measured), in mover order.
     fn movers_along(&self, a: Vec2, b: Vec2, reach: f32) -> Vec<usize> {
-        self.mover_index.along(a, b, reach, &self.placed)
+        self.mover_index().along(a, b, reach, &self.placed)
     }
 
     /// The movers that may be within `reach` of a trap's `area` at some time of the move (a
@@ -1092,7 +1098,6 @@ fn resolve_traps(
         .collect();
     traps.sort_by_key(|t| t.order);
     let trap_index = TrapIndex::new(&Pass::trap_reaches(&traps));
-    let mover_index = MoverIndex::new(&movers);
     let (Some(lights), Some(terrain)) = (world_now.get_resource::<Lights>(), world_now.get_resource::<Terrain>())
     else {
         return;
@@ -1114,7 +1119,7 @@ fn resolve_traps(
         dice: world_now.resource::<SimDice>().clone(),
         out: Vec::new(),
         trap_index,
-        mover_index,
+        mover_index: std::cell::OnceCell::new(),
         placed: Vec::new(),
     };
     pass.run();
