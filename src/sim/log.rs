@@ -43,7 +43,42 @@ pub struct LogEvent {
 /// the code's own names: a move logs thousands of events, and an owned key a field was an
 /// allocation each.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Fields(Vec<(&'static str, Value)>);
+pub struct Fields(Vec<(&'static str, FieldValue)>);
+
+/// A field's value: the event's own, or one many events share (a crowd's move factors, built
+/// once a move instead of once a figure). Both read, compare and write as the value.
+#[derive(Clone, Debug)]
+enum FieldValue {
+    Own(Value),
+    Shared(std::sync::Arc<Value>),
+}
+
+impl std::ops::Deref for FieldValue {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        match self {
+            Self::Own(v) => v,
+            Self::Shared(v) => v,
+        }
+    }
+}
+
+impl FieldValue {
+    /// The value to change: a shared one is copied first.
+    fn to_mut(&mut self) -> &mut Value {
+        match self {
+            Self::Own(v) => v,
+            Self::Shared(v) => std::sync::Arc::make_mut(v),
+        }
+    }
+}
+
+impl PartialEq for FieldValue {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
 
 /// Room an event's fields get at their first: a move's event has up to about eight.
 const FIELDS_AT_ONCE: usize = 8;
@@ -52,7 +87,7 @@ impl Fields {
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
         // A scan: an event has a few fields (cheaper than a binary search of comparisons).
-        self.0.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+        self.0.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| &**v)
     }
 
     /// Whether there is a value under `key`.
@@ -62,6 +97,11 @@ impl Fields {
 
     /// Puts `value` under `key`, replacing what was there.
     pub fn insert(&mut self, key: &'static str, value: Value) {
+        self.put(key, FieldValue::Own(value));
+    }
+
+    /// Puts `value` under `key`, replacing what was there.
+    fn put(&mut self, key: &'static str, value: FieldValue) {
         match self.position(key) {
             Ok(i) => self.0[i].1 = value,
             Err(i) => {
@@ -79,16 +119,16 @@ impl Fields {
         let i = match self.position(key) {
             Ok(i) => i,
             Err(i) => {
-                self.0.insert(i, (key, make()));
+                self.0.insert(i, (key, FieldValue::Own(make())));
                 i
             }
         };
-        &mut self.0[i].1
+        self.0[i].1.to_mut()
     }
 
     /// The fields in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Value)> + '_ {
-        self.0.iter().map(|(k, v)| (*k, v))
+        self.0.iter().map(|(k, v)| (*k, &**v))
     }
 
     /// How many fields there are.
@@ -130,7 +170,7 @@ impl Serialize for Fields {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (key, value) in &self.0 {
-            map.serialize_entry(key, value)?;
+            map.serialize_entry(key, &**value)?;
         }
         map.end()
     }
@@ -173,7 +213,18 @@ impl LogEvent {
         if KEPT_FIELDS.get().is_some_and(|kept| !kept.iter().any(|k| same_key(k, key))) {
             return self;
         }
-        self.fields.insert(key, serde_json::to_value(value).unwrap_or(Value::Null));
+        self.fields.insert(key, to_log_value(value));
+        self
+    }
+
+    /// Add one of the event's own fields, a value many events share (built once, see
+    /// [`SharedValues`]). Left out where this thread keeps only other keys, as
+    /// [`LogEvent::field`] is.
+    pub fn shared_field(mut self, key: &'static str, value: &std::sync::Arc<Value>) -> Self {
+        if KEPT_FIELDS.get().is_some_and(|kept| !kept.iter().any(|k| same_key(k, key))) {
+            return self;
+        }
+        self.fields.put(key, FieldValue::Shared(std::sync::Arc::clone(value)));
         self
     }
 
@@ -231,6 +282,11 @@ impl LogEvent {
     }
 }
 
+/// A field's value as the log keeps it: a value that cannot be written as JSON is null.
+pub fn to_log_value(value: impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
 /// The key of an event's house-rule setting paths ([`LogEvent::house_rule`]).
 pub const HOUSE_RULES_KEY: &str = "house_rules";
 
@@ -252,6 +308,40 @@ pub fn house_rule_paths(fields: &Fields) -> Vec<&str> {
 /// byte by byte, with no call to `memcmp` for such short strings.
 fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().eq(b.bytes())
+}
+
+/// The log values of the last few distinct lists, so a system logging the same list for a crowd
+/// (its move factors) builds the value once: [`SharedValues::get`] hands back the value built
+/// for an equal list, or builds it (forgetting the oldest kept). A value is the one built anew.
+#[derive(Debug)]
+pub struct SharedValues<T> {
+    recent: Vec<(Vec<T>, std::sync::Arc<Value>)>,
+}
+
+impl<T> Default for SharedValues<T> {
+    fn default() -> Self {
+        Self { recent: Vec::new() }
+    }
+}
+
+impl<T: PartialEq + Clone> SharedValues<T> {
+    /// Most lists kept: a crowd's few kinds of figure and ground.
+    const MOST: usize = 8;
+
+    /// The value of `list`, built by `build` if none is kept for an equal list.
+    pub fn get(&mut self, list: &[T], build: impl FnOnce(&[T]) -> Value) -> &std::sync::Arc<Value> {
+        let at = match self.recent.iter().position(|(kept, _)| kept[..] == *list) {
+            Some(at) => at,
+            None => {
+                if self.recent.len() == Self::MOST {
+                    self.recent.remove(0);
+                }
+                self.recent.push((list.to_vec(), std::sync::Arc::new(build(list))));
+                self.recent.len() - 1
+            }
+        };
+        &self.recent[at].1
+    }
 }
 
 thread_local! {
@@ -364,6 +454,43 @@ pub fn round_to_thousandths_f32(v: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
+    /// A shared value reads, compares and writes as the same value given to one event, and
+    /// changing it in one event leaves the others' as they were.
+    #[test]
+    fn a_shared_field_is_the_field_and_is_copied_before_it_changes() {
+        let mut shared = SharedValues::default();
+        let factors = [("basic move (man)", 6.0), ("bad ground", -1.0)];
+        let built = std::cell::Cell::new(0);
+        let mut value = |list: &[(&'static str, f64)]| {
+            Arc::clone(shared.get(list, |l| {
+                built.set(built.get() + 1);
+                to_log_value(l)
+            }))
+        };
+        let (a, b) = (value(&factors), value(&factors.to_vec()));
+        assert_eq!(built.get(), 1, "an equal list is built once");
+        assert!(Arc::ptr_eq(&a, &b));
+        value(&factors[..1]);
+        assert_eq!(built.get(), 2, "a different list is built");
+        let own = LogEvent::new("movement", "moved", "Ann").field("allowance_factors", factors).field("gait", "normal");
+        let one =
+            LogEvent::new("movement", "moved", "Ann").shared_field("allowance_factors", &a).field("gait", "normal");
+        assert_eq!(one, own);
+        assert_eq!(one.to_json_line(), own.to_json_line());
+        assert_eq!(one.fields["allowance_factors"], own.fields["allowance_factors"]);
+        // Changed through one event, the shared value is copied.
+        let mut other = LogEvent::new("movement", "moved", "Bo").shared_field("allowance_factors", &a);
+        if let Value::Array(list) = other.fields.get_or_insert_with("allowance_factors", || Value::Null) {
+            list.clear();
+        }
+        assert_eq!(other.fields["allowance_factors"], serde_json::json!([]));
+        assert_eq!(one.fields["allowance_factors"], own.fields["allowance_factors"]);
+        // Left out, as any field is, where the thread keeps only other keys.
+        let lean = keeping_only_fields(&["to"], || LogEvent::new("m", "e", "s").shared_field("allowance_factors", &a));
+        assert!(lean.fields.is_empty());
+    }
 
     /// Fields under other keys are left out while only some are kept, and every key is kept
     /// again after.

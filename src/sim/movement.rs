@@ -3,7 +3,7 @@
 
 use super::clock::MoveClock;
 use super::geometry::{SegmentGrid, first_in_disc};
-use super::log::{EventLog, LogEvent, round_to_thousandths_f32};
+use super::log::{EventLog, LogEvent, SharedValues, round_to_thousandths_f32, to_log_value};
 use super::outcome::MoveOutcome;
 use super::temptations::Tempting;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
@@ -262,6 +262,7 @@ fn move_figures(
     walls: Res<Walls>,
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
+    mut shared: Local<(SharedValues<crate::rules::movement::MoveFactor>, SharedValues<Gait>)>,
 ) {
     // Pits figures walk round (docs/traps.md "Open and revealed traps"), in scene order.
     let avoid = AvoidDiscs::new(match &scene {
@@ -328,8 +329,9 @@ fn move_figures(
             .field("to", point(position.0))
             .field("distance", round_to_thousandths_f32(distance))
             .field("allowance", round_to_thousandths_f32(allowance.inches))
-            .field("allowance_factors", &allowance.factors)
-            .field("gait", figure.0.gait)
+            // A crowd's factors and gaits are few: each built as a log value once.
+            .shared_field("allowance_factors", shared.0.get(&allowance.factors, |f| to_log_value(f)))
+            .shared_field("gait", shared.1.get(&[figure.0.gait], |g| to_log_value(&g[0])))
             .field("waypoints_left", waypoints.0.len());
         // RULES-NOTES "Time and movement": running "costs a fatigue point", once a move run.
         if figure.0.gait == Gait::Running && distance > 0.0 {
