@@ -320,12 +320,21 @@ impl SightBlockers {
 
     /// The prepared segments a viewer at `origin` with sight `range` may meet (all of them
     /// for an unlimited range): those within `range` of it, found in the grid.
+    #[cfg(test)]
     fn candidates(&self, origin: TablePoint, range: f64) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.candidates_into(origin, range, &mut out);
+        out
+    }
+
+    /// [`SightBlockers::candidates`], written over `out`.
+    fn candidates_into(&self, origin: TablePoint, range: f64, out: &mut Vec<usize>) {
+        out.clear();
         if range.is_finite() {
             let o = origin.to_vec2();
-            self.grid.along(o, o, range as f32).into_iter().map(|id| id as usize).collect()
+            out.extend(self.grid.along(o, o, range as f32).into_iter().map(|id| id as usize));
         } else {
-            (0..self.segments.len()).collect()
+            out.extend(0..self.segments.len());
         }
     }
 }
@@ -522,9 +531,14 @@ pub fn visibility_polygon(origin: TablePoint, blockers: &SightBlockers, range: f
     if !origin.is_finite() || range.is_nan() || range <= 0.0 || !blockers.bounds.holds(origin) {
         return polygon;
     }
-    let candidates = blockers.candidates(origin, range);
-    let mut pieces = Vec::with_capacity(candidates.len() + 8);
-    for id in candidates {
+    // Buffers kept from the last polygon on this thread (a crowd's thousands a move were each a
+    // handful of allocations); taken, so a polygon worked out meanwhile gets fresh ones.
+    let mut buffers = SWEEP_BUFFERS.take();
+    let mut candidates = std::mem::take(&mut buffers.candidates);
+    blockers.candidates_into(origin, range, &mut candidates);
+    let mut pieces = std::mem::take(&mut buffers.pieces);
+    pieces.clear();
+    for &id in &candidates {
         let s = blockers.segments[id];
         add_pieces(&mut pieces, s.from - origin, s.to - origin);
     }
@@ -534,14 +548,37 @@ pub fn visibility_polygon(origin: TablePoint, blockers: &SightBlockers, range: f
         let on_table = blockers.bounds.holds(origin + d * (ON_TABLE_STEP_IN / d.length()));
         (range.is_finite() && on_table).then_some(2.0 * range)
     };
-    let mut around = sweep(&pieces, &open_far);
-    if range.is_finite() {
-        around = clip_to_disc(&around, range);
-    }
+    sweep_into(&pieces, &open_far, &mut buffers);
+    let clipped;
+    let around = if range.is_finite() {
+        clipped = clip_to_disc(&buffers.out, range);
+        &clipped
+    } else {
+        &buffers.out
+    };
     if around.len() >= 3 {
-        polygon.vertices = around.into_iter().map(|p| p + origin).collect();
+        polygon.vertices = around.iter().map(|&p| p + origin).collect();
     }
+    (buffers.candidates, buffers.pieces) = (candidates, pieces);
+    SWEEP_BUFFERS.set(buffers);
     polygon
+}
+
+/// What [`visibility_polygon`] works in, kept between polygons on a thread.
+#[derive(Default)]
+struct SweepBuffers {
+    candidates: Vec<usize>,
+    pieces: Vec<Piece>,
+    events: Vec<(f64, u32, bool)>,
+    /// The outline, round the origin.
+    out: Vec<TablePoint>,
+    active: Vec<u32>,
+    slot: Vec<u32>,
+    started: Vec<u32>,
+}
+
+thread_local! {
+    static SWEEP_BUFFERS: std::cell::Cell<SweepBuffers> = std::cell::Cell::new(SweepBuffers::default());
 }
 
 /// A blocker seen from the origin (at `(0, 0)`): its ends counter-clockwise and their
@@ -681,22 +718,31 @@ type OpenFar<'a> = dyn Fn(TablePoint) -> Option<f64> + 'a;
 
 /// The visibility polygon round the origin among `pieces` (no two crossing), counter-clockwise
 /// from the +x axis. Directions in which no piece lies are filled by [`push_empty`].
+#[cfg(test)]
 fn sweep(pieces: &[Piece], open_far: &OpenFar<'_>) -> Vec<TablePoint> {
-    let mut events: Vec<(f64, u32, bool)> = Vec::with_capacity(pieces.len() * 2);
+    let mut buffers = SweepBuffers::default();
+    sweep_into(pieces, open_far, &mut buffers);
+    buffers.out
+}
+
+/// [`sweep`], written over `buffers.out`, in `buffers`' room.
+fn sweep_into(pieces: &[Piece], open_far: &OpenFar<'_>, buffers: &mut SweepBuffers) {
+    let SweepBuffers { events, out, active, slot, started, .. } = buffers;
+    events.clear();
+    out.clear();
+    active.clear();
+    slot.clear();
+    slot.resize(pieces.len(), NO_SLOT);
     for (i, p) in pieces.iter().enumerate() {
         events.push((p.start, i as u32, true));
         events.push((p.end, i as u32, false));
     }
     // Pseudo-angles are 0 to 4, never -0.0: their bits sort as they do.
     events.sort_unstable_by_key(|e| (e.0.to_bits(), e.1, e.2));
-    let mut out: Vec<TablePoint> = Vec::new();
     let first = events.first().map_or(TURN, |e| e.0);
     if first > 0.0 {
-        push_empty(&mut out, 0.0, first, open_far);
+        push_empty(out, 0.0, first, open_far);
     }
-    let mut active: Vec<u32> = Vec::new();
-    let mut slot: Vec<u32> = vec![NO_SLOT; pieces.len()];
-    let mut started: Vec<u32> = Vec::new();
     let mut nearest: Option<u32> = None;
     let mut k = 0;
     while k < events.len() {
@@ -734,15 +780,15 @@ fn sweep(pieces: &[Piece], open_far: &OpenFar<'_>) -> Vec<TablePoint> {
         if let Some(n) = nearest
             && after != nearest
         {
-            push_point(&mut out, hit(&pieces[n as usize], angle));
+            push_point(out, hit(&pieces[n as usize], angle));
         }
         match after {
-            Some(m) if after != nearest => push_point(&mut out, hit(&pieces[m as usize], angle)),
+            Some(m) if after != nearest => push_point(out, hit(&pieces[m as usize], angle)),
             Some(_) => {}
             None => {
                 let to = next.unwrap_or(TURN);
                 if to > angle {
-                    push_empty(&mut out, angle, to, open_far);
+                    push_empty(out, angle, to, open_far);
                 }
             }
         }
@@ -752,7 +798,6 @@ fn sweep(pieces: &[Piece], open_far: &OpenFar<'_>) -> Vec<TablePoint> {
     while out.len() > 1 && out.first() == out.last() {
         out.pop();
     }
-    out
 }
 
 /// The largest angle between two vertices of an arc of radius `r` keeping every chord within
