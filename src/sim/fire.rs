@@ -1446,13 +1446,12 @@ fn figures_in_fire<'a>(
         .iter()
         .zip(crossed)
         .map(|((_, name, _, position, _, conditions, _), crossed)| {
-            if !may_catch(settings, rolled, name.as_str(), conditions) {
-                return None;
-            }
-            match crossed {
+            let caught = match crossed {
                 Some((at, diameter)) => Some((at, start, "path_crossed_fire", Some(diameter))),
                 None => front.is_burning(position.0).then_some((position.0, end, "stands_in_fire", None)),
-            }
+            };
+            // Asked only of those the fire reaches: a crowd's names are not looked up.
+            caught.filter(|_| may_catch(settings, rolled, name.as_str(), conditions))
         })
         .collect();
     for ((_, name, figure, _, _, mut conditions, cursed), caught) in figures.into_iter().zip(caught_at) {
