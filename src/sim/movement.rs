@@ -323,15 +323,16 @@ fn move_figures(
         } else {
             MoveOutcome::Moved
         };
+        // In key order (the order they are written in): each is added at the end.
         let mut event = LogEvent::new("movement", "moved", name.as_str())
             .outcome(outcome)
-            .field("from", point(from))
-            .field("to", point(position.0))
-            .field("distance", round_to_thousandths_f32(distance))
             .field("allowance", round_to_thousandths_f32(allowance.inches))
             // A crowd's factors and gaits are few: each built as a log value once.
             .shared_field("allowance_factors", shared.0.get(&allowance.factors, |f| to_log_value(f)))
+            .field("distance", round_to_thousandths_f32(distance))
+            .field("from", point(from))
             .shared_field("gait", shared.1.get(&[figure.0.gait], |g| to_log_value(&g[0])))
+            .field("to", point(position.0))
             .field("waypoints_left", waypoints.0.len());
         // RULES-NOTES "Time and movement": running "costs a fatigue point", once a move run.
         if figure.0.gait == Gait::Running && distance > 0.0 {

@@ -946,17 +946,10 @@ impl Pass<'_> {
         if !self.traps.iter().any(|t| t.spec.kind.morval_kind().is_some()) {
             return;
         }
-        // Where each figure ends its move, on its path or where a trap put it, indexed once: a
-        // far smaller question than who passed near on the way.
-        let ends: Vec<(Vec2, Vec2, f32)> = self
-            .movers
-            .iter()
-            .map(|m| {
-                let end = m.final_position();
-                (end, end, 0.0)
-            })
-            .collect();
-        let ends = SegmentGrid::new(&ends, MoverIndex::MIN_CELL);
+        // Where each figure ends its move, on its path or where a trap put it, indexed once
+        // (at the first trap that can still be spotted): a far smaller question than who passed
+        // near on the way.
+        let mut ends: Option<SegmentGrid> = None;
         for t in 0..self.traps.len() {
             let trap = &self.traps[t];
             if trap.spec.kind.morval_kind().is_none() {
@@ -974,6 +967,17 @@ impl Pass<'_> {
             let area = trap.area();
             let reach = Self::reach(trap);
             let (centre, extent) = area.bounds();
+            let ends = ends.get_or_insert_with(|| {
+                let ends: Vec<(Vec2, Vec2, f32)> = self
+                    .movers
+                    .iter()
+                    .map(|m| {
+                        let end = m.final_position();
+                        (end, end, 0.0)
+                    })
+                    .collect();
+                SegmentGrid::new(&ends, MoverIndex::MIN_CELL)
+            });
             // Ascending, each once: mover order.
             let mut near = ends.along(centre, centre, extent + reach + ON_EDGE);
             near.retain(|&o| area.distance(self.movers[o as usize].final_position()) <= reach);
