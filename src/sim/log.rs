@@ -310,33 +310,38 @@ fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().eq(b.bytes())
 }
 
-/// The log values of the last few distinct lists, so a system logging the same list for a crowd
-/// (its move factors) builds the value once: [`SharedValues::get`] hands back the value built
-/// for an equal list, or builds it (forgetting the oldest kept). A value is the one built anew.
+/// The log values of the last few distinct inputs, so a system logging the same input for a
+/// crowd (its move factors, a condition's name) builds the value once: [`SharedValues::get`]
+/// hands back the value built for an equal input, or builds it (forgetting the oldest kept). A
+/// value is the one built anew.
 #[derive(Debug)]
-pub struct SharedValues<T> {
-    recent: Vec<(Vec<T>, std::sync::Arc<Value>)>,
+pub struct SharedValues<K> {
+    recent: Vec<(K, std::sync::Arc<Value>)>,
 }
 
-impl<T> Default for SharedValues<T> {
+impl<K> Default for SharedValues<K> {
     fn default() -> Self {
         Self { recent: Vec::new() }
     }
 }
 
-impl<T: PartialEq + Clone> SharedValues<T> {
-    /// Most lists kept: a crowd's few kinds of figure and ground.
+impl<K> SharedValues<K> {
+    /// Most inputs kept: a crowd's few kinds of figure, ground and condition.
     const MOST: usize = 8;
 
-    /// The value of `list`, built by `build` if none is kept for an equal list.
-    pub fn get(&mut self, list: &[T], build: impl FnOnce(&[T]) -> Value) -> &std::sync::Arc<Value> {
-        let at = match self.recent.iter().position(|(kept, _)| kept[..] == *list) {
+    /// The log value of `input` ([`to_log_value`]), built if none is kept for an equal input.
+    pub fn get<Q>(&mut self, input: &Q) -> &std::sync::Arc<Value>
+    where
+        Q: ?Sized + PartialEq + ToOwned<Owned = K> + Serialize,
+        K: std::borrow::Borrow<Q>,
+    {
+        let at = match self.recent.iter().position(|(kept, _)| kept.borrow() == input) {
             Some(at) => at,
             None => {
                 if self.recent.len() == Self::MOST {
                     self.recent.remove(0);
                 }
-                self.recent.push((list.to_vec(), std::sync::Arc::new(build(list))));
+                self.recent.push((input.to_owned(), std::sync::Arc::new(to_log_value(input))));
                 self.recent.len() - 1
             }
         };
@@ -460,20 +465,26 @@ mod tests {
     /// changing it in one event leaves the others' as they were.
     #[test]
     fn a_shared_field_is_the_field_and_is_copied_before_it_changes() {
-        let mut shared = SharedValues::default();
+        let mut shared: SharedValues<Vec<(&str, f64)>> = SharedValues::default();
         let factors = [("basic move (man)", 6.0), ("bad ground", -1.0)];
-        let built = std::cell::Cell::new(0);
-        let mut value = |list: &[(&'static str, f64)]| {
-            Arc::clone(shared.get(list, |l| {
-                built.set(built.get() + 1);
-                to_log_value(l)
-            }))
-        };
-        let (a, b) = (value(&factors), value(&factors.to_vec()));
-        assert_eq!(built.get(), 1, "an equal list is built once");
-        assert!(Arc::ptr_eq(&a, &b));
-        value(&factors[..1]);
-        assert_eq!(built.get(), 2, "a different list is built");
+        let a = Arc::clone(shared.get(&factors[..]));
+        let b = Arc::clone(shared.get(factors.to_vec().as_slice()));
+        assert!(Arc::ptr_eq(&a, &b), "an equal list is built once");
+        let c = Arc::clone(shared.get(&factors[..1]));
+        assert!(!Arc::ptr_eq(&a, &c), "a different list is built");
+        assert_eq!(*c, serde_json::json!([["basic move (man)", 6.0]]));
+        // Names by `str`, kept as `String`s.
+        let mut names: SharedValues<String> = SharedValues::default();
+        let caught = Arc::clone(names.get("caught in a loop"));
+        assert!(Arc::ptr_eq(&caught, names.get(String::from("caught in a loop").as_str())));
+        assert_eq!(*caught, serde_json::json!("caught in a loop"));
+        // Eight kept: the ninth new name forgets the oldest, which is built again (equal).
+        for n in 0..8 {
+            names.get(format!("name {n}").as_str());
+        }
+        let again = Arc::clone(names.get("caught in a loop"));
+        assert!(!Arc::ptr_eq(&caught, &again));
+        assert_eq!(caught, again);
         let own = LogEvent::new("movement", "moved", "Ann").field("allowance_factors", factors).field("gait", "normal");
         let one =
             LogEvent::new("movement", "moved", "Ann").shared_field("allowance_factors", &a).field("gait", "normal");

@@ -3,7 +3,7 @@
 
 use super::clock::MoveClock;
 use super::geometry::{SegmentGrid, first_in_disc};
-use super::log::{EventLog, LogEvent, SharedValues, round_to_thousandths_f32, to_log_value};
+use super::log::{EventLog, LogEvent, SharedValues, round_to_thousandths_f32};
 use super::outcome::MoveOutcome;
 use super::temptations::Tempting;
 use super::traps::{KhemriCounter, Trap, avoided_disc};
@@ -262,7 +262,11 @@ fn move_figures(
     walls: Res<Walls>,
     clock: Res<MoveClock>,
     mut log: ResMut<EventLog>,
-    mut shared: Local<(SharedValues<crate::rules::movement::MoveFactor>, SharedValues<Gait>)>,
+    mut shared: Local<(
+        SharedValues<Vec<crate::rules::movement::MoveFactor>>,
+        SharedValues<Gait>,
+        SharedValues<String>,
+    )>,
 ) {
     // Pits figures walk round (docs/traps.md "Open and revealed traps"), in scene order.
     let avoid = AvoidDiscs::new(match &scene {
@@ -293,7 +297,7 @@ fn move_figures(
                 &clock,
                 LogEvent::new("movement", "moved", name.as_str())
                     .outcome(MoveOutcome::Held)
-                    .field("condition", &held.name)
+                    .shared_field("condition", shared.2.get(held.name.as_str()))
                     .field("waypoints_left", waypoints.0.len()),
             );
             continue;
@@ -328,10 +332,10 @@ fn move_figures(
             .outcome(outcome)
             .field("allowance", round_to_thousandths_f32(allowance.inches))
             // A crowd's factors and gaits are few: each built as a log value once.
-            .shared_field("allowance_factors", shared.0.get(&allowance.factors, |f| to_log_value(f)))
+            .shared_field("allowance_factors", shared.0.get(allowance.factors.as_slice()))
             .field("distance", round_to_thousandths_f32(distance))
             .field("from", point(from))
-            .shared_field("gait", shared.1.get(&[figure.0.gait], |g| to_log_value(&g[0])))
+            .shared_field("gait", shared.1.get(&figure.0.gait))
             .field("to", point(position.0))
             .field("waypoints_left", waypoints.0.len());
         // RULES-NOTES "Time and movement": running "costs a fatigue point", once a move run.

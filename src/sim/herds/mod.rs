@@ -266,13 +266,14 @@ fn figures_in_order<'w>(figures: &'w FigureQuery) -> Vec<FigureAt<'w>> {
 /// over every beast, so the cost grows with the beasts near each figure, not all of them.
 fn beasts_near_figures(figures: &[FigureAt<'_>], herds: &[&Beasts], reach: f32) -> Vec<Vec<(usize, f32)>> {
     let mut owners: Vec<(u32, u32)> = Vec::new();
-    let mut grid = SpatialGrid::new(reach.max(1.0));
+    let mut points = Vec::new();
     for (h, beasts) in herds.iter().enumerate() {
         for (b, &p) in beasts.positions.iter().enumerate() {
-            grid.insert(owners.len() as u32, p);
+            points.push(p);
             owners.push((h as u32, b as u32));
         }
     }
+    let grid = SpatialGrid::from_points(&points, reach.max(1.0));
     figures
         .iter()
         .map(|f| {
