@@ -416,13 +416,16 @@ pub struct PartySight {
     pub seen: Vec<u64>,
     /// What the fires burning at the end of the move light.
     fire: Arc<FireLight>,
+    /// The blockers and own range the viewers' polygons were made with: a viewer standing where
+    /// it stood then, among the same blockers, sees the same ([`party_sight_after`]).
+    made_with: Option<(Arc<SightSet>, f64)>,
 }
 
 impl Default for PartySight {
     fn default() -> Self {
         let grid = FogGrid::for_table(1.0, 1.0);
         let seen = vec![0; words_for(grid.cells())];
-        Self { grid, viewers: Vec::new(), lit: Vec::new(), seen, fire: Arc::new(FireLight::default()) }
+        Self { grid, viewers: Vec::new(), lit: Vec::new(), seen, fire: Arc::new(FireLight::default()), made_with: None }
     }
 }
 
@@ -485,6 +488,22 @@ fn can_look(conditions: &[crate::scene::Condition]) -> bool {
 /// awake figure's carried light, whatever its side, and the fires burning: `sight`'s
 /// [`FireLight`]) in its line of sight beyond that.
 pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid: FogGrid) -> PartySight {
+    party_sight_after(lookers, own_range, sight, grid, None)
+}
+
+/// How far on among the viewers before [`party_sight_after`] looks for a viewer now.
+const VIEWERS_LOOKED_AHEAD: usize = 8;
+
+/// [`party_sight`], taking the polygons of `before` (what the side saw last) for each viewer
+/// that stands where it stood then, with the same blockers and own range: the same polygons,
+/// not worked out again (a crowd mostly standing still).
+pub fn party_sight_after(
+    lookers: &[Looker],
+    own_range: f64,
+    sight: &SceneSight,
+    grid: FogGrid,
+    before: Option<PartySight>,
+) -> PartySight {
     let settings = sight.settings();
     let mut discs = sight.set.scene_lights.clone();
     discs.extend(lookers.iter().filter(|l| l.awake).filter_map(|l| {
@@ -497,14 +516,43 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
     let fire = Arc::clone(&sight.fire);
     // As `geometry::seen_area`, with the fires' light counted as a light.
     let anything_lit = !lit.is_empty() || !fire.is_dark();
+    let wants_line_of_sight = own_range.is_finite() && anything_lit;
+    // The viewers before, if their polygons were made with these blockers and this range; in
+    // scene order, as the viewers now are.
+    let mut before = before
+        .filter(|b| {
+            b.made_with
+                .as_ref()
+                .is_some_and(|(set, range)| Arc::ptr_eq(set, &sight.set) && range.to_bits() == own_range.to_bits())
+        })
+        .map_or_else(Vec::new, |b| b.viewers.into_iter().map(Some).collect::<Vec<_>>());
+    let mut next_before = 0;
     let viewers: Vec<Viewer> = lookers
         .iter()
         .filter(|l| l.awake && l.side == PLAYERS_SIDE)
         .map(|l| {
+            // The same figure before: viewers drop out and join, but keep their order, so it is
+            // one of the next few there (those passed over have dropped out).
+            let ahead = before.len().min(next_before + VIEWERS_LOOKED_AHEAD);
+            let same = (next_before..ahead).find(|&k| before[k].as_ref().is_some_and(|v| v.name == *l.name));
+            let same = same.and_then(|k| {
+                next_before = k + 1;
+                before[k].take()
+            });
+            // Its polygons depend only on where it stands.
+            if let Some(mut v) = same.filter(|v| v.position == l.position) {
+                if !wants_line_of_sight {
+                    v.line_of_sight = None;
+                } else if v.line_of_sight.is_none() {
+                    let origin = table_point(l.position);
+                    v.line_of_sight = Some(visibility_polygon(origin, sight.blockers(), f64::INFINITY));
+                }
+                return v;
+            }
             let origin = table_point(l.position);
             let own = visibility_polygon(origin, sight.blockers(), own_range);
-            let line_of_sight = (own_range.is_finite() && anything_lit)
-                .then(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY));
+            let line_of_sight =
+                wants_line_of_sight.then(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY));
             Viewer { name: l.name.to_string(), position: l.position, own, line_of_sight }
         })
         .collect();
@@ -536,7 +584,7 @@ pub fn party_sight(lookers: &[Looker], own_range: f64, sight: &SceneSight, grid:
             }
         }
     }
-    PartySight { grid, viewers, lit, seen, fire }
+    PartySight { grid, viewers, lit, seen, fire, made_with: Some((Arc::clone(&sight.set), own_range)) }
 }
 
 /// Whether every cell in the rows `polygon` spans is set in `seen`, or every cell set in `lit`
@@ -777,14 +825,14 @@ fn lookers<'w>(query: &mut QueryState<LookerData>, world: &'w World) -> Vec<Look
 }
 
 /// What the players' side sees in the world as it stands.
-fn party_sight_now(world: &World, query: &mut QueryState<LookerData>) -> PartySight {
+fn party_sight_now(world: &World, query: &mut QueryState<LookerData>, before: Option<PartySight>) -> PartySight {
     let Some(sight) = world.get_resource::<SceneSight>() else { return PartySight::default() };
     let grid = world.get_resource::<ExploredFog>().map_or_else(|| PartySight::default().grid, |f| f.grid);
     let lighting = world.get_resource::<SceneLighting>().map(|l| l.0).unwrap_or_default();
     let lighting_settings = world.get_resource::<Lights>().map(|l| l.1.clone()).unwrap_or_default();
     let own_range = sight_range_in(lighting, &lighting_settings, sight.settings()).map_or(f64::INFINITY, f64::from);
     let lookers = lookers(query, world);
-    party_sight(&lookers, own_range, sight, grid)
+    party_sight_after(&lookers, own_range, sight, grid, before)
 }
 
 /// A run no one watches (a play-test): what the players' side sees and the fog it explores are
@@ -808,7 +856,7 @@ pub(super) fn spawn(world: &mut World, scene: &Scene, prepared: Option<SceneSigh
         PartySight::default()
     } else {
         let mut query = world.query::<LookerData>();
-        party_sight_now(world, &mut query)
+        party_sight_now(world, &mut query, None)
     };
     world.insert_resource(party);
 }
@@ -847,7 +895,9 @@ fn update_party_sight(world: &mut World, query: &mut QueryState<LookerData>) {
     if world.contains_resource::<UnwatchedRun>() {
         return;
     }
-    let party = party_sight_now(world, query);
+    // Last move's sight, replaced below: its polygons of figures that stood still are kept.
+    let before = world.remove_resource::<PartySight>();
+    let party = party_sight_now(world, query, before);
     if let Some(mut fog) = world.get_resource_mut::<ExploredFog>() {
         fog.explore(&party.seen);
     }
@@ -973,6 +1023,70 @@ mod tests {
         // Out cold, he sees nothing.
         let asleep = Looker { awake: false, ..hero };
         assert!(party_sight(&[asleep, torch], 2.0, &sight, g).viewers.is_empty());
+    }
+
+    /// What the side sees, worked out after what it saw before, is what it sees worked out
+    /// afresh, move after move: viewers standing still keep their polygons (the same ones),
+    /// those that moved, joined or dropped out do not, and nothing is kept across a change of
+    /// the blockers (a door opened) or of the own range.
+    #[test]
+    fn sight_worked_out_after_the_last_is_sight_worked_out_afresh() {
+        use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
+        let walled = |door: &str| {
+            scene_from_str(&format!(
+                "(version: 1, table: (width: 30, height: 20), lighting: \"LLL\",
+                  walls: [(name: \"w\", kind: outer, points: [(5, 5), (25, 5), (25, 15), (5, 15)])],
+                  doors: [(name: \"d\", from: (25, 8), to: (25, 10), open: {door})],
+                  lights: [(name: \"lamp\", position: (20, 10), range: 4)])"
+            ))
+        };
+        let (shut, open) = (SceneSight::new(&walled("false")), SceneSight::new(&walled("true")));
+        let g = grid(30.0, 20.0);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut lookers: Vec<Looker> = (0..40)
+            .map(|i| {
+                let mut l = looker(&format!("f{i}"), if i % 5 == 0 { "raiders" } else { PLAYERS_SIDE }, (10.0, 10.0));
+                l.position = Vec2::new(rng.random_range(0.0..30.0f32), rng.random_range(0.0..20.0f32));
+                l.light = (i % 7 == 1).then_some(CarriedLight::Torch);
+                l
+            })
+            .collect();
+        let mut before: Option<PartySight> = None;
+        let mut kept = 0;
+        for step in 0..12 {
+            // A third move, some drop out (fall asleep) or wake, the rest stand still.
+            for l in &mut lookers {
+                match rng.random_range(0..6) {
+                    0 | 1 => l.position = Vec2::new(rng.random_range(0.0..30.0f32), rng.random_range(0.0..20.0f32)),
+                    2 => l.awake = !l.awake,
+                    _ => {}
+                }
+            }
+            let sight = if step % 4 == 3 { &open } else { &shut };
+            let own_range = if step == 6 { f64::INFINITY } else { 2.0 };
+            let old: Vec<(String, Vec2, *const TablePoint)> = before
+                .iter()
+                .flat_map(|b| &b.viewers)
+                .map(|v| (v.name.clone(), v.position, v.own.vertices.as_ptr()))
+                .collect();
+            let after = party_sight_after(&lookers, own_range, sight, g, before.take());
+            let fresh = party_sight(&lookers, own_range, sight, g);
+            assert_eq!(after.seen, fresh.seen, "step {step}");
+            assert_eq!(after.viewers.len(), fresh.viewers.len());
+            for (a, f) in after.viewers.iter().zip(&fresh.viewers) {
+                assert_eq!((&a.name, a.position), (&f.name, f.position), "step {step}");
+                assert_eq!(a.own.vertices, f.own.vertices, "step {step} {}", a.name);
+                assert_eq!(
+                    a.line_of_sight.as_ref().map(|p| &p.vertices),
+                    f.line_of_sight.as_ref().map(|p| &p.vertices),
+                    "step {step} {}",
+                    a.name
+                );
+                kept += usize::from(old.iter().any(|o| o.2 == a.own.vertices.as_ptr() && !a.own.vertices.is_empty()));
+            }
+            before = Some(after);
+        }
+        assert!(kept > 50, "polygons of viewers standing still are kept: {kept}");
     }
 
     /// Skipping the polygons whose rows are seen already changes nothing: the party sees what
