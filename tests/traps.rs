@@ -958,6 +958,44 @@ fn a_sprung_or_revealed_trap_is_not_rolled_for_and_remembers_no_one() {
     assert_eq!(end.traps[0].in_range_of, ["walker"]);
 }
 
+#[test]
+fn each_hidden_trap_remembers_every_figure_ending_the_move_within_two_inches() {
+    // 000 "Spotting Traps": within 2" of the trap's edge. Figures standing on a grid, and hidden
+    // pits (radius 0.5) among them that no one can spot; the list is checked against distances
+    // measured here. Few traps measure every figure; many index the figures first.
+    for traps in [3usize, 24] {
+        let mut figures = String::new();
+        for i in 0..900 {
+            let (x, y) = (1.0 + (i % 45) as f32 * 0.9, 1.0 + (i / 45) as f32 * 1.3);
+            figures.push_str(&format!("(name: \"f{i}\", position: ({x}, {y})),"));
+        }
+        let spots: Vec<(f32, f32)> =
+            (0..traps).map(|k| (2.25 + (k % 6) as f32 * 6.7, 2.35 + (k / 6) as f32 * 6.1)).collect();
+        let pits: String = spots
+            .iter()
+            .enumerate()
+            .map(|(k, (x, y))| {
+                format!("(name: \"pit {k}\", kind: pit(depth: 1, bottom: earth), concealment: Some(NC), position: ({x}, {y})),")
+            })
+            .collect();
+        let scene = scene_from_str(&format!(
+            "(version: 1, table: (width: 42, height: 28), {NO_SPOTTING}
+              figures: [{figures}], traps: [{pits}])"
+        ));
+        let Run { end, .. } = run(&scene, 1, 1);
+        for (trap, &(x, y)) in end.traps.iter().zip(&spots) {
+            let expected: Vec<&str> = end
+                .figures
+                .iter()
+                .filter(|f| (f.position.0 - x).hypot(f.position.1 - y) - 0.5 <= 2.0)
+                .map(|f| f.name.as_str())
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(trap.in_range_of, expected, "{traps} traps: {}", trap.name);
+        }
+    }
+}
+
 /// Spotting a Morval trap is impossible: every concealment target is out of a D6's reach.
 const NO_SPOTTING: &str = "rules: (traps: (morval: (loosely_concealed_spot_target: 30, \
      normally_concealed_spot_target: 30, well_concealed_spot_target: 30))),";

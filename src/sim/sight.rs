@@ -566,7 +566,7 @@ pub fn party_sight_after(
         fire.fill_cells(&grid, &mut lit_cells);
         let mut scratch = vec![0u64; words];
         // Rows all seen, and rows whose lit cells are all seen.
-        let (mut all_seen, mut lit_seen) = (vec![false; grid.rows as usize], vec![false; grid.rows as usize]);
+        let (mut all_seen, mut lit_seen) = (RowsDone::new(grid.rows as usize), RowsDone::new(grid.rows as usize));
         for v in &viewers {
             // A crowd on an open table sees what the first of it saw: a polygon whose rows are
             // seen already adds nothing, and is not filled.
@@ -587,6 +587,31 @@ pub fn party_sight_after(
     PartySight { grid, viewers, lit, seen, fire, made_with: Some((Arc::clone(&sight.set), own_range)) }
 }
 
+/// Rows found so by [`rows_seen`], and the span of rows not yet found so (every row outside it
+/// is): a crowd's thousands of polygons over rows all seen are answered without a look at each.
+struct RowsDone {
+    done: Vec<bool>,
+    /// The rows not yet done lie in `undone_from..undone_to`.
+    undone_from: usize,
+    undone_to: usize,
+}
+
+impl RowsDone {
+    fn new(rows: usize) -> Self {
+        Self { done: vec![false; rows], undone_from: 0, undone_to: rows }
+    }
+
+    fn mark(&mut self, row: usize) {
+        self.done[row] = true;
+        while self.undone_from < self.undone_to && self.done[self.undone_from] {
+            self.undone_from += 1;
+        }
+        while self.undone_to > self.undone_from && self.done[self.undone_to - 1] {
+            self.undone_to -= 1;
+        }
+    }
+}
+
 /// Whether every cell in the rows `polygon` spans is set in `seen`, or every cell set in `lit`
 /// there: filling it (and, with `lit`, keeping only the lit cells) would set nothing new.
 /// `done` marks the rows found so already: `seen` only gains cells and `lit` is fixed, so they
@@ -596,15 +621,15 @@ fn rows_seen(
     polygon: &VisibilityPolygon,
     seen: &[u64],
     lit: Option<&[u64]>,
-    done: &mut [bool],
+    done: &mut RowsDone,
 ) -> bool {
     let Some((first, last)) = polygon_rows(grid, polygon) else { return true };
     let columns = grid.columns as usize;
-    if (last + 1) * columns > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) || done.len() <= last {
+    if (last + 1) * columns > seen.len() * 64 || lit.is_some_and(|l| l.len() < seen.len()) || done.done.len() <= last {
         return false;
     }
-    for (row, done) in done.iter_mut().enumerate().take(last + 1).skip(first) {
-        if *done {
+    for row in first.max(done.undone_from)..(last + 1).min(done.undone_to) {
+        if done.done[row] {
             continue;
         }
         let (mut i, to) = (row * columns, (row + 1) * columns);
@@ -618,7 +643,7 @@ fn rows_seen(
             }
             i += n;
         }
-        *done = true;
+        done.mark(row);
     }
     true
 }
@@ -951,28 +976,37 @@ mod tests {
             set_span(&mut bits, rows.start * 20, rows.end * 20);
             bits
         };
-        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut [false; 20]));
-        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut [false; 20]));
-        assert!(!rows_seen(&g, &square, &rows(2..3), None, &mut [false; 20]), "the last row");
-        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut [false; 20]), "the first row");
-        assert!(!rows_seen(&g, &square, &vec![0; words], None, &mut [false; 20]));
+        assert!(rows_seen(&g, &square, &rows(2..4), None, &mut RowsDone::new(20)));
+        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut RowsDone::new(20)));
+        assert!(!rows_seen(&g, &square, &rows(2..3), None, &mut RowsDone::new(20)), "the last row");
+        assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut RowsDone::new(20)), "the first row");
+        assert!(!rows_seen(&g, &square, &vec![0; words], None, &mut RowsDone::new(20)));
         // Only the lit cells count with `lit`: one lit cell in row 3, seen or not.
         let mut lit = vec![0; words];
         set_span(&mut lit, 3 * 20 + 7, 3 * 20 + 8);
-        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit), &mut [false; 20]));
-        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit), &mut [false; 20]));
+        assert!(rows_seen(&g, &square, &rows(3..4), Some(&lit), &mut RowsDone::new(20)));
+        assert!(!rows_seen(&g, &square, &rows(2..3), Some(&lit), &mut RowsDone::new(20)));
         assert!(
-            rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words]), &mut [false; 20]),
+            rows_seen(&g, &square, &vec![0; words], Some(&vec![0; words]), &mut RowsDone::new(20)),
             "nothing lit: nothing to add"
         );
         // Rows found seen are marked, and marked rows are not looked at again.
-        let mut done = vec![false; 20];
+        let mut done = RowsDone::new(20);
         assert!(!rows_seen(&g, &square, &rows(3..4), None, &mut done));
-        assert!(done.iter().all(|d| !d), "row 2 is not seen, and row 3 was not reached");
+        assert!(done.done.iter().all(|d| !d), "row 2 is not seen, and row 3 was not reached");
         assert!(rows_seen(&g, &square, &rows(2..4), None, &mut done));
-        assert_eq!((0..20).filter(|&r| done[r]).collect::<Vec<usize>>(), [2, 3]);
+        assert_eq!((0..20).filter(|&r| done.done[r]).collect::<Vec<usize>>(), [2, 3]);
+        assert_eq!((done.undone_from, done.undone_to), (0, 20), "rows 0, 1 and 4 on are not done");
+        // The rows done from either end narrow the span looked at.
+        let mut ends = RowsDone::new(20);
+        assert!(rows_seen(&g, &square, &rows(0..20), None, &mut ends));
+        for row in [0, 1, 19, 18, 4, 5] {
+            ends.mark(row);
+        }
+        assert_eq!((ends.undone_from, ends.undone_to), (6, 18));
+        assert!(rows_seen(&g, &square, &vec![0; words], None, &mut ends), "rows 2 and 3 are done");
         assert!(rows_seen(&g, &square, &vec![0; words], None, &mut done), "marked rows stay seen");
-        assert!(!rows_seen(&g, &square, &rows(2..4), None, &mut [false; 3]), "marks too short for the rows");
+        assert!(!rows_seen(&g, &square, &rows(2..4), None, &mut RowsDone::new(3)), "marks too short for the rows");
     }
 
     #[test]

@@ -341,6 +341,11 @@ fn first_within_by_search(a: Vec2, b: Vec2, area: Area, range: f32) -> Option<f3
     first_within_convex(a, b, area.bounds(), |p| area.distance(p), range)
 }
 
+/// Most (trap, figure) pairs measured one by one for who ends a move within spotting range;
+/// more, and the figures' ends are indexed first (building the index costs about as much as
+/// measuring a few traps against every figure).
+const MEASURED_WITHOUT_INDEX: usize = 1 << 14;
+
 /// Sampling step, in inches, for finding where a path leaves and comes back into range.
 const RANGE_STEP: f32 = 0.05;
 
@@ -947,8 +952,11 @@ impl Pass<'_> {
             return;
         }
         // Where each figure ends its move, on its path or where a trap put it, indexed once
-        // (at the first trap that can still be spotted): a far smaller question than who passed
-        // near on the way.
+        // (a far smaller question than who passed near on the way); for a few traps that can
+        // still be spotted, every figure is measured instead of indexing them all.
+        let spottable = (0..self.traps.len())
+            .filter(|&t| self.traps[t].spec.kind.morval_kind().is_some() && self.can_be_spotted(t));
+        let indexed = spottable.count().saturating_mul(self.movers.len()) > MEASURED_WITHOUT_INDEX;
         let mut ends: Option<SegmentGrid> = None;
         for t in 0..self.traps.len() {
             let trap = &self.traps[t];
@@ -967,20 +975,26 @@ impl Pass<'_> {
             let area = trap.area();
             let reach = Self::reach(trap);
             let (centre, extent) = area.bounds();
-            let ends = ends.get_or_insert_with(|| {
-                let ends: Vec<(Vec2, Vec2, f32)> = self
-                    .movers
-                    .iter()
-                    .map(|m| {
-                        let end = m.final_position();
-                        (end, end, 0.0)
-                    })
-                    .collect();
-                SegmentGrid::new(&ends, MoverIndex::MIN_CELL)
-            });
+            let in_reach = |o: &u32| area.distance(self.movers[*o as usize].final_position()) <= reach;
             // Ascending, each once: mover order.
-            let mut near = ends.along(centre, centre, extent + reach + ON_EDGE);
-            near.retain(|&o| area.distance(self.movers[o as usize].final_position()) <= reach);
+            let near: Vec<u32> = if indexed {
+                let ends = ends.get_or_insert_with(|| {
+                    let ends: Vec<(Vec2, Vec2, f32)> = self
+                        .movers
+                        .iter()
+                        .map(|m| {
+                            let end = m.final_position();
+                            (end, end, 0.0)
+                        })
+                        .collect();
+                    SegmentGrid::new(&ends, MoverIndex::MIN_CELL)
+                });
+                let mut near = ends.along(centre, centre, extent + reach + ON_EDGE);
+                near.retain(in_reach);
+                near
+            } else {
+                (0..self.movers.len() as u32).filter(in_reach).collect()
+            };
             let names = near.iter().map(|&o| self.movers[o as usize].name);
             // Most moves change no trap's list: compared name by name, copied only if changed.
             if !names.clone().eq(trap.spec.in_range_of.iter().map(String::as_str)) {
