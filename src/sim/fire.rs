@@ -524,15 +524,16 @@ impl FireFront {
     /// samples along a line: a point in the cell of the point before is answered without
     /// looking again. At [`Self::time`], [`Self::is_burning`].
     pub fn burning_test(&self, time: f32) -> impl FnMut(Vec2) -> bool + '_ {
-        let mut last: Option<(Cell, bool)> = None;
+        // By the cell's index: no division to find its column and row.
+        let mut last: Option<(usize, bool)> = None;
         move |p| {
             let Some(grid) = self.grid.as_ref() else { return false };
-            let Some(cell) = grid.cell_at(p.x, p.y) else { return false };
+            let Some(index) = grid.index_at_point(p.x, p.y) else { return false };
             match last {
-                Some((before, burning)) if before == cell => burning,
+                Some((before, burning)) if before == index => burning,
                 _ => {
-                    let burning = grid.state_at(cell, time) == CellState::Burning;
-                    last = Some((cell, burning));
+                    let burning = grid.burns_at_index(index, time);
+                    last = Some((index, burning));
                     burning
                 }
             }

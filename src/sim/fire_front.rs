@@ -532,6 +532,17 @@ impl FireGrid {
         self.index_at(x_in, y_in).map(|index| self.cell_of(index))
     }
 
+    /// The index of the cell at a point (as [`FireGrid::cell_at`] finds it), row by row from
+    /// the bottom; `None` off the grid.
+    pub fn index_at_point(&self, x_in: f32, y_in: f32) -> Option<usize> {
+        self.index_at(x_in, y_in)
+    }
+
+    /// Whether the cell at `index` burns at `time` ([`FireGrid::state_at`] by index).
+    pub fn burns_at_index(&self, index: usize, time: f32) -> bool {
+        index < self.arrival.len() && self.state_of_index(index, time) == CellState::Burning
+    }
+
     /// A cell's index, row by row from the bottom; `None` off the grid.
     pub fn cell_index(&self, cell: Cell) -> Option<usize> {
         self.index_of(cell)

@@ -180,9 +180,10 @@ impl<'a> Obstacles<'a> {
         let q = p + d;
         let margin = Vec2::splat(self.cell);
         let (lo, hi) = (p.min(q) - margin, p.max(q) + margin);
-        let fires: Vec<&BurningFire> =
-            self.burning.iter().filter(|f| f.min.cmple(hi).all() && f.max.cmpge(lo).all()).collect();
-        if fires.is_empty() || !self.boxes.is_some_and(|b| b.may_burn_within(lo, hi)) {
+        // The frightening fires whose bounds meet the step's (no list made: a herd asks this of
+        // every beast, and every spreading push).
+        let near_step = |f: &&BurningFire| f.min.cmple(hi).all() && f.max.cmpge(lo).all();
+        if !self.burning.iter().any(|f| near_step(&f)) || !self.boxes.is_some_and(|b| b.may_burn_within(lo, hi)) {
             return None;
         }
         let mut burning = front.burning_test(front.time());
@@ -190,8 +191,9 @@ impl<'a> Obstacles<'a> {
             if !burning(x) {
                 return None;
             }
-            fires
+            self.burning
                 .iter()
+                .filter(near_step)
                 .filter(|f| (f.min - margin).cmple(x).all() && (f.max + margin).cmpge(x).all())
                 .map(|f| f.fright)
                 .max()
