@@ -448,6 +448,7 @@ impl BurningBits {
 /// order.
 #[derive(Clone, Debug, Default)]
 struct Borders {
+    /// A flag a cell; empty where the grid holds one material (no cell is a border).
     of_cell: Vec<bool>,
     cells: Vec<u32>,
 }
@@ -673,11 +674,12 @@ impl FireGrid {
     fn borders(&self) -> &Borders {
         self.borders.get_or_init(|| {
             let (width, height) = (self.width as usize, self.height as usize);
-            let mut borders = Borders { of_cell: vec![false; self.fuel.len()], cells: Vec::new() };
-            // One material (or none) has no borders: the common whole-table case costs a pass.
+            // One material (or none) has no borders: the common whole-table case costs nothing
+            // (no flag a cell: every cell reads as no border).
             if self.one_material() {
-                return borders;
+                return Borders { of_cell: Vec::new(), cells: Vec::new() };
             }
+            let mut borders = Borders { of_cell: vec![false; self.fuel.len()], cells: Vec::new() };
             // Three rows' materials at a time, not a copy of the table's: the row above, this
             // one and the one below (a row off the table is all "nothing", which borders none).
             let table = self.material_table();
@@ -1012,7 +1014,7 @@ impl FireGrid {
                     .filter(move |&i| self.state_of_index(i, time) == CellState::Burning),
             )
         } else {
-            Box::new(self.burning_indices(time).filter(|&i| borders.of_cell[i]))
+            Box::new(self.burning_indices(time).filter(|&i| borders.of_cell.get(i) == Some(&true)))
         };
         for from in from_border {
             let from_fuel = self.fuel[from];
