@@ -45,8 +45,8 @@ fn bench(c: &mut Criterion) {
     let at_move_19 = sim.scene_now().expect("a scene");
     let mut group = c.benchmark_group("stress scene");
     group.sample_size(10);
-    // The first move after loading: the schedules are built and the grid's contact borders
-    // worked out in it.
+    // The first move after loading (the schedules are built at loading, in `Simulation::new`;
+    // the grid's contact borders are worked out in this move).
     group.bench_function("move 20: 2000 figures, 500 traps, 50 herds, a burning table", |b| {
         b.iter_batched_ref(
             || Simulation::new(&at_move_19, 1),

@@ -23,7 +23,7 @@ pub struct SpatialGrid {
 
 impl SpatialGrid {
     /// A grid holding `points`, each under its index, in cells of `cell` inches (at least
-    /// 0.01", more where the points spread over more than [`MAX_SIDE`] cells a side).
+    /// 0.01", more where the points spread over more than 1,024 cells a side).
     pub fn from_points(points: &[Vec2], cell: f32) -> Self {
         let mut cell = if cell.is_finite() { cell.max(0.01) } else { 1.0 };
         let finite = points.iter().filter(|p| p.is_finite());
