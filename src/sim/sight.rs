@@ -540,20 +540,15 @@ pub fn party_sight_after(
                 before[k].take()
             });
             // Its polygons depend only on where it stands.
-            if let Some(mut v) = same.filter(|v| v.position == l.position) {
-                if !wants_line_of_sight {
-                    v.line_of_sight = None;
-                } else if v.line_of_sight.is_none() {
-                    let origin = table_point(l.position);
-                    v.line_of_sight = Some(visibility_polygon(origin, sight.blockers(), f64::INFINITY));
-                }
-                return v;
-            }
             let origin = table_point(l.position);
-            let own = visibility_polygon(origin, sight.blockers(), own_range);
-            let line_of_sight =
-                wants_line_of_sight.then(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY));
-            Viewer { name: l.name.to_string(), position: l.position, own, line_of_sight }
+            let (name, own, line_of_sight_before) = match same.filter(|v| v.position == l.position) {
+                Some(v) => (v.name, v.own, v.line_of_sight),
+                None => (l.name.to_string(), visibility_polygon(origin, sight.blockers(), own_range), None),
+            };
+            let line_of_sight = wants_line_of_sight.then(|| {
+                line_of_sight_before.unwrap_or_else(|| visibility_polygon(origin, sight.blockers(), f64::INFINITY))
+            });
+            Viewer { name, position: l.position, own, line_of_sight }
         })
         .collect();
     let words = words_for(grid.cells());

@@ -591,6 +591,13 @@ impl TrapSpec<'_> {
 }
 
 impl TrapRt<'_> {
+    /// Whether a roll to spot it can still be made: it is armed and not yet revealed. Neither
+    /// comes back within a move or after it, so a trap that fails this never needs its
+    /// approaches worked out again.
+    fn can_be_spotted(&self) -> bool {
+        self.spec.armed && !self.spec.revealed
+    }
+
     fn area(&self) -> Area {
         if let Some((from, to)) = self.door {
             return Area::Cord { from, to };
@@ -800,7 +807,7 @@ impl Pass<'_> {
     /// How far from its area a trap can be met: spotted from (a Morval trap that can still be
     /// spotted), or stepped on.
     fn reach(trap: &TrapRt) -> f32 {
-        if trap.spec.kind.morval_kind().is_some() && trap.spec.armed && !trap.spec.revealed {
+        if trap.spec.kind.morval_kind().is_some() && trap.can_be_spotted() {
             crate::rules::morval_traps::SPOTTING_RANGE_INCHES
         } else {
             ON_EDGE
@@ -850,7 +857,7 @@ impl Pass<'_> {
                 // a fire lighting the trap (as it burnt at the end of the last move) lets it be seen
                 // from the full reach (issue #17).
                 // A roll that `spot` would not make is not looked for.
-                if morval && self.can_be_spotted(ti) && !self.exempt(mi, ti) {
+                if morval && trap.can_be_spotted() && !self.exempt(mi, ti) {
                     let seen = *sight[ti].get_or_insert_with(|| {
                         if self.sight.as_ref().is_some_and(|s| s.lit_by_fire(trap.position)) {
                             f32::INFINITY
@@ -954,8 +961,7 @@ impl Pass<'_> {
         // Where each figure ends its move, on its path or where a trap put it, indexed once
         // (a far smaller question than who passed near on the way); for a few traps that can
         // still be spotted, every figure is measured instead of indexing them all.
-        let spottable = (0..self.traps.len())
-            .filter(|&t| self.traps[t].spec.kind.morval_kind().is_some() && self.can_be_spotted(t));
+        let spottable = self.traps.iter().filter(|t| t.spec.kind.morval_kind().is_some() && t.can_be_spotted());
         let indexed = spottable.count().saturating_mul(self.movers.len()) > MEASURED_WITHOUT_INDEX;
         let mut ends: Option<SegmentGrid> = None;
         for t in 0..self.traps.len() {
@@ -963,7 +969,7 @@ impl Pass<'_> {
             if trap.spec.kind.morval_kind().is_none() {
                 continue;
             }
-            if !self.can_be_spotted(t) {
+            if !trap.can_be_spotted() {
                 // Sprung or revealed: no figure rolls to spot it again, so it keeps no list.
                 if !trap.spec.in_range_of.is_empty() {
                     let trap = &mut self.traps[t];

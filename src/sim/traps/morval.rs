@@ -101,14 +101,6 @@ impl Pass<'_> {
         self.settings.morval.own_side_exempt && self.friendly(m, t)
     }
 
-    /// Whether a roll to spot trap `t` can still be made: it is armed and not yet revealed.
-    /// Neither comes back within a move or after it, so a trap that fails this never needs
-    /// its approaches worked out again.
-    pub(super) fn can_be_spotted(&self, t: usize) -> bool {
-        let trap = &self.traps[t].spec;
-        trap.armed && !trap.revealed
-    }
-
     /// Whether a revealed trap still goes off (house rule `table.revealed`, per kind):
     /// `still_fires`, or `avoid` entered anyway; a cord cannot be walked round, so `avoid`
     /// steps over it as `harmless` does.
@@ -124,7 +116,7 @@ impl Pass<'_> {
     /// 000 "Spotting Traps": within 2", MD or D6 + F against the concealment class.
     pub(super) fn spot(&mut self, c: Candidate) {
         let (m, t) = (c.mover, c.trap);
-        if !self.can_be_spotted(t) || self.exempt(m, t) {
+        if !self.traps[t].can_be_spotted() || self.exempt(m, t) {
             return;
         }
         let Some(class) = self.traps[t].spec.concealment_class() else { return };
