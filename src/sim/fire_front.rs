@@ -2971,20 +2971,21 @@ mod tests {
 
     #[test]
     fn a_window_of_many_cells_settles_in_arrival_then_cell_order() {
-        // A 300 × 300-cell exact patch lit twice, and beside it an L of another fuel on the grid
-        // front. Alone, a window to the end settles as narrower ones; with the L burning too,
-        // as one whose cells sort in bands and merge with the grid's.
+        // A 600 × 600-cell exact patch lit twice, and beside it an L of another fuel on the grid
+        // front. Alone, a window to the end settles as narrower ones (several of
+        // `WINDOW_KEYS`); with the L burning too, as one whose cells (more than
+        // `ONE_PASS_KEYS`) sort in bands and merge with the grid's.
         for light_the_l in [false, true] {
             let build = || {
-                let mut g = grid(40.0, 30.0);
-                g.paint(|x, y| match x < 30.0 {
+                let mut g = grid(80.0, 60.0);
+                g.paint(|x, y| match x < 60.0 {
                     true => Some(fuel(1, 0.6, 2.0)),
-                    false => (x < 33.0 || y < 23.0).then(|| fuel(2, 0.3, 3.0)),
+                    false => (x < 66.0 || y < 46.0).then(|| fuel(2, 0.3, 3.0)),
                 })
                 .expect("valid fuel");
-                assert!(g.ignite(11.3, 12.7, 0.3, 0.0).is_some());
+                assert!(g.ignite(22.6, 25.4, 0.3, 0.0).is_some());
                 if light_the_l {
-                    assert!(g.ignite(31.5, 27.5, 0.0, 0.0).is_some());
+                    assert!(g.ignite(63.5, 55.5, 0.0, 0.0).is_some());
                 }
                 g
             };
@@ -2992,11 +2993,14 @@ mod tests {
             // ties with one settled before it was lit.
             let mut jumped = build();
             jumped.advance_to(1.9);
-            assert!(jumped.ignite(25.05, 4.4, 0.0, 2.0).is_some());
+            assert!(jumped.ignite(50.1, 8.8, 0.0, 2.0).is_some());
+            let settled_before = jumped.settled_count();
+            let exact_cells = 600 * 600;
+            assert!(exact_cells / exact::WINDOW_KEYS > 2 && exact_cells - settled_before > exact::ONE_PASS_KEYS);
             jumped.advance_to(f32::INFINITY);
             let mut stepped = build();
             stepped.advance_to(1.9);
-            assert!(stepped.ignite(25.05, 4.4, 0.0, 2.0).is_some());
+            assert!(stepped.ignite(50.1, 8.8, 0.0, 2.0).is_some());
             let mut now = 1.9;
             while stepped.settled_count() < jumped.settled_count() {
                 now += 0.5;
@@ -3007,8 +3011,8 @@ mod tests {
             let mut expected: Vec<(f32, u32)> = jumped.reached().map(|(cell, arrival)| (arrival, cell)).collect();
             expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let expected: Vec<u32> = expected.into_iter().map(|(_, cell)| cell).collect();
-            let l_cells = 30 * 300 + 70 * 230;
-            assert_eq!(expected.len(), 300 * 300 + if light_the_l { l_cells } else { 0 });
+            let l_cells = 60 * 600 + 140 * 460;
+            assert_eq!(expected.len(), exact_cells + if light_the_l { l_cells } else { 0 });
             assert!(jumped.settle_order == expected);
         }
     }

@@ -885,12 +885,6 @@ impl Buckets {
         (((key >> 32) as u32).saturating_sub(self.first) & ((1 << self.shift) - 1)) as usize
     }
 
-    /// Whether a key is within the buckets: neither before the first nor after the last.
-    fn holds(&self, key: u64) -> bool {
-        let bits = (key >> 32) as u32;
-        (bits >= self.first) & ((bits.wrapping_sub(self.first) >> self.shift) <= self.last)
-    }
-
     fn of(&self, key: u64) -> usize {
         // Saturating: a key before `first` is bucket 0, one after the last bucket's is the last.
         ((((key >> 32) as u32).saturating_sub(self.first) >> self.shift).min(self.last)) as usize
@@ -905,15 +899,19 @@ impl Buckets {
 }
 
 /// Most keys sorted in one counting pass; more are first split into bands by arrival, each
-/// small enough for its own counting pass to stay in cache.
-const ONE_PASS_KEYS: usize = 1 << 15;
+/// small enough for its own counting pass to stay in cache. Above a window's keys (the last
+/// windows of a burn-out hold about twice the average): banding a window's keys cost more
+/// than sorting them out of the nearest cache (issue 15, measured).
+pub(super) const ONE_PASS_KEYS: usize = 1 << 18;
 
 /// Keys of a band, on average.
 const KEYS_PER_BAND: usize = 1 << 8;
 
 /// Cells a window of the exact front settles, on average, where one that would settle many
-/// more is split into narrower ones.
-const WINDOW_KEYS: usize = 1 << 14;
+/// more is split into narrower ones. Each window walks the ends of every row it reaches, far
+/// apart in memory, so fewer, fuller windows won until their sort left the cache: 2^16 beat
+/// 2^14 and 2^17 in a whole-table burn-out at 345,600 and 3.5 M cells (issue 15).
+pub(super) const WINDOW_KEYS: usize = 1 << 16;
 
 /// The bands of arrival a big batch of settle keys is first split into.
 #[derive(Clone, Copy, Debug)]
@@ -1019,19 +1017,39 @@ fn sort_into(keys: &[u64], sorted: &mut [u64], bounds: (f32, f32), counts: &mut 
 fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buckets, counts: &mut Vec<u32>) -> bool {
     let LowRoom { mut placed, mut low_counts } = LOW_ROOM.take();
     room_for(&mut placed, keys.len());
-    // Both counts in one pass.
     for (counts, len) in [(&mut *counts, buckets.len()), (&mut low_counts, 1 << buckets.shift)] {
         counts.clear();
         counts.resize(len + 1, 0);
     }
+    // A key's offset above the first bucket's start, wrapping below it: within the buckets
+    // when at most `most`. Its digits are then its low `shift` bits and the bits above them,
+    // with nothing to clamp.
+    let Buckets { first, shift, last } = buckets;
+    let low = (1u32 << shift) - 1;
+    let most = last << shift | low;
+    let offset = |key: u64| ((key >> 32) as u32).wrapping_sub(first);
+    // Both counts in one pass. A key outside counts in the last bucket (wrongly, if before
+    // the first), and sends every key down the clamping path below.
     let mut outside = false;
     for &key in keys {
-        counts[buckets.of(key) + 1] += 1;
-        low_counts[buckets.within(key) + 1] += 1;
-        outside |= !buckets.holds(key);
+        let d = offset(key);
+        outside |= d > most;
+        counts[(d >> shift).min(last) as usize + 1] += 1;
+        low_counts[(d & low) as usize + 1] += 1;
     }
-    scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
-    scatter(&placed, sorted, buckets, counts);
+    if outside {
+        // Rare (ties of other ignitions' walks): every key clamped to the buckets.
+        count(keys, buckets, counts);
+        low_counts.fill(0);
+        for &key in keys {
+            low_counts[buckets.within(key) + 1] += 1;
+        }
+        scatter_by(keys, &mut placed, |key| buckets.within(key), &mut low_counts);
+        scatter(&placed, sorted, buckets, counts);
+    } else {
+        scatter_by(keys, &mut placed, |key| (offset(key) & low) as usize, &mut low_counts);
+        scatter_by(&placed, sorted, |key| (offset(key) >> shift) as usize, counts);
+    }
     LOW_ROOM.set(LowRoom { placed, low_counts });
     !outside
 }
