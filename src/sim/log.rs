@@ -379,6 +379,12 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    /// Room for `events` more events at once, where a system knows about how many it logs:
+    /// not grown (and copied) a doubling at a time.
+    pub fn reserve(&mut self, events: usize) {
+        self.events.reserve(events);
+    }
+
     /// Stamp the event with the clock and keep it.
     pub fn push(&mut self, clock: &super::clock::MoveClock, mut event: LogEvent) {
         event.move_number = clock.move_number;

@@ -277,6 +277,8 @@ fn move_figures(
         None => Vec::new(),
     });
     let figures = in_scene_order(figures.iter_mut(), |item| *item.0);
+    // At most an event a figure.
+    log.reserve(figures.len());
     for (_, name, mut figure, conditions, mut position, mut facing, mut waypoints, mut swept, tempting) in figures {
         swept.segments.clear();
         swept.speed = 0.0;
