@@ -1038,7 +1038,8 @@ fn place_by_low_bits_then_bucket(keys: &[u64], sorted: &mut [u64], buckets: Buck
         low_counts[(d & low) as usize + 1] += 1;
     }
     if outside {
-        // Rare (ties of other ignitions' walks): every key clamped to the buckets.
+        // Rare (bounds worked out before the walk that a key falls outside): every key
+        // clamped to the buckets.
         count(keys, buckets, counts);
         low_counts.fill(0);
         for &key in keys {
